@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# archive-btf: libarchive-btf, cc-btf and btf-link.
+#
+#   make                 build everything into $(O) (default: build/)
+#   make check           build, then run the whole bats suite
+#   make install         install under $(DESTDIR)$(PREFIX)
+#   make V=1             show the commands
+#   make O=/tmp/b        build out of tree
+#   make SANITIZE=1      build with ASan and UBSan (into build-san/ by default)
+#
+# CFLAGS is the user's; the flags the build needs are kept apart in
+# ABTF_CFLAGS so that overriding CFLAGS never breaks the build.
+
+VERSION_MAJOR	:= 0
+VERSION_MINOR	:= 1
+VERSION_PATCH	:= 0
+VERSION		:= $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+MANDIR		?= $(PREFIX)/share/man
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+
+CC		?= cc
+AR		?= ar
+PKG_CONFIG	?= pkg-config
+INSTALL		?= install
+CFLAGS		?= -g -O2
+
+ifeq ($(SANITIZE),1)
+O		?= build-san
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=all
+else
+O		?= build
+SAN_FLAGS	:=
+endif
+OUT		:= $(abspath $(O))
+
+ifneq ($(V),1)
+Q		:= @
+msg		= @printf '  %-8s %s\n' "$(1)" "$(patsubst $(OUT)/%,%,$(2))";
+else
+Q		:=
+msg		=
+endif
+
+DEPS_PC		:= libbpf libdw libelf
+DEPS_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags $(DEPS_PC) 2>/dev/null)
+DEPS_LIBS	:= $(shell $(PKG_CONFIG) --libs $(DEPS_PC) 2>/dev/null || \
+		     echo -lbpf -ldw -lelf)
+
+WARNINGS	:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+ABTF_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -fPIC -fvisibility=hidden \
+		   $(WARNINGS) -Ilibarchive-btf $(DEPS_CFLAGS) $(SAN_FLAGS) \
+		   -DABTF_VERSION='"$(VERSION)"' -MMD -MP
+ABTF_LDFLAGS	:= $(SAN_FLAGS)
+
+LIB_SRCS	:= $(wildcard libarchive-btf/*.c)
+LIB_OBJS	:= $(patsubst %.c,$(OUT)/%.o,$(LIB_SRCS))
+LIB_A		:= $(OUT)/libarchive-btf.a
+LIB_SONAME	:= libarchive-btf.so.$(VERSION_MAJOR)
+LIB_SO		:= $(OUT)/libarchive-btf.so.$(VERSION)
+LIB_MAP		:= libarchive-btf/libarchive-btf.map
+LIB_PC		:= $(OUT)/libarchive-btf.pc
+
+TOOLS		:= cc-btf btf-link
+TOOL_BINS	:= $(addprefix $(OUT)/bin/,$(TOOLS))
+TOOL_OBJS	:= $(foreach t,$(TOOLS),$(patsubst %.c,$(OUT)/%.o,$(wildcard $(t)/*.c)))
+MANPAGES	:= $(foreach t,$(TOOLS),$(t)/$(t).1)
+
+all: $(LIB_A) $(LIB_SO) $(LIB_PC) $(TOOL_BINS)
+
+$(OUT)/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ABTF_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIB_A): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(LIB_SONAME) \
+		-Wl,--version-script=$(LIB_MAP) $(ABTF_LDFLAGS) $(LDFLAGS) \
+		-o $@ $(LIB_OBJS) $(DEPS_LIBS)
+	$(Q)ln -sf $(notdir $@) $(OUT)/$(LIB_SONAME)
+	$(Q)ln -sf $(LIB_SONAME) $(OUT)/libarchive-btf.so
+
+$(LIB_PC): libarchive-btf/libarchive-btf.pc.in Makefile
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		$< > $@
+
+# The tools link the static library: one binary each, no rpath games.
+.SECONDEXPANSION:
+$(TOOL_BINS): $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(notdir $$@)/*.c)) $(LIB_A)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ABTF_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) \
+		$(DEPS_LIBS)
+
+check: all
+	$(Q)ABTF_BUILD=$(OUT) bats --jobs $(shell nproc 2>/dev/null || echo 1) \
+		$(if $(TESTS),$(TESTS),tests)
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)
+	$(INSTALL) -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)
+	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libarchive-btf.so
+	$(INSTALL) -m 644 libarchive-btf/archive_btf.h $(DESTDIR)$(INCLUDEDIR)
+	$(INSTALL) -m 644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)
+	$(INSTALL) -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS))
+	rm -f $(DESTDIR)$(LIBDIR)/libarchive-btf.a \
+	      $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO)) \
+	      $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
+	      $(DESTDIR)$(LIBDIR)/libarchive-btf.so
+	rm -f $(DESTDIR)$(INCLUDEDIR)/archive_btf.h
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+
+clean:
+	rm -rf $(OUT)
+
+.PHONY: all check install uninstall clean
+.DELETE_ON_ERROR:
+
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

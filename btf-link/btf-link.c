@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+int main(void) { fputs("btf-link: not built yet\n", stderr); return 1; }

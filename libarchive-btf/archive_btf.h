@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * libarchive-btf: per-object BTF for Linux kernel builds.
+ *
+ * The library behind cc-btf (encode one object's DWARF into a .BTF section)
+ * and btf-link (turn the BTF archive that the linker concatenates into one
+ * deduplicated BTF).
+ *
+ * Conventions (those of libbpf):
+ *  - objects are opaque and named object__verb();
+ *  - a function returning int returns 0 (or a count/ID) on success and a
+ *    negative errno on failure; a function returning a pointer returns NULL
+ *    and sets errno;
+ *  - the library never prints and never exits: every message goes through
+ *    the print callback given in the options of the object that produced it;
+ *  - options that may grow are structs whose first member is their size.
+ */
+#ifndef __ARCHIVE_BTF_H
+#define __ARCHIVE_BTF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef ABTF_API
+#define ABTF_API __attribute__((visibility("default")))
+#endif
+
+#define ABTF_MAJOR_VERSION 0
+#define ABTF_MINOR_VERSION 1
+
+struct btf;
+
+enum abtf_print_level {
+	ABTF_WARN,	/* errors and warnings: what a user must see */
+	ABTF_INFO,	/* progress a user asked for with -v */
+	ABTF_DEBUG,	/* details for developers */
+};
+
+/*
+ * The print callback. @ctx is the print_ctx of the options the object was
+ * created with. Error messages are one line without a trailing newline and
+ * name the file and the place: "FILE: DIE 0x2a (struct foo): what".
+ */
+typedef void (*abtf_print_fn_t)(enum abtf_print_level level, void *ctx,
+				const char *fmt, va_list args);
+
+/* Names of the ELF sections the encoder writes into an object. */
+#define ABTF_SEC_BTF		".BTF"
+/*
+ * One 8-byte address slot per FUNC and per VAR of the object's BTF, in type
+ * ID order, each filled by the linker through an absolute relocation against
+ * the function's or variable's symbol with addend 1 (0 = discarded). See
+ * docs/design.md.
+ */
+#define ABTF_SEC_ADDR		".BTF.addr"
+
+/* Options of the DWARF -> BTF encoder. */
+struct abtf_encode_opts {
+	size_t sz;		/* sizeof(struct abtf_encode_opts) */
+	abtf_print_fn_t print;	/* NULL: the library stays silent */
+	void *print_ctx;
+	/* do not write the .BTF.addr slots (objects btf-link fixes by name) */
+	bool no_addr;
+	size_t :0;
+};
+#define abtf_encode_opts__last_field no_addr
+
+struct abtf_encoder;
+
+/*
+ * Open the ELF object @path for encoding. Nothing is read beyond the ELF
+ * header until abtf_encoder__encode().
+ */
+ABTF_API struct abtf_encoder *
+abtf_encoder__new(const char *path, const struct abtf_encode_opts *opts);
+ABTF_API void abtf_encoder__free(struct abtf_encoder *enc);
+
+/*
+ * Encode the object's DWARF into BTF, deduplicated and canonical.
+ * Returns 0, -ENODATA if the object has no DWARF (nothing was encoded),
+ * -EOPNOTSUPP for DWARF that BTF cannot express, or another -errno.
+ */
+ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc);
+
+/* The encoded BTF, owned by @enc; NULL before a successful encode. */
+ABTF_API const struct btf *abtf_encoder__btf(const struct abtf_encoder *enc);
+
+/*
+ * Write the object with its .BTF (and .BTF.addr) sections to @dst, or back
+ * to its own path if @dst is NULL. Existing .BTF sections are replaced. The
+ * output is written to a temporary file in the same directory and renamed,
+ * so a failure leaves @dst (and the input) as they were.
+ */
+ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
+					const char *dst);
+
+/* Write the encoded BTF as a raw BTF file (atomically, as above). */
+ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst);
+
+/* Options of the semantic comparison. */
+struct abtf_compare_opts {
+	size_t sz;		/* sizeof(struct abtf_compare_opts) */
+	/* called once per difference, in a deterministic order */
+	void (*diff)(void *ctx, const char *line);
+	void *diff_ctx;
+	/* ignore DATASECs and VARs (compare types and functions only) */
+	bool no_vars;
+	size_t :0;
+};
+#define abtf_compare_opts__last_field no_vars
+
+/*
+ * Compare two BTFs by meaning, independently of type IDs: named types with
+ * their layout, functions (name, linkage, prototype), variables and DATASEC
+ * entries. Returns the number of differences (0: equal) or -errno.
+ */
+ABTF_API int abtf_btf__compare(const struct btf *a, const struct btf *b,
+			       const struct abtf_compare_opts *opts);
+
+/*
+ * Write @size bytes of @data to @path atomically: a temporary file in the
+ * same directory, fsync-free, renamed over @path. Returns 0 or -errno.
+ */
+ABTF_API int abtf_write_file(const char *path, const void *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __ARCHIVE_BTF_H */

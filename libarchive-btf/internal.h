@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal interfaces of libarchive-btf. Not installed. */
+#ifndef __ABTF_INTERNAL_H
+#define __ABTF_INTERNAL_H
+
+#include <gelf.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "archive_btf.h"
+
+#define __abtf_printf(a, b) __attribute__((format(printf, a, b)))
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#endif
+
+/* Where messages of one run go: copied from the options of its object. */
+struct abtf_printer {
+	abtf_print_fn_t fn;
+	void *ctx;
+};
+
+void abtf__print(const struct abtf_printer *p, enum abtf_print_level level,
+		 const char *fmt, ...) __abtf_printf(3, 4);
+
+#define pr_warn(p, fmt, ...) abtf__print(p, ABTF_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(p, fmt, ...) abtf__print(p, ABTF_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(p, fmt, ...) abtf__print(p, ABTF_DEBUG, fmt, ##__VA_ARGS__)
+
+/*
+ * Copy the options struct @opts (of size opts->sz, possibly older or newer
+ * than ours) into @dst of size @dst_sz; fields we know of and the caller
+ * did not set are zero. Returns -EINVAL if the caller's struct has non-zero
+ * fields beyond the ones we know.
+ */
+int abtf__copy_opts(void *dst, size_t dst_sz, const void *opts);
+
+/* One relocation to emit against a new section. */
+struct abtf_reloc {
+	uint64_t offset;	/* in the section */
+	uint32_t sym;		/* index in the object's .symtab */
+	uint32_t type;		/* machine-specific R_* type */
+	int64_t addend;
+};
+
+/*
+ * A section to set in an object: its contents replace those of the section
+ * of the same name, or the section is appended. With @relocs, a relocation
+ * section ".rela<name>" (or ".rel<name>" for REL machines) against it is set
+ * the same way, linked to the object's .symtab.
+ */
+struct abtf_section {
+	const char *name;
+	uint32_t type;		/* SHT_* */
+	uint64_t flags;		/* SHF_* */
+	uint64_t align;
+	const void *data;
+	size_t size;
+	const struct abtf_reloc *relocs;
+	size_t nr_relocs;
+};
+
+/*
+ * Write a copy of the relocatable object @elf (read from @src_path) with
+ * @secs set, to @dst_path, atomically. Only ET_REL objects are accepted.
+ * Errors are reported through @pr naming @src_path. Returns 0 or -errno.
+ */
+int abtf__elf_set_sections(Elf *elf, const char *src_path,
+			   const char *dst_path,
+			   const struct abtf_section *secs, size_t nr_secs,
+			   const struct abtf_printer *pr);
+
+/*
+ * The absolute, pointer-sized relocation type of machine @e_machine
+ * (R_X86_64_64, R_AARCH64_ABS64, R_RISCV_64, ...), with *is_rela set if the
+ * machine uses RELA. Returns the type, or -EOPNOTSUPP.
+ */
+int abtf__elf_abs_reloc(GElf_Half e_machine, bool *is_rela);
+
+/*
+ * Create a temporary file next to @path for an atomic replacement. On
+ * success *tmp is a malloc()ed path and the open fd is returned.
+ */
+int abtf__tmpfile_for(const char *path, char **tmp);
+
+/* Rename @tmp over @path (keeping @path's mode if it exists) or unlink it. */
+int abtf__tmpfile_commit(char *tmp, const char *path);
+void abtf__tmpfile_abort(char *tmp);
+
+#endif /* __ABTF_INTERNAL_H */
