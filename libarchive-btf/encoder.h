@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The encoder's intermediate representation, shared by encoder.c (one
+ * object: DWARF units, symbols, functions, variables, the .BTF.addr slots)
+ * and dwarf_types.c (one DWARF type DIE -> BTF types).
+ *
+ * Types are first built as "nodes": one node per BTF type, numbered in
+ * creation order, node i becoming BTF type ID i + 1. A node is created and
+ * memoised *before* the types it refers to are resolved, so cycles through
+ * pointers need no special casing; all nodes are emitted with libbpf at the
+ * end, in order, which BTF allows because a reference may point forward.
+ */
+#ifndef __ABTF_ENCODER_H
+#define __ABTF_ENCODER_H
+
+#include <elfutils/libdw.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+struct btf;
+
+/* One member, parameter or enumerator of a node. */
+struct ir_item {
+	const char *name;	/* NULL: anonymous */
+	uint32_t type;		/* member/param/datasec var: BTF type ID */
+	uint32_t bit_off;	/* member: bit offset; datasec: byte offset */
+	uint32_t bit_sz;	/* member: bitfield size; datasec: size */
+	uint64_t val;		/* enumerator value (two's complement) */
+};
+
+struct ir_node {
+	uint16_t kind;		/* BTF_KIND_* */
+	uint16_t flag;		/* INT encoding, FUNC/VAR linkage, FWD kind, enum signedness */
+	const char *name;
+	uint32_t size;		/* INT/FLOAT/STRUCT/UNION/ENUM/DATASEC size; ARRAY nelems */
+	uint32_t ref;		/* referenced type ID (ARRAY: element) */
+	uint32_t first;		/* index of the first item in ir.items */
+	uint32_t nr;		/* number of items */
+};
+
+/* An open-addressing map from a DIE offset to a type ID. */
+struct die_map {
+	uint64_t *keys;		/* DIE offset + 1; 0 = empty */
+	uint32_t *vals;
+	size_t cap;
+	size_t cnt;
+};
+
+struct ir {
+	struct ir_node *nodes;
+	size_t nr_nodes, cap_nodes;
+	struct ir_item *items;
+	size_t nr_items, cap_items;
+	struct die_map map;
+	uint32_t int_id;	/* the canonical array index type, 0 until needed */
+	const char *path;	/* for messages */
+	bool big_endian;	/* DWARF 4 bit offsets count from the MSB */
+	const struct abtf_printer *pr;
+};
+
+void ir__init(struct ir *ir, const char *path, const struct abtf_printer *pr);
+void ir__fini(struct ir *ir);
+
+/* Append a node; returns its type ID or -ENOMEM. */
+int ir__add_node(struct ir *ir, const struct ir_node *node);
+/* Append @nr items to node @id (which must have none yet). */
+int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
+		  uint32_t nr);
+
+/*
+ * The type ID of the type DIE @die (0 for void), encoding it and everything
+ * it refers to on first use. Returns a negative errno on failure, after one
+ * message naming the DIE.
+ */
+int ir__type_of_die(struct ir *ir, Dwarf_Die *die);
+/* The type ID of @die's DW_AT_type (0 if it has none, i.e. void). */
+int ir__type_of_attr(struct ir *ir, Dwarf_Die *die);
+/* Whether @tag is a DWARF type tag the encoder emits on its own. */
+bool ir__is_type_tag(int tag);
+
+/* A FUNC_PROTO for the subprogram or subroutine type @die. */
+int ir__func_proto(struct ir *ir, Dwarf_Die *die);
+
+/* Emit all nodes into @btf, which must be empty. */
+int ir__emit(struct ir *ir, struct btf *btf);
+
+#endif /* __ABTF_ENCODER_H */
