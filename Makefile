@@ -108,6 +108,9 @@ $(TOOL_BINS): $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(notdir $$@)/*.c)) $(LIB_
 	$(Q)$(CC) $(ABTF_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) \
 		$(DEPS_LIBS)
 
+example: all
+	$(Q)ABTF_BUILD=$(OUT) tests/example/run.sh $(OUT)/example
+
 check: all
 	$(Q)ABTF_BUILD=$(OUT) bats --jobs $(shell nproc 2>/dev/null || echo 1) \
 		$(if $(TESTS),$(TESTS),tests)
@@ -138,7 +141,7 @@ uninstall:
 clean:
 	rm -rf $(OUT)
 
-.PHONY: all check install uninstall clean
+.PHONY: all example check install uninstall clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
