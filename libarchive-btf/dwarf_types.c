@@ -12,7 +12,8 @@
  *  - Qualifiers: a run of DW_TAG_const/volatile/restrict (and the
  *    transparent DW_TAG_atomic) types becomes CONST -> VOLATILE -> RESTRICT
  *    -> the unqualified type, whatever order GCC emitted them in.
- *  - Multi-dimensional arrays: one ARRAY per dimension, outermost first.
+ *  - Multi-dimensional arrays: one ARRAY of all the elements, as pahole
+ *    1.24 does (int a[2][3] is ARRAY(int, 6)).
  *  - Vector types (DW_AT_GNU_vector): an ARRAY of the element type, as
  *    pahole does; a vector's size is nelems * element size.
  *  - Bitfields: DW_AT_data_bit_offset (DWARF 5) and DW_AT_bit_offset +
@@ -553,47 +554,38 @@ static uint32_t subrange_nelems(Dwarf_Die *sub)
 	return upper - lower + 1;
 }
 
-/* One ARRAY per subrange, outermost first; the innermost holds the element. */
+/*
+ * One ARRAY whose nelems is the product of all dimensions: pahole 1.24
+ * flattens multi-dimensional arrays (int a[2][3] is ARRAY(int, 6)), and the
+ * kernel's BTF has always looked like that.
+ */
 static int conv_array(struct ir *ir, Dwarf_Die *die, uint32_t id)
 {
-	uint32_t dims[64];
+	uint64_t nelems = 1;
 	Dwarf_Die child;
-	int nr = 0, i, elem, idx, cur = id;
+	int nr = 0, elem, idx;
 
 	if (dwarf_child(die, &child) == 0) {
 		do {
 			if (dwarf_tag(&child) != DW_TAG_subrange_type)
 				continue;
-			if (nr == (int)ARRAY_SIZE(dims))
+			nelems *= subrange_nelems(&child);
+			if (nelems > UINT32_MAX)
 				return die_error(ir, die, -E2BIG,
-						 "too many array dimensions");
-			dims[nr++] = subrange_nelems(&child);
+						 "array too large for BTF");
+			nr++;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	if (!nr)
-		dims[nr++] = 0;
 	elem = ir__type_of_attr(ir, die);
 	if (elem < 0)
 		return elem;
 	idx = index_type(ir);
 	if (idx < 0)
 		return idx;
-	for (i = 0; i < nr; i++) {
-		int nid = elem;
-
-		if (i < nr - 1) {
-			struct ir_node inner = { .kind = BTF_KIND_ARRAY };
-
-			nid = ir__add_node(ir, &inner);
-			if (nid < 0)
-				return nid;
-		}
-		/* an ARRAY keeps its index type in ->first */
-		ir->nodes[cur - 1].size = dims[i];
-		ir->nodes[cur - 1].first = idx;
-		ir->nodes[cur - 1].ref = nid;
-		cur = nid;
-	}
+	/* an ARRAY keeps its index type in ->first */
+	ir->nodes[id - 1].size = nr ? nelems : 0;
+	ir->nodes[id - 1].first = idx;
+	ir->nodes[id - 1].ref = elem;
 	return 0;
 }
 

@@ -25,12 +25,14 @@
  * types in their first-seen order: with the DWARF walked in file order, the
  * output is a pure function of the object.
  *
- * The .BTF.addr section holds one pointer-sized slot per FUNC and per VAR,
- * in type ID order, each with an absolute relocation against the symbol and
- * addend 1: after any link the slot reads address + 1, or 0 when the linker
- * discarded the symbol's section.
+ * The .BTF.addr section holds a header naming the .BTF it belongs to (size
+ * and hash), then one pointer-sized slot per FUNC and per VAR, in type ID
+ * order, each with an absolute relocation against the symbol and addend 1:
+ * after any link the slot reads address + 1, or 0 when the linker discarded
+ * the symbol's section.
  */
 #include <dwarf.h>
+#include <endian.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -683,7 +685,8 @@ static int compute_relocs(struct abtf_encoder *enc)
 				enc->path, name);
 			return -EINVAL;
 		}
-		enc->relocs[enc->nr_relocs].offset = enc->nr_relocs * slot_size(enc);
+		enc->relocs[enc->nr_relocs].offset =
+			sizeof(struct abtf_addr_hdr) + enc->nr_relocs * slot_size(enc);
 		enc->relocs[enc->nr_relocs].sym = enc->placed[p].sym->idx;
 		enc->relocs[enc->nr_relocs].type = enc->reloc_type;
 		enc->relocs[enc->nr_relocs].addend = 1;
@@ -758,6 +761,28 @@ ABTF_API const struct btf *abtf_encoder__btf(const struct abtf_encoder *enc)
 
 /* ---- output ---- */
 
+static uint32_t to_target32(const struct abtf_encoder *enc, uint32_t v)
+{
+	return enc->ehdr.e_ident[EI_DATA] == ELFDATA2MSB ? htobe32(v) : htole32(v);
+}
+
+/* The .BTF.addr contents: header, then zeroed slots the linker fills. */
+static void *addr_section(const struct abtf_encoder *enc, const void *btf,
+			  uint32_t btf_size, size_t *size)
+{
+	struct abtf_addr_hdr *hdr;
+
+	*size = sizeof(*hdr) + enc->nr_relocs * slot_size(enc);
+	hdr = calloc(1, *size);
+	if (!hdr)
+		return NULL;
+	memcpy(hdr->magic, ABTF_ADDR_MAGIC, sizeof(hdr->magic));
+	hdr->nr_slots = to_target32(enc, enc->nr_relocs);
+	hdr->btf_size = to_target32(enc, btf_size);
+	hdr->btf_hash = to_target32(enc, abtf__hash32(btf, btf_size));
+	return hdr;
+}
+
 ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 					const char *dst)
 {
@@ -785,14 +810,13 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 	secs[0].data = raw;
 	secs[0].size = size;
 	if (enc->relocs) {
-		slots = calloc(enc->nr_relocs + 1, slot_size(enc));
+		slots = addr_section(enc, raw, size, &secs[1].size);
 		if (!slots)
 			return -ENOMEM;
 		secs[1].name = ABTF_SEC_ADDR;
 		secs[1].type = SHT_PROGBITS;
 		secs[1].align = slot_size(enc);
 		secs[1].data = slots;
-		secs[1].size = enc->nr_relocs * slot_size(enc);
 		secs[1].relocs = enc->relocs;
 		secs[1].nr_relocs = enc->nr_relocs;
 		nr = 2;

@@ -88,4 +88,21 @@ int abtf__tmpfile_for(const char *path, char **tmp);
 int abtf__tmpfile_commit(char *tmp, const char *path);
 void abtf__tmpfile_abort(char *tmp);
 
+/*
+ * Each object's .BTF.addr contribution starts with this header, in the
+ * object's byte order, then holds one slot per FUNC and VAR of the .BTF
+ * member it belongs to. btf-link pairs headers with archive members by
+ * size and hash, so objects without .BTF.addr (pahole's) may sit in between.
+ */
+struct abtf_addr_hdr {
+	char magic[4];		/* ABTF_ADDR_MAGIC */
+	uint32_t nr_slots;
+	uint32_t btf_size;	/* size of the .BTF member it describes */
+	uint32_t btf_hash;	/* abtf__hash32() of that member */
+};
+#define ABTF_ADDR_MAGIC		"BTFA"
+
+/* FNV-1a, 32 bits: identifies a .BTF member, not a security measure. */
+uint32_t abtf__hash32(const void *data, size_t size);
+
 #endif /* __ABTF_INTERNAL_H */

@@ -127,3 +127,15 @@ ABTF_API int abtf_write_file(const char *path, const void *data, size_t size)
 	}
 	return abtf__tmpfile_commit(tmp, path);
 }
+
+uint32_t abtf__hash32(const void *data, size_t size)
+{
+	const unsigned char *p = data;
+	uint32_t h = 2166136261u;
+
+	while (size--) {
+		h ^= *p++;
+		h *= 16777619u;
+	}
+	return h;
+}
