@@ -112,7 +112,7 @@ example: all
 	$(Q)ABTF_BUILD=$(OUT) tests/example/run.sh $(OUT)/example
 
 check: all
-	$(Q)ABTF_BUILD=$(OUT) bats --jobs $(shell nproc 2>/dev/null || echo 1) \
+	$(Q)ABTF_BUILD=$(OUT) bats $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null || echo 1)) \
 		$(if $(TESTS),$(TESTS),tests)
 
 install: all

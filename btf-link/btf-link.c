@@ -1,3 +1,358 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * btf-link: turn the BTF archive of a linked kernel image into one BTF.
+ *
+ * A thin command line over libarchive-btf. The options choose a mode and
+ * each mode is one entry of the command table, run by one dispatcher, in
+ * the manner of bpftool:
+ *
+ *   btf-link [-v] [-f] [--base FILE] [-o OUT | --object OUT] FILE
+ *
+ * links the BTF archive in FILE into one BTF (abtf_linker__*()), and
+ *
+ *   btf-link --compare [--no-vars] [--base FILE] A B
+ *
+ * compares two BTFs by meaning (abtf_btf__compare()) and prints one line
+ * per difference (exit status 0 equal, 1 different, 2 error). Every error
+ * is one line on stderr: "btf-link: error: FILE: what".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
-int main(void) { fputs("btf-link: not built yet\n", stderr); return 1; }
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "archive_btf.h"
+
+#define PROG		"btf-link"
+
+#define EXIT_EQUAL	0
+#define EXIT_DIFFERENT	1
+#define EXIT_TROUBLE	2
+
+enum mode {
+	MODE_LINK,
+	MODE_COMPARE,
+};
+
+/* Everything one run needs: the parsed command line. */
+struct btf_link {
+	enum mode mode;
+	const char *base_path;	/* --base: the base of split BTFs */
+	bool no_vars;		/* --no-vars */
+	bool force;		/* -f: link even an already final BTF */
+	bool verbose;		/* -v */
+	const char *out_raw;	/* -o: write raw BTF here */
+	const char *out_obj;	/* --object: write a .BTF object here */
+	char **files;		/* the operands */
+	int nr_files;
+};
+
+struct cmd {
+	enum mode mode;
+	const char *name;
+	int (*fn)(struct btf_link *bl);
+};
+
+static const char usage_text[] =
+"Usage: " PROG " [-v] [-f] [--base FILE] [-o OUT | --object OUT] FILE\n"
+"       " PROG " --compare [--no-vars] [--base FILE] A B\n"
+"       " PROG " { -h | --help | --version }\n"
+"\n"
+"Link the BTF archive in FILE (vmlinux, a module, any linked ELF file or a\n"
+"raw BTF file) into one deduplicated BTF, written back into FILE's .BTF\n"
+"unless -o or --object is given. Or compare two BTFs by meaning,\n"
+"independently of type IDs and type order.\n"
+"\n"
+"Options:\n"
+"  -o FILE        write the final BTF as a raw BTF file; FILE is unchanged\n"
+"  --object FILE  write a relocatable object with an allocatable .BTF\n"
+"  --base FILE    split BTF on top of the BTF in FILE (vmlinux)\n"
+"  -f, --force    link even if FILE's BTF is already final\n"
+"  -v, --verbose  report members, types and time per phase\n"
+"  --compare      compare A and B; print one line per difference\n"
+"  --no-vars      ignore variables and DATASECs\n"
+"  -h, --help     show this help and exit\n"
+"  --version      show the version and exit\n"
+"\n"
+"Exit status: linking: 0 on success, 2 on error; --compare: 0 if A and B\n"
+"are equal, 1 if they differ, 2 on error.\n";
+
+static void __attribute__((format(printf, 2, 3)))
+error(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": error: ");
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- compare ---- */
+
+/* Why libbpf could not read @path as BTF, in words. */
+static const char *parse_error(const char *path, int err)
+{
+	struct stat st;
+
+	if (err == ENOENT && stat(path, &st) == 0)
+		return "no .BTF section";
+	if (err == ENOENT || err == EACCES || err == EISDIR || err == ENOMEM)
+		return strerror(err);
+	return "not a BTF file nor an ELF file with a valid .BTF section";
+}
+
+static struct btf *load_btf(const char *path, struct btf *base)
+{
+	struct btf *btf;
+
+	errno = 0;
+	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
+	if (!btf)
+		error(path, "%s", parse_error(path, errno ? errno : EINVAL));
+	return btf;
+}
+
+static void print_diff(void *ctx, const char *line)
+{
+	fprintf(ctx, "%s\n", line);
+}
+
+static int do_compare(struct btf_link *bl)
+{
+	struct btf *base = NULL, *a = NULL, *b = NULL;
+	struct abtf_compare_opts opts = {
+		.sz = sizeof(opts),
+		.diff = print_diff,
+		.diff_ctx = stdout,
+		.no_vars = bl->no_vars,
+	};
+	int n, ret = EXIT_TROUBLE;
+
+	if (bl->nr_files != 2) {
+		error(NULL, "--compare needs two files, got %d", bl->nr_files);
+		return EXIT_TROUBLE;
+	}
+	if (bl->base_path && !(base = load_btf(bl->base_path, NULL)))
+		return EXIT_TROUBLE;
+	a = load_btf(bl->files[0], base);
+	b = a ? load_btf(bl->files[1], base) : NULL;
+	if (!b)
+		goto out_free;
+	n = abtf_btf__compare(a, b, &opts);
+	if (n < 0) {
+		error(bl->files[0], "cannot compare with %s: %s", bl->files[1],
+		      strerror(-n));
+		goto out_free;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		error(NULL, "cannot write the differences: %s",
+		      strerror(errno));
+		goto out_free;
+	}
+	ret = n ? EXIT_DIFFERENT : EXIT_EQUAL;
+out_free:
+	btf__free(b);
+	btf__free(a);
+	btf__free(base);
+	return ret;
+}
+
+/* ---- link ---- */
+
+struct print_ctx {
+	bool verbose;
+};
+
+/* The library's messages: errors always, the rest with -v. */
+static void print_lib(enum abtf_print_level level, void *ctx, const char *fmt,
+		      va_list ap)
+{
+	const struct print_ctx *pc = ctx;
+
+	if (level != ABTF_WARN && !pc->verbose)
+		return;
+	fprintf(stderr, PROG ": %s", level == ABTF_WARN ? "error: " : "");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+static void report(const struct abtf_linker *l, const char *path, int ret)
+{
+	struct abtf_link_stats st = { .sz = sizeof(st) };
+
+	if (abtf_linker__stats(l, &st))
+		return;
+	if (ret == 1) {
+		fprintf(stderr, PROG ": %s: BTF already final (%zu bytes), "
+			"left as it is\n", path, st.bytes_in);
+		return;
+	}
+	fprintf(stderr, PROG ": %s: %zu members (%zu placed by .BTF.addr), "
+		"%zu bytes\n", path, st.nr_members, st.nr_addr_groups,
+		st.bytes_in);
+	fprintf(stderr, PROG ": %s: types: %zu in, %zu merged, %zu out; "
+		"%zu functions, %zu variables; %zu bytes\n", path, st.types_in,
+		st.types_merged, st.types_out, st.funcs, st.vars, st.bytes_out);
+	fprintf(stderr, PROG ": %s: time: parse %.3fs, merge %.3fs, "
+		"dedup %.3fs\n", path, st.t_parse, st.t_merge, st.t_dedup);
+}
+
+static int write_outputs(struct btf_link *bl, struct abtf_linker *l)
+{
+	if (bl->out_raw)
+		return abtf_linker__write_raw(l, bl->out_raw);
+	if (bl->out_obj)
+		return abtf_linker__write_object(l, bl->out_obj);
+	return abtf_linker__write_elf(l, NULL);
+}
+
+static int do_link(struct btf_link *bl)
+{
+	struct print_ctx pc = { .verbose = bl->verbose };
+	struct abtf_link_opts opts = {
+		.sz = sizeof(opts),
+		.print = print_lib,
+		.print_ctx = &pc,
+		.base_path = bl->base_path,
+		.force = bl->force,
+	};
+	struct abtf_linker *l;
+	int ret;
+
+	if (bl->nr_files != 1) {
+		error(NULL, "one FILE to link, got %d (see --help)",
+		      bl->nr_files);
+		return EXIT_TROUBLE;
+	}
+	if (bl->out_raw && bl->out_obj) {
+		error(NULL, "-o and --object exclude each other");
+		return EXIT_TROUBLE;
+	}
+	l = abtf_linker__new(bl->files[0], &opts);
+	if (!l)
+		return EXIT_TROUBLE;
+	ret = abtf_linker__link(l);
+	if (ret >= 0 && bl->verbose)
+		report(l, bl->files[0], ret);
+	if (ret >= 0)
+		ret = write_outputs(bl, l);
+	abtf_linker__free(l);
+	return ret < 0 ? EXIT_TROUBLE : EXIT_SUCCESS;
+}
+
+/* ---- command line ---- */
+
+static const struct cmd cmds[] = {
+	{ MODE_LINK,	"link",		do_link },
+	{ MODE_COMPARE,	"compare",	do_compare },
+};
+
+enum {
+	OPT_COMPARE = 256,
+	OPT_OBJECT,
+	OPT_NO_VARS,
+	OPT_BASE,
+	OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "compare",	no_argument,		NULL, OPT_COMPARE },
+	{ "no-vars",	no_argument,		NULL, OPT_NO_VARS },
+	{ "base",	required_argument,	NULL, OPT_BASE },
+	{ "object",	required_argument,	NULL, OPT_OBJECT },
+	{ "force",	no_argument,		NULL, 'f' },
+	{ "verbose",	no_argument,		NULL, 'v' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, OPT_VERSION },
+	{}
+};
+
+/* Returns -1 to go on, or the exit status (help, version, usage error). */
+static int parse_args(struct btf_link *bl, int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+hfvo:", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_COMPARE:
+			bl->mode = MODE_COMPARE;
+			break;
+		case OPT_NO_VARS:
+			bl->no_vars = true;
+			break;
+		case OPT_BASE:
+			bl->base_path = optarg;
+			break;
+		case 'o':
+			bl->out_raw = optarg;
+			break;
+		case OPT_OBJECT:
+			bl->out_obj = optarg;
+			break;
+		case 'f':
+			bl->force = true;
+			break;
+		case 'v':
+			bl->verbose = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_SUCCESS;
+		case OPT_VERSION:
+			printf("%s %s\n", PROG, ABTF_VERSION);
+			return EXIT_SUCCESS;
+		default:
+			error(NULL, "%s: unknown option or missing argument "
+			      "(see --help)", argv[optind - 1]);
+			return EXIT_TROUBLE;
+		}
+	}
+	bl->files = argv + optind;
+	bl->nr_files = argc - optind;
+	if (bl->mode != MODE_COMPARE && bl->no_vars) {
+		error(NULL, "--no-vars needs --compare");
+		return EXIT_TROUBLE;
+	}
+	if (bl->mode == MODE_COMPARE &&
+	    (bl->out_raw || bl->out_obj || bl->force)) {
+		error(NULL, "-o, --object and -f are for linking, not --compare");
+		return EXIT_TROUBLE;
+	}
+	return -1;
+}
+
+static int dispatch(struct btf_link *bl)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (cmds[i].mode == bl->mode)
+			return cmds[i].fn(bl);
+	error(NULL, "no such mode");
+	return EXIT_TROUBLE;
+}
+
+int main(int argc, char **argv)
+{
+	struct btf_link bl = { .mode = MODE_LINK };
+	int ret;
+
+	/* libbpf would print its own multi-line diagnostics; ours suffice. */
+	libbpf_set_print(NULL);
+	ret = parse_args(&bl, argc, argv);
+	if (ret >= 0)
+		return ret;
+	return dispatch(&bl);
+}

@@ -103,6 +103,65 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 /* Write the encoded BTF as a raw BTF file (atomically, as above). */
 ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst);
 
+/* Options of the archive linker (btf-link). */
+struct abtf_link_opts {
+	size_t sz;		/* sizeof(struct abtf_link_opts) */
+	abtf_print_fn_t print;
+	void *print_ctx;
+	/* make split BTF on top of this file's (final) .BTF, e.g. vmlinux */
+	const char *base_path;
+	/* link even if the input's BTF is already final */
+	bool force;
+	size_t :0;
+};
+#define abtf_link_opts__last_field force
+
+struct abtf_linker;
+
+/* What one link did, for -v. Times in seconds. */
+struct abtf_link_stats {
+	size_t sz;		/* sizeof(struct abtf_link_stats) */
+	size_t nr_members;	/* archive members */
+	size_t nr_addr_groups;	/* members placed through .BTF.addr */
+	size_t bytes_in;	/* size of the input .BTF */
+	size_t bytes_out;	/* size of the final BTF */
+	size_t types_in;	/* types in all members */
+	size_t types_merged;	/* types kept for deduplication */
+	size_t types_out;	/* types after deduplication */
+	size_t funcs, vars;	/* FUNCs and VARs in the final BTF */
+	double t_parse, t_merge, t_dedup;
+};
+
+/* Open @path: an ELF file with a .BTF section, or a raw BTF file. */
+ABTF_API struct abtf_linker *
+abtf_linker__new(const char *path, const struct abtf_link_opts *opts);
+ABTF_API void abtf_linker__free(struct abtf_linker *l);
+
+/*
+ * Turn the input's BTF archive into one deduplicated BTF. Returns 0, 1 if
+ * the input was already final and left as it was (unless opts->force), or
+ * a negative errno.
+ */
+ABTF_API int abtf_linker__link(struct abtf_linker *l);
+/* The final BTF, owned by @l; NULL before a successful link. */
+ABTF_API const struct btf *abtf_linker__btf(const struct abtf_linker *l);
+ABTF_API int abtf_linker__stats(const struct abtf_linker *l,
+				struct abtf_link_stats *stats);
+
+/*
+ * Write the input back with its .BTF replaced by the final BTF (to @dst, or
+ * in place if @dst is NULL), atomically; its .BTF.addr is emptied, which
+ * marks the BTF final.
+ */
+ABTF_API int abtf_linker__write_elf(struct abtf_linker *l, const char *dst);
+/* Write the final BTF as a raw BTF file, atomically. */
+ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst);
+/*
+ * Write a relocatable object holding only an allocatable .BTF section with
+ * the final BTF, for the image's final link (kbuild's .btf.vmlinux.bin.o).
+ */
+ABTF_API int abtf_linker__write_object(struct abtf_linker *l, const char *dst);
+
 /* Options of the semantic comparison. */
 struct abtf_compare_opts {
 	size_t sz;		/* sizeof(struct abtf_compare_opts) */

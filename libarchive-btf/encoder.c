@@ -46,7 +46,6 @@
 
 #include "encoder.h"
 
-#define PERCPU_SEC	".data..percpu"
 
 struct sym {
 	const char *name;
@@ -346,9 +345,9 @@ static int load_symbols(struct abtf_encoder *enc)
 
 static bool is_percpu_section(const char *name)
 {
-	size_t len = strlen(PERCPU_SEC);
+	size_t len = strlen(ABTF_PERCPU_SEC);
 
-	return name && !strncmp(name, PERCPU_SEC, len) &&
+	return name && !strncmp(name, ABTF_PERCPU_SEC, len) &&
 	       (!name[len] || !strncmp(name + len, "..", 2));
 }
 

@@ -102,6 +102,9 @@ struct abtf_addr_hdr {
 };
 #define ABTF_ADDR_MAGIC		"BTFA"
 
+/* The per-CPU section, and the prefix of its input subsections. */
+#define ABTF_PERCPU_SEC		".data..percpu"
+
 /* FNV-1a, 32 bits: identifies a .BTF member, not a security measure. */
 uint32_t abtf__hash32(const void *data, size_t size);
 

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The BTF archive: what the linker makes of every object's .BTF section.
+ *
+ * An unmodified linker concatenates input sections of the same name, each
+ * aligned to its sh_addralign, so an output .BTF is a sequence of complete
+ * BTF blobs ("members") with zero padding between them. A member is found
+ * from the previous one's end: its header says how long it is (hdr_len, the
+ * header itself, 24 bytes today and longer in newer BTF, then the type and
+ * string sections at offsets relative to the header's end). Padding is at
+ * most ABTF_MAX_PAD zero bytes; a BTF magic never starts with a zero byte.
+ *
+ * Every member is validated before anything uses it, and each error names
+ * the member index and the byte offset in the section: header fields,
+ * section bounds, string termination, type record sizes, string offsets and
+ * type IDs (all type IDs of a member are member-local, 1..nr_types).
+ * See docs/archive-format.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/btf.h>
+
+#include "archive.h"
+
+#define ABTF_MAX_PAD	15
+
+struct check {
+	const struct abtf_printer *pr;
+	const char *path;
+	size_t idx;		/* member index */
+	size_t base;		/* member offset in the section */
+	const uint8_t *types;
+	uint32_t type_len;
+	uint32_t str_len;
+	uint32_t nr_types;
+};
+
+static int bad(const struct check *c, size_t off, const char *what)
+{
+	pr_warn(c->pr, "%s: .BTF member %zu at byte %zu: byte %zu: %s",
+		c->path, c->idx, c->base, c->base + off, what);
+	return -EINVAL;
+}
+
+/* Size of the type record at @t, or 0 if it is not a known kind. */
+size_t abtf__record_size(const struct btf_type *t)
+{
+	uint16_t vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_FWD: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_PTR: case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC: case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
+		return sizeof(*t);
+	case BTF_KIND_INT:
+		return sizeof(*t) + sizeof(uint32_t);
+	case BTF_KIND_ARRAY:
+		return sizeof(*t) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return sizeof(*t) + vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(*t) + vlen * sizeof(struct btf_param);
+	case BTF_KIND_VAR:
+		return sizeof(*t) + sizeof(struct btf_var);
+	case BTF_KIND_DATASEC:
+		return sizeof(*t) + vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_DECL_TAG:
+		return sizeof(*t) + sizeof(struct btf_decl_tag);
+	default:
+		return 0;
+	}
+}
+
+static bool has_type_ref(int kind)
+{
+	switch (kind) {
+	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+	case BTF_KIND_FUNC_PROTO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Call @fn on every type ID field of the record at @t (kind-checked). */
+int abtf__for_each_type_id(struct btf_type *t, abtf_id_fn fn, void *ctx)
+{
+	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
+	int kind = BTF_INFO_KIND(t->info), err;
+
+	if (has_type_ref(kind)) {
+		err = fn(&t->type, ctx);
+		if (err)
+			return err;
+	}
+	switch (kind) {
+	case BTF_KIND_ARRAY: {
+		struct btf_array *a = (void *)(t + 1);
+
+		err = fn(&a->type, ctx);
+		return err ? err : fn(&a->index_type, ctx);
+	}
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: {
+		struct btf_member *m = (void *)(t + 1);
+
+		for (i = 0; i < vlen; i++)
+			if ((err = fn(&m[i].type, ctx)))
+				return err;
+		return 0;
+	}
+	case BTF_KIND_FUNC_PROTO: {
+		struct btf_param *p = (void *)(t + 1);
+
+		for (i = 0; i < vlen; i++)
+			if ((err = fn(&p[i].type, ctx)))
+				return err;
+		return 0;
+	}
+	case BTF_KIND_DATASEC: {
+		struct btf_var_secinfo *v = (void *)(t + 1);
+
+		for (i = 0; i < vlen; i++)
+			if ((err = fn(&v[i].type, ctx)))
+				return err;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Call @fn on every string offset field of the record at @t. */
+int abtf__for_each_str_off(struct btf_type *t, abtf_id_fn fn, void *ctx)
+{
+	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
+	int err = fn(&t->name_off, ctx);
+
+	if (err)
+		return err;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: {
+		struct btf_member *m = (void *)(t + 1);
+
+		for (i = 0; i < vlen; i++)
+			if ((err = fn(&m[i].name_off, ctx)))
+				return err;
+		return 0;
+	}
+	case BTF_KIND_ENUM: {
+		struct btf_enum *e = (void *)(t + 1);
+
+		for (i = 0; i < vlen; i++)
+			if ((err = fn(&e[i].name_off, ctx)))
+				return err;
+		return 0;
+	}
+	case BTF_KIND_ENUM64: {
+		struct btf_enum64 *e = (void *)(t + 1);
+
+		for (i = 0; i < vlen; i++)
+			if ((err = fn(&e[i].name_off, ctx)))
+				return err;
+		return 0;
+	}
+	case BTF_KIND_FUNC_PROTO: {
+		struct btf_param *p = (void *)(t + 1);
+
+		for (i = 0; i < vlen; i++)
+			if ((err = fn(&p[i].name_off, ctx)))
+				return err;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int check_id(uint32_t *id, void *ctx)
+{
+	const struct check *c = ctx;
+
+	return *id > c->nr_types ? -ERANGE : 0;
+}
+
+static int check_str(uint32_t *off, void *ctx)
+{
+	const struct check *c = ctx;
+
+	return *off >= c->str_len ? -ERANGE : 0;
+}
+
+/* Pass 1: record sizes and kinds, counting types. */
+static int count_types(struct check *c, size_t types_at)
+{
+	uint32_t off = 0;
+
+	c->nr_types = 0;
+	while (off < c->type_len) {
+		struct btf_type t;
+		size_t sz;
+
+		if (c->type_len - off < sizeof(t))
+			return bad(c, types_at + off, "truncated type record");
+		memcpy(&t, c->types + off, sizeof(t));
+		sz = abtf__record_size(&t);
+		if (!sz)
+			return bad(c, types_at + off, "unknown BTF kind");
+		if (sz > c->type_len - off)
+			return bad(c, types_at + off,
+				   "type record runs past the type section");
+		off += sz;
+		c->nr_types++;
+	}
+	return 0;
+}
+
+/* Pass 2: every string offset and type ID in range. */
+static int check_refs(struct check *c, size_t types_at)
+{
+	struct btf_type *t;
+	uint8_t *copy;
+	uint32_t off = 0, id = 1;
+	int err = 0;
+
+	copy = malloc(c->type_len ? c->type_len : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, c->types, c->type_len);	/* aligned, writable view */
+	while (off < c->type_len) {
+		t = (void *)(copy + off);
+		if (abtf__for_each_str_off(t, check_str, c)) {
+			err = bad(c, types_at + off,
+				  "string offset past the string section");
+			break;
+		}
+		if (abtf__for_each_type_id(t, check_id, c)) {
+			char msg[80];
+
+			snprintf(msg, sizeof(msg),
+				 "type [%u] refers to a type ID past the last (%u)",
+				 id, c->nr_types);
+			err = bad(c, types_at + off, msg);
+			break;
+		}
+		off += abtf__record_size(t);
+		id++;
+	}
+	free(copy);
+	return err;
+}
+
+static int check_header(struct check *c, const uint8_t *p, size_t avail,
+			struct btf_header *hdr, size_t *size)
+{
+	uint64_t end;
+
+	if (avail < sizeof(*hdr))
+		return bad(c, 0, "truncated BTF header");
+	memcpy(hdr, p, sizeof(*hdr));
+	if (hdr->magic != BTF_MAGIC) {
+		if (hdr->magic == 0x9feb)
+			return bad(c, 0, "BTF of the other byte order is not supported");
+		return bad(c, 0, "bad BTF magic");
+	}
+	if (hdr->version != BTF_VERSION)
+		return bad(c, 2, "unsupported BTF version");
+	if (hdr->flags)
+		return bad(c, 3, "unsupported BTF flags");
+	if (hdr->hdr_len < sizeof(*hdr) || hdr->hdr_len > avail)
+		return bad(c, 4, "bad header length");
+	if (hdr->type_off % 4 || hdr->type_len % 4)
+		return bad(c, 8, "misaligned type section");
+	if ((uint64_t)hdr->type_off + hdr->type_len > hdr->str_off)
+		return bad(c, 8, "type section overlaps the string section");
+	end = (uint64_t)hdr->hdr_len + hdr->str_off + hdr->str_len;
+	if (end > avail)
+		return bad(c, 16, "member runs past the end of the section");
+	if (!hdr->str_len || p[hdr->hdr_len + hdr->str_off] ||
+	    p[end - 1])
+		return bad(c, hdr->hdr_len + hdr->str_off,
+			   "string section not NUL-delimited");
+	*size = end;
+	return 0;
+}
+
+static int check_member(struct check *c, const uint8_t *p, size_t avail,
+			struct abtf_member *m)
+{
+	struct btf_header hdr;
+	size_t size, types_at;
+	int err;
+
+	err = check_header(c, p, avail, &hdr, &size);
+	if (err)
+		return err;
+	types_at = hdr.hdr_len + hdr.type_off;
+	c->types = p + types_at;
+	c->type_len = hdr.type_len;
+	c->str_len = hdr.str_len;
+	err = count_types(c, types_at);
+	if (err)
+		return err;
+	err = check_refs(c, types_at);
+	if (err)
+		return err;
+	m->off = c->base;
+	m->size = size;
+	m->hdr_len = hdr.hdr_len;
+	m->types = p + types_at;
+	m->type_len = hdr.type_len;
+	m->strs = (const char *)p + hdr.hdr_len + hdr.str_off;
+	m->str_len = hdr.str_len;
+	m->nr_types = c->nr_types;
+	return 0;
+}
+
+static int push_member(struct abtf_archive *ar, const struct abtf_member *m)
+{
+	if (ar->nr == ar->cap) {
+		size_t ncap = ar->cap ? ar->cap * 2 : 64;
+		struct abtf_member *n = realloc(ar->members, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		ar->members = n;
+		ar->cap = ncap;
+	}
+	ar->members[ar->nr++] = *m;
+	return 0;
+}
+
+int abtf__archive_parse(struct abtf_archive *ar, const void *data, size_t size,
+			const char *path, const struct abtf_printer *pr)
+{
+	const uint8_t *p = data;
+	struct check c = { .pr = pr, .path = path };
+	size_t off = 0, pad;
+	int err;
+
+	memset(ar, 0, sizeof(*ar));
+	if (!size) {
+		pr_warn(pr, "%s: .BTF is empty", path);
+		return -EINVAL;
+	}
+	while (off < size) {
+		struct abtf_member m = { 0 };
+
+		c.idx = ar->nr;
+		c.base = off;
+		err = check_member(&c, p + off, size - off, &m);
+		if (err)
+			goto out_err;
+		err = push_member(ar, &m);
+		if (err)
+			goto out_err;
+		off += m.size;
+		for (pad = 0; off < size && !p[off]; off++, pad++)
+			;
+		if (pad > ABTF_MAX_PAD) {
+			pr_warn(pr, "%s: .BTF: byte %zu: %zu zero bytes after "
+				"member %zu: not alignment padding", path,
+				off - pad, pad, ar->nr - 1);
+			err = -EINVAL;
+			goto out_err;
+		}
+	}
+	return 0;
+out_err:
+	abtf__archive_free(ar);
+	return err;
+}
+
+void abtf__archive_free(struct abtf_archive *ar)
+{
+	free(ar->members);
+	memset(ar, 0, sizeof(*ar));
+}

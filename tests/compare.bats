@@ -1,0 +1,262 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# btf-link --compare: the semantic BTF comparison (abtf_btf__compare()).
+# Every BTF is made at test time by pahole from tests/fixtures/compare-base.c,
+# whose -D macros each change one thing; each change must come out as
+# exactly the expected line(s).
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+# The layouts below are those of an LP64 ABI (x86_64, aarch64, ...).
+need_tools() {
+	need_cmd gcc pahole
+	[ "$(getconf LONG_BIT)" = 64 ] || skip "the expected layouts are LP64"
+}
+
+# variant NAME [GCC FLAGS...]: the fixture built with FLAGS, as NAME.btf.
+variant() {
+	local name=$1
+	shift
+	gcc -g -O2 "$@" -c "$FIXTURES/compare-base.c" -o "$WORK/$name.o"
+	pahole_btf "$WORK/$name.o" "$WORK/$name.btf"
+}
+
+# check_output EXPECTED: $output is EXPECTED, or show both.
+check_output() {
+	if [ "$output" != "$1" ]; then
+		printf 'expected:\n%s\ngot:\n%s\n' "$1" "$output"
+		return 1
+	fi
+}
+
+# struct foo of the reference program: FOO_HEAD, then b, c and flags, FOO_TAIL.
+FOO_HEAD='size 56 {a int @0'
+FOO_TAIL='mode unsigned int @163:2, arr const volatile int [4] @192, cb int (*)(int, char) @320, u union (size 4) {i int @0, f float @0} @384}'
+FOO_REF="$FOO_HEAD, b long int @64, c int @128, flags unsigned int @160:3, $FOO_TAIL"
+COMPUTE_REF='static int compute(int count, const char *name, ...)'
+
+@test "compare: a BTF equals itself, silently" {
+	need_tools
+	variant base
+	run "$BTF_LINK" --compare base.btf base.btf
+	[ "$status" -eq 0 ]
+	check_output ""
+}
+
+@test "compare: a raw BTF equals the same BTF in an ELF .BTF section" {
+	need_tools
+	variant base
+	pahole -J $PAHOLE_KERNEL_FLAGS base.o
+	run "$BTF_LINK" --compare base.btf base.o
+	[ "$status" -eq 0 ]
+	check_output ""
+}
+
+@test "compare: DWARF 4 and DWARF 5 of one source are equal" {
+	need_tools
+	variant d4 -gdwarf-4
+	variant d5 -gdwarf-5
+	run "$BTF_LINK" --compare d4.btf d5.btf
+	[ "$status" -eq 0 ]
+	check_output ""
+}
+
+@test "compare: type IDs, type order and qualifier order do not matter" {
+	need_tools
+	pkg-config --exists libbpf 2>/dev/null || skip "no libbpf headers"
+	gcc $(pkg-config --cflags libbpf) "$FIXTURES/compare-shuffle.c" \
+		-o shuffle $(pkg-config --libs libbpf)
+	variant base
+	./shuffle base.btf shuffled.btf
+	run ! cmp -s base.btf shuffled.btf
+	run "$BTF_LINK" --compare base.btf shuffled.btf
+	[ "$status" -eq 0 ]
+	check_output ""
+	variant enum -DGREEN_VALUE=3
+	run "$BTF_LINK" --compare shuffled.btf enum.btf
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ ${lines[0]} == "~ enum color: "* ]]
+}
+
+@test "compare: a member type change is one line" {
+	need_tools
+	variant base
+	variant changed '-DB_TYPE=unsigned long'
+	run "$BTF_LINK" --compare base.btf changed.btf
+	[ "$status" -eq 1 ]
+	check_output "~ struct foo: a: $FOO_REF | b: $FOO_HEAD, b long unsigned int @64, c int @128, flags unsigned int @160:3, $FOO_TAIL"
+}
+
+@test "compare: a member offset change is one line" {
+	need_tools
+	variant base
+	variant changed -DC_ALIGN=32
+	run "$BTF_LINK" --compare base.btf changed.btf
+	[ "$status" -eq 1 ]
+	check_output "~ struct foo: a: $FOO_REF | b: size 96 {a int @0, b long int @64, c int @256, flags unsigned int @288:3, mode unsigned int @291:2, arr const volatile int [4] @320, cb int (*)(int, char) @448, u union (size 4) {i int @0, f float @0} @512}"
+}
+
+@test "compare: a bitfield width change is one line" {
+	need_tools
+	variant base
+	variant changed -DFLAGS_BITS=5
+	run "$BTF_LINK" --compare base.btf changed.btf
+	[ "$status" -eq 1 ]
+	check_output "~ struct foo: a: $FOO_REF | b: $FOO_HEAD, b long int @64, c int @128, flags unsigned int @160:5, ${FOO_TAIL/@163:2/@165:2}"
+}
+
+@test "compare: a parameter type change is one line" {
+	need_tools
+	variant base
+	variant changed -DPARAM_TYPE=long
+	run "$BTF_LINK" --compare base.btf changed.btf
+	[ "$status" -eq 1 ]
+	check_output "~ func compute: a: $COMPUTE_REF | b: static int compute(long int count, const char *name, ...)"
+}
+
+@test "compare: a parameter name change is one line" {
+	need_tools
+	variant base
+	variant changed -DPARAM_NAME=n
+	run "$BTF_LINK" --compare base.btf changed.btf
+	[ "$status" -eq 1 ]
+	check_output "~ func compute: a: $COMPUTE_REF | b: static int compute(int n, const char *name, ...)"
+}
+
+@test "compare: an enum value change is one line" {
+	need_tools
+	variant base
+	variant changed -DGREEN_VALUE=3
+	run "$BTF_LINK" --compare base.btf changed.btf
+	[ "$status" -eq 1 ]
+	check_output "~ enum color: a: size 4 unsigned {RED = 0, GREEN = 2, BLUE = 4} | b: size 4 unsigned {RED = 0, GREEN = 3, BLUE = 4}"
+}
+
+@test "compare: a type only in one BTF is a - or + line" {
+	need_tools
+	variant base
+	variant extra -DEXTRA
+	run "$BTF_LINK" --compare base.btf extra.btf
+	[ "$status" -eq 1 ]
+	check_output "+ enum extra: size 4 unsigned {EXTRA_ONE = 1}
++ func extra_fn: static enum extra extra_fn(void)"
+	run "$BTF_LINK" --compare extra.btf base.btf
+	[ "$status" -eq 1 ]
+	check_output "- enum extra: size 4 unsigned {EXTRA_ONE = 1}
+- func extra_fn: static enum extra extra_fn(void)"
+}
+
+@test "compare: a renamed percpu variable changes its VAR and its DATASEC" {
+	need_tools
+	variant base
+	variant renamed -DPCPU_NAME=pcpu_total
+	run "$BTF_LINK" --compare base.btf renamed.btf
+	[ "$status" -eq 1 ]
+	check_output "~ datasec .data..percpu: a: size 4 {pcpu_counter @0 size 4} | b: size 4 {pcpu_total @0 size 4}
+- var pcpu_counter: global int pcpu_counter
++ var pcpu_total: global int pcpu_total"
+	run "$BTF_LINK" --compare renamed.btf base.btf
+	[ "$status" -eq 1 ]
+	check_output "~ datasec .data..percpu: a: size 4 {pcpu_total @0 size 4} | b: size 4 {pcpu_counter @0 size 4}
++ var pcpu_counter: global int pcpu_counter
+- var pcpu_total: global int pcpu_total"
+}
+
+@test "compare: --no-vars ignores variables and DATASECs" {
+	need_tools
+	variant base
+	variant renamed -DPCPU_NAME=pcpu_total
+	run "$BTF_LINK" --compare --no-vars base.btf renamed.btf
+	[ "$status" -eq 0 ]
+	check_output ""
+	variant changed -DGREEN_VALUE=3
+	run "$BTF_LINK" --compare --no-vars base.btf changed.btf
+	[ "$status" -eq 1 ]
+	[[ $output == "~ enum color: "* ]]
+}
+
+@test "compare: split BTF over --base compares the split types" {
+	need_tools
+	printf 'int base_fn(int x) { return x; }\n' > base.c
+	gcc -g -O2 -c base.c -o base.o
+	pahole_btf base.o base.btf
+	variant one
+	variant two -DGREEN_VALUE=3
+	pahole -J $PAHOLE_KERNEL_FLAGS --btf_base=base.btf \
+		--btf_encode_detached=one.split one.o
+	pahole -J $PAHOLE_KERNEL_FLAGS --btf_base=base.btf \
+		--btf_encode_detached=two.split two.o
+	run "$BTF_LINK" --compare --base base.btf one.split one.split
+	[ "$status" -eq 0 ]
+	check_output ""
+	run "$BTF_LINK" --compare --base base.btf one.split two.split
+	[ "$status" -eq 1 ]
+	check_output "~ enum color: a: size 4 unsigned {RED = 0, GREEN = 2, BLUE = 4} | b: size 4 unsigned {RED = 0, GREEN = 3, BLUE = 4}"
+}
+
+@test "compare: the output is the same on every run" {
+	need_tools
+	variant base
+	variant changed -DFLAGS_BITS=5 -DPCPU_NAME=pcpu_total -DPARAM_NAME=n
+	"$BTF_LINK" --compare base.btf changed.btf > first || [ $? -eq 1 ]
+	"$BTF_LINK" --compare base.btf changed.btf > second || [ $? -eq 1 ]
+	[ "$(wc -l < first)" -eq 5 ]
+	cmp first second
+	cut -d: -f1 first | cut -c3- | LC_ALL=C sort -c
+}
+
+@test "compare: a file that is not BTF is an error" {
+	need_tools
+	variant base
+	echo 'not BTF' > junk.txt
+	run --separate-stderr "$BTF_LINK" --compare base.btf junk.txt
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "btf-link: error: junk.txt: "* ]]
+	run --separate-stderr "$BTF_LINK" --compare base.o base.btf
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: base.o: no .BTF section" ]
+	run --separate-stderr "$BTF_LINK" --compare base.btf missing.btf
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: missing.btf: No such file or directory" ]
+}
+
+@test "btf-link: usage errors and a missing file exit 2" {
+	run --separate-stderr "$BTF_LINK" --compare only-one.btf
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: "* ]]
+	run --separate-stderr "$BTF_LINK" --frobnicate
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: "* ]]
+	run --separate-stderr "$BTF_LINK" no-such-vmlinux
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: no-such-vmlinux: cannot open: No such file or directory" ]
+	run --separate-stderr "$BTF_LINK" --compare -o x.btf a.btf b.btf
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: "* ]]
+	run "$BTF_LINK" --version
+	[ "$status" -eq 0 ]
+	[[ $output =~ ^btf-link\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "btf-link: --help and the man page list the same options, in the same words" {
+	local man=$ABTF_TOP/btf-link/btf-link.1 desc
+	run "$BTF_LINK" --help
+	[ "$status" -eq 0 ]
+	local opts=$(sed -n '/^Options:/,/^$/p' <<< "$output")
+	local man_opts=$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$man" |
+			 sed 's/\\-/-/g')
+	diff <(grep -oE -- '(^| )--?[a-z][-a-z]*' <<< "$opts" | tr -d ' ' |
+	       sort -u) \
+	     <(grep -oE -- '(^| )--?[a-z][-a-z]*' <<< "$man_opts" | tr -d ' ' |
+	       sort -u)
+	while read -r desc; do
+		grep -qxF -- "$desc" <<< "$man_opts" ||
+			{ echo "not in the man page: $desc"; return 1; }
+	done < <(sed -E -n 's/^  [^ ]+( [^ ]+)? {2,}(.*)$/\2/p' <<< "$opts")
+}
