@@ -434,14 +434,17 @@ out_free_items:
 	return err;
 }
 
-/* Enumerator value as two's complement; *neg set if it is negative. */
-static int enumerator_value(struct ir *ir, Dwarf_Die *die, bool type_signed,
-			    uint64_t *val, bool *neg)
+/*
+ * Enumerator value as two's complement; *neg set if it is negative. GCC
+ * writes negative values as DW_FORM_sdata and all others as unsigned data
+ * forms (128 in an int enum is data1 0x80), so data forms zero-extend.
+ */
+static int enumerator_value(struct ir *ir, Dwarf_Die *die, uint64_t *val,
+			    bool *neg)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Sword s;
 	Dwarf_Word u;
-	int bits;
 
 	if (!dwarf_attr(die, DW_AT_const_value, &attr))
 		return die_error(ir, die, -EINVAL, "enumerator without value");
@@ -453,43 +456,18 @@ static int enumerator_value(struct ir *ir, Dwarf_Die *die, bool type_signed,
 		*val = s;
 		*neg = s < 0;
 		return 0;
-	case DW_FORM_data1: bits = 8; break;
-	case DW_FORM_data2: bits = 16; break;
-	case DW_FORM_data4: bits = 32; break;
-	default: bits = 64; break;
+	default:
+		if (dwarf_formudata(&attr, &u))
+			return dwarf_error(ir, die, "bad enumerator value");
+		*val = u;
+		*neg = false;
+		return 0;
 	}
-	if (dwarf_formudata(&attr, &u))
-		return dwarf_error(ir, die, "bad enumerator value");
-	if (bits < 64)
-		u &= (1ULL << bits) - 1;
-	/* dataN of a signed enum is sign-extended from N bytes */
-	if (type_signed && bits < 64 && (u >> (bits - 1)) & 1)
-		u |= ~0ULL << bits;
-	*val = u;
-	*neg = type_signed && (int64_t)u < 0;
-	return 0;
-}
-
-static bool enum_type_signed(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Die type;
-	Dwarf_Word enc;
-
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) ||
-	    !dwarf_formref_die(&attr, &type))
-		return false;
-	while (dwarf_tag(&type) == DW_TAG_typedef)
-		if (!dwarf_attr_integrate(&type, DW_AT_type, &attr) ||
-		    !dwarf_formref_die(&attr, &type))
-			return false;
-	return attr_udata(&type, DW_AT_encoding, &enc) == 0 &&
-	       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
 }
 
 static int conv_enum(struct ir *ir, Dwarf_Die *die, uint32_t id)
 {
-	bool type_signed = enum_type_signed(die), neg = false, any_neg = false;
+	bool neg = false, any_neg = false;
 	struct ir_node *n;
 	struct ir_item *items;
 	Dwarf_Die child;
@@ -508,8 +486,7 @@ static int conv_enum(struct ir *ir, Dwarf_Die *die, uint32_t id)
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
 			continue;
 		items[i].name = dwarf_diename(&child);
-		err = enumerator_value(ir, &child, type_signed, &items[i].val,
-				       &neg);
+		err = enumerator_value(ir, &child, &items[i].val, &neg);
 		if (err)
 			goto out_free_items;
 		any_neg |= neg;
@@ -523,33 +500,46 @@ out_free_items:
 	return err;
 }
 
+/* A constant bound: sdata is signed, data forms are unsigned (GCC). */
+static bool bound_value(Dwarf_Attribute *attr, int64_t *val)
+{
+	Dwarf_Sword s;
+	Dwarf_Word u;
+	int form = dwarf_whatform(attr);
+
+	switch (form) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(attr, &s))
+			return false;
+		*val = s;
+		return true;
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4:
+	case DW_FORM_data8: case DW_FORM_udata:
+		if (dwarf_formudata(attr, &u))
+			return false;
+		*val = u;	/* data8 all ones: old GCC's -1 for [0] */
+		return true;
+	default:
+		return false;	/* a VLA: an expression or a variable */
+	}
+}
+
 /* nelems of one DW_TAG_subrange_type: 0 for flexible, unknown or [0]. */
 static uint32_t subrange_nelems(Dwarf_Die *sub)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word count, lower = 0;
-	Dwarf_Sword upper;
+	int64_t upper;
 
 	if (attr_udata(sub, DW_AT_count, &count) == 0)
 		return count > UINT32_MAX ? 0 : count;
-	if (!dwarf_attr(sub, DW_AT_upper_bound, &attr))
-		return 0;
-	switch (dwarf_whatform(&attr)) {
-	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4:
-	case DW_FORM_data8: case DW_FORM_udata: case DW_FORM_sdata:
-	case DW_FORM_implicit_const:
-		break;
-	default:
-		return 0;	/* a VLA: bound is an expression or a variable */
-	}
-	if (dwarf_formsdata(&attr, &upper))
+	if (!dwarf_attr(sub, DW_AT_upper_bound, &attr) ||
+	    !bound_value(&attr, &upper))
 		return 0;
 	attr_udata(sub, DW_AT_lower_bound, &lower);
-	/* [0] is upper bound -1; data forms may hold it unsigned */
-	if (upper == -1 || (Dwarf_Word)upper == UINT32_MAX ||
-	    upper < (Dwarf_Sword)lower)
-		return 0;
-	if ((Dwarf_Word)(upper - lower + 1) > UINT32_MAX)
+	if (upper < 0 || (uint64_t)upper < lower ||
+	    (uint64_t)upper - lower + 1 > UINT32_MAX)
 		return 0;
 	return upper - lower + 1;
 }

@@ -14,11 +14,11 @@
  *    whose parameters all have names, and whose name is a defined STT_FUNC
  *    symbol of the object; one FUNC per symbol; linkage "static" for all,
  *    as pahole 1.24 writes;
- *  - a VAR for each top-level variable definition whose symbol is a
- *    non-empty object in ".data..percpu" or one of its subsections
- *    (".data..percpu..shared_aligned", ...), and one DATASEC per such input
- *    section, named after it, entries sorted by offset, sized as the
- *    section. pahole on a lone object sees only ".data..percpu" itself and
+ *  - a VAR for each variable definition, at any depth, whose address
+ *    (DW_OP_addr) is a non-empty object symbol in ".data..percpu" or one
+ *    of its subsections (".data..percpu..shared_aligned", ...), named after
+ *    that symbol; and one DATASEC per such input section, named after it,
+ *    entries sorted by offset, sized as the section. pahole on a lone object sees only ".data..percpu" itself and
  *    loses the subsections, which the vmlinux linker script merges later.
  *
  * Everything is then deduplicated with libbpf, which keeps the surviving
@@ -77,6 +77,7 @@ struct abtf_encoder {
 	size_t nr_syms;
 
 	Dwfl *dwfl;
+	Dwfl_Module *mod;
 	Dwarf *dw;
 	struct ir ir;
 
@@ -351,7 +352,7 @@ static bool is_percpu_section(const char *name)
 	       (!name[len] || !strncmp(name + len, "..", 2));
 }
 
-/* The first unused symbol called @name of @type (and for objects, per-CPU). */
+/* The first unused symbol called @name of @type. */
 static struct sym *find_sym(struct abtf_encoder *enc, const char *name,
 			    uint8_t type)
 {
@@ -369,12 +370,8 @@ static struct sym *find_sym(struct abtf_encoder *enc, const char *name,
 	for (; lo < enc->nr_syms && !strcmp(enc->syms[lo].name, name); lo++) {
 		struct sym *s = &enc->syms[lo];
 
-		if (s->used || s->type != type)
-			continue;
-		if (type == STT_OBJECT &&
-		    (!s->size || !is_percpu_section(s->secname)))
-			continue;
-		return s;
+		if (!s->used && s->type == type)
+			return s;
 	}
 	return NULL;
 }
@@ -409,6 +406,7 @@ static int open_dwarf(struct abtf_encoder *enc)
 		goto out_err;
 	/* applies the object's relocations to its DWARF sections */
 	enc->dw = dwfl_module_getdwarf(mod, &bias);
+	enc->mod = mod;
 	if (!enc->dw)
 		goto out_err;
 	return 0;
@@ -483,23 +481,59 @@ static int encode_func(struct abtf_encoder *enc, Dwarf_Die *die)
 	return add_placed(enc, id, sym);
 }
 
+/*
+ * The per-CPU symbol at a variable's DW_OP_addr. libdwfl laid the object's
+ * sections out at distinct addresses when it relocated the DWARF; it maps
+ * such an address back to a section and an offset in it.
+ */
+static struct sym *var_symbol(struct abtf_encoder *enc, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr addr;
+	Dwarf_Op *expr;
+	GElf_Word shndx;
+	size_t len, i;
+	int idx;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &expr, &len) || len != 1 ||
+	    expr[0].atom != DW_OP_addr)
+		return NULL;
+	addr = expr[0].number;
+	idx = dwfl_module_relocate_address(enc->mod, &addr);
+	if (idx < 0 || !dwfl_module_relocation_info(enc->mod, idx, &shndx))
+		return NULL;
+	for (i = 0; i < enc->nr_syms; i++) {
+		struct sym *s = &enc->syms[i];
+
+		if (s->shndx == shndx && s->value == addr && !s->used &&
+		    s->type == STT_OBJECT && s->size &&
+		    is_percpu_section(s->secname))
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * A VAR for a variable, at any depth, whose address is a non-empty per-CPU
+ * object symbol; named after the symbol, as pahole does (a function-local
+ * static "hits" is "hits.0").
+ */
 static int encode_var(struct abtf_encoder *enc, Dwarf_Die *die)
 {
 	struct ir_node n = { .kind = BTF_KIND_VAR };
-	const char *name = dwarf_diename(die);
 	struct sym *sym;
 	int type, id;
 
-	if (!name || dwarf_hasattr(die, DW_AT_declaration) ||
-	    !dwarf_hasattr(die, DW_AT_location))
+	if (dwarf_hasattr(die, DW_AT_declaration))
 		return 0;
-	sym = find_sym(enc, name, STT_OBJECT);
+	sym = var_symbol(enc, die);
 	if (!sym)
 		return 0;
 	type = ir__type_of_attr(&enc->ir, die);
 	if (type < 0)
 		return type;
-	n.name = name;
+	n.name = sym->name;
 	n.ref = type;
 	n.flag = has_flag(die, DW_AT_external) ? BTF_VAR_GLOBAL_ALLOCATED :
 						 BTF_VAR_STATIC;
@@ -518,7 +552,7 @@ static int walk_die(struct abtf_encoder *enc, Dwarf_Die *die, int depth)
 		err = ir__type_of_die(&enc->ir, die);
 	else if (depth == 1 && tag == DW_TAG_subprogram)
 		err = encode_func(enc, die);
-	else if (depth == 1 && tag == DW_TAG_variable)
+	else if (tag == DW_TAG_variable)
 		err = encode_var(enc, die);
 	if (err < 0)
 		return err;
@@ -748,6 +782,7 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 	ir__fini(&enc->ir);
 	dwfl_end(enc->dwfl);
 	enc->dwfl = NULL;
+	enc->mod = NULL;
 	enc->dw = NULL;
 	enc->encoded = true;
 	return 0;
