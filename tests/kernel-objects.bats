@@ -1,0 +1,304 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The encoder on real kernel objects: the sample of tests/kernel/objects,
+# built by tests/kernel/prepare.sh from Debian's linux-source-6.1 with the
+# kernel's own flags and tests/kernel/config-fragment (cached in
+# ${ABTF_KERNEL_DIR:-tests/.work/kernel}; the first run takes a few
+# minutes). For each object, cc-btf --encode must give what pahole 1.24
+# gives with the kernel's flags, to the last line of btf-link --compare,
+# but for one documented difference:
+#
+#   pahole on one object encodes only the per-CPU variables of the section
+#   named exactly ".data..percpu"; we also encode those of its subsections
+#   (".data..percpu..first", "..page_aligned", "..read_mostly",
+#   "..shared_aligned"), one DATASEC each, named after the section.
+#
+# The lines that difference makes are not guessed: for each subsection S,
+# pahole itself encodes a copy of the object in which S is renamed
+# ".data..percpu" (and .data..percpu renamed away); its VARs and its
+# DATASEC, renamed back to S, are exactly the "+" lines we must add.
+# The test "arch/x86/kernel/cpu/common.o" also spells them out by hand.
+#
+# Skipped only when the kernel source is not there and cannot be installed.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+KERNEL_DIR=${ABTF_KERNEL_DIR:-$ABTF_TOP/tests/.work/kernel}
+KBUILD=$KERNEL_DIR/build
+
+setup_file() {
+	local status=0
+	[ -x "$CC_BTF" ] && [ -x "$BTF_LINK" ] || return 0
+	"$ABTF_TOP/tests/kernel/prepare.sh" \
+		> "$BATS_FILE_TMPDIR/prepare.out" 2>&1 || status=$?
+	export KERNEL_PREPARE_STATUS=$status
+	export KERNEL_PREPARE_OUT=$BATS_FILE_TMPDIR/prepare.out
+}
+
+# Skip when prepare.sh said the kernel source cannot be had (77); fail,
+# with its output, when it failed otherwise.
+need_kernel() {
+	need_cmd gcc pahole bpftool readelf objcopy
+	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	case ${KERNEL_PREPARE_STATUS:-1} in
+	0) ;;
+	77) skip "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
+	*) cat "${KERNEL_PREPARE_OUT:-/dev/null}"
+	   echo "tests/kernel/prepare.sh failed"
+	   return 1 ;;
+	esac
+}
+
+# percpu_subsection_lines OBJ: the "+" lines that our per-CPU subsection
+# DATASECs and VARs add to btf-link --compare PAHOLE OURS, as pahole itself
+# encodes each subsection once it bears the name ".data..percpu". Sorted.
+# Needs ref.btf, pahole's BTF of OBJ.
+percpu_subsection_lines() {
+	local obj=$1 sec st
+	readelf -SW "$obj" |
+		sed -n 's/^ *\[ *[0-9]*\] \(\.data\.\.percpu\.\.[^ ]*\) .*/\1/p' |
+	while read -r sec; do
+		objcopy --rename-section .data..percpu=.data.abtf_percpu_orig \
+			--rename-section "$sec=.data..percpu" "$obj" sub.o
+		pahole_btf sub.o sub.btf
+		st=0
+		"$BTF_LINK" --compare ref.btf sub.btf > sub.diff || st=$?
+		[ $st -le 1 ] || return 1
+		grep '^+ var ' sub.diff || true
+		sed -n -e "s/^~ datasec \.data\.\.percpu: a: .* | b: \(.*\)\$/+ datasec $sec: \1/p" \
+			-e "s/^+ datasec \.data\.\.percpu: \(.*\)\$/+ datasec $sec: \1/p" \
+			sub.diff
+	done | LC_ALL=C sort
+}
+
+# nr_percpu_subsections OBJ: how many .data..percpu..* sections of OBJ
+# hold a per-CPU variable (an object symbol of non-zero size).
+nr_percpu_subsections() {
+	local obj=$1
+	readelf -SW "$obj" |
+		sed -n 's/^ *\[ *\([0-9]*\)\] \.data\.\.percpu\.\.[^ ]* .*/\1/p' |
+	while read -r idx; do
+		readelf -sW "$obj" | awk -v i="$idx" \
+			'$4 == "OBJECT" && $7 == i && $3 != "0" { n++ } END { exit !n }' &&
+			echo "$idx"
+	done | wc -l
+}
+
+# check_object PATH: PATH (relative to the build directory) encodes as
+# pahole encodes it, but for the per-CPU subsections, and twice the same.
+check_object() {
+	local obj=$KBUILD/$1 st
+	need_kernel
+	[ -f "$obj" ]
+
+	"$CC_BTF" --encode -o ours.btf "$obj"
+	"$CC_BTF" --encode -o again.btf "$obj"
+	cmp ours.btf again.btf
+	bpftool btf dump file ours.btf > ours.dump
+	grep -q "^\[[0-9]*\] FUNC '" ours.dump
+
+	pahole_btf "$obj" ref.btf
+	percpu_subsection_lines "$obj" > expected
+	[ "$(grep -c '^+ datasec ' expected)" -eq "$(nr_percpu_subsections "$obj")" ]
+
+	st=0
+	"$BTF_LINK" --compare ref.btf ours.btf > actual.unsorted || st=$?
+	LC_ALL=C sort actual.unsorted > actual
+	if ! cmp -s expected actual; then
+		echo "btf-link --compare pahole ours: exit $st; expected (-) vs got (+):"
+		diff -u expected actual | cut -c1-400
+		return 1
+	fi
+	if [ -s expected ]; then [ "$st" -eq 1 ]; else [ "$st" -eq 0 ]; fi
+}
+
+@test "kernel: kernel/fork.o as pahole" {
+	check_object kernel/fork.o
+}
+
+@test "kernel: kernel/sched/core.o as pahole" {
+	check_object kernel/sched/core.o
+}
+
+@test "kernel: kernel/sched/fair.o as pahole" {
+	check_object kernel/sched/fair.o
+}
+
+@test "kernel: kernel/softirq.o as pahole" {
+	check_object kernel/softirq.o
+}
+
+@test "kernel: kernel/workqueue.o as pahole" {
+	check_object kernel/workqueue.o
+}
+
+@test "kernel: kernel/rcu/tree.o as pahole" {
+	check_object kernel/rcu/tree.o
+}
+
+@test "kernel: kernel/time/timer.o as pahole" {
+	check_object kernel/time/timer.o
+}
+
+@test "kernel: kernel/printk/printk.o as pahole" {
+	check_object kernel/printk/printk.o
+}
+
+@test "kernel: kernel/bpf/syscall.o as pahole" {
+	check_object kernel/bpf/syscall.o
+}
+
+@test "kernel: kernel/bpf/verifier.o as pahole" {
+	check_object kernel/bpf/verifier.o
+}
+
+@test "kernel: kernel/bpf/btf.o as pahole" {
+	check_object kernel/bpf/btf.o
+}
+
+@test "kernel: init/main.o as pahole" {
+	check_object init/main.o
+}
+
+@test "kernel: mm/slub.o as pahole" {
+	check_object mm/slub.o
+}
+
+@test "kernel: mm/page_alloc.o as pahole" {
+	check_object mm/page_alloc.o
+}
+
+@test "kernel: mm/memory.o as pahole" {
+	check_object mm/memory.o
+}
+
+@test "kernel: mm/percpu.o as pahole" {
+	check_object mm/percpu.o
+}
+
+@test "kernel: fs/namei.o as pahole" {
+	check_object fs/namei.o
+}
+
+@test "kernel: fs/proc/base.o as pahole" {
+	check_object fs/proc/base.o
+}
+
+@test "kernel: net/core/dev.o as pahole" {
+	check_object net/core/dev.o
+}
+
+@test "kernel: net/core/skbuff.o as pahole" {
+	check_object net/core/skbuff.o
+}
+
+@test "kernel: net/core/filter.o as pahole" {
+	check_object net/core/filter.o
+}
+
+@test "kernel: net/ipv4/tcp.o as pahole" {
+	check_object net/ipv4/tcp.o
+}
+
+@test "kernel: net/unix/af_unix.o as pahole" {
+	check_object net/unix/af_unix.o
+}
+
+@test "kernel: lib/string.o as pahole" {
+	check_object lib/string.o
+}
+
+@test "kernel: lib/vsprintf.o as pahole" {
+	check_object lib/vsprintf.o
+}
+
+@test "kernel: lib/xarray.o as pahole" {
+	check_object lib/xarray.o
+}
+
+@test "kernel: arch/x86/kernel/cpu/common.o as pahole" {
+	check_object arch/x86/kernel/cpu/common.o
+}
+
+@test "kernel: arch/x86/kernel/smpboot.o as pahole" {
+	check_object arch/x86/kernel/smpboot.o
+}
+
+@test "kernel: arch/x86/kernel/irq.o as pahole" {
+	check_object arch/x86/kernel/irq.o
+}
+
+@test "kernel: arch/x86/entry/common.o as pahole" {
+	check_object arch/x86/entry/common.o
+}
+
+@test "kernel: arch/x86/entry/entry_64.o as pahole" {
+	check_object arch/x86/entry/entry_64.o
+}
+
+@test "kernel: arch/x86/net/bpf_jit_comp.o as pahole" {
+	check_object arch/x86/net/bpf_jit_comp.o
+}
+
+@test "kernel: drivers/tty/serial/8250/8250_core.o as pahole" {
+	check_object drivers/tty/serial/8250/8250_core.o
+}
+
+@test "kernel: drivers/net/veth.o as pahole" {
+	check_object drivers/net/veth.o
+}
+
+@test "kernel: drivers/net/dummy.o as pahole" {
+	check_object drivers/net/dummy.o
+}
+
+@test "kernel: arch/x86/kernel/cpu/common.o: the per-CPU subsection lines, by hand" {
+	need_kernel
+	local obj=$KBUILD/arch/x86/kernel/cpu/common.o
+	local expected='+ datasec .data..percpu..first: size 48 {fixed_percpu_data @0 size 48}
++ datasec .data..percpu..page_aligned: size 4096 {gdt_page @0 size 4096}
++ datasec .data..percpu..read_mostly: size 4 {cpu_l2c_id @0 size 2, cpu_llc_id @2 size 2}
++ var cpu_l2c_id: global u16 cpu_l2c_id
++ var cpu_llc_id: global u16 cpu_llc_id
++ var fixed_percpu_data: global struct fixed_percpu_data fixed_percpu_data
++ var gdt_page: global struct gdt_page gdt_page'
+	pahole_btf "$obj" ref.btf
+	# The oracle of check_object finds exactly these...
+	run percpu_subsection_lines "$obj"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$expected" ]
+	# ...and so does the comparison with our BTF.
+	"$CC_BTF" --encode -o ours.btf "$obj"
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	[ "$status" -eq 1 ]
+	if [ "$output" != "$expected" ]; then
+		printf 'expected:\n%s\ngot:\n%s\n' "$expected" "$output"
+		return 1
+	fi
+}
+
+@test "kernel: pahole follows the FUNC and VAR rules of PAHOLE-NOTES.md" {
+	need_kernel
+	need_cmd python3 eu-readelf
+	local o fails=0
+	for o in $(sed -e 's/#.*//' "$ABTF_TOP/tests/kernel/objects"); do
+		pahole_btf "$KBUILD/$o" ref.btf
+		"$ABTF_TOP/tests/kernel/pahole-rules.py" "$KBUILD/$o" ref.btf ||
+			fails=$((fails + 1))
+	done
+	[ "$fails" -eq 0 ]
+}
+
+@test "kernel: every object of tests/kernel/objects has its test" {
+	local o
+	for o in $(sed -e 's/#.*//' "$ABTF_TOP/tests/kernel/objects"); do
+		grep -qx "	check_object $o" "$BATS_TEST_FILENAME" || {
+			echo "$o: no test in kernel-objects.bats"
+			return 1
+		}
+	done
+}
