@@ -854,6 +854,16 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 		secs[1].relocs = enc->relocs;
 		secs[1].nr_relocs = enc->nr_relocs;
 		nr = 2;
+	} else if (find_section(enc, SHT_NULL, ABTF_SEC_ADDR)) {
+		/* no slots now: empty stale ones rather than mislead btf-link */
+		static const struct abtf_reloc none;
+
+		secs[1].name = ABTF_SEC_ADDR;
+		secs[1].type = SHT_PROGBITS;
+		secs[1].align = slot_size(enc);
+		secs[1].data = "";
+		secs[1].relocs = &none;
+		nr = 2;
 	}
 	err = abtf__elf_set_sections(enc->elf, enc->path, dst ? dst : enc->path,
 				     secs, nr, &enc->pr);
