@@ -50,6 +50,7 @@ struct btf_link {
 	bool verbose;		/* -v */
 	const char *out_raw;	/* -o: write raw BTF here */
 	const char *out_obj;	/* --object: write a .BTF object here */
+	int nr_threads;		/* -j: 0 = one per CPU */
 	char **files;		/* the operands */
 	int nr_files;
 };
@@ -61,7 +62,7 @@ struct cmd {
 };
 
 static const char usage_text[] =
-"Usage: " PROG " [-v] [-f] [--base FILE] [-o OUT | --object OUT] FILE\n"
+"Usage: " PROG " [-v] [-f] [-j N] [--base FILE] [-o OUT | --object OUT] FILE\n"
 "       " PROG " --compare [--no-vars] [--base FILE] A B\n"
 "       " PROG " { -h | --help | --version }\n"
 "\n"
@@ -75,6 +76,7 @@ static const char usage_text[] =
 "  --object FILE  write a relocatable object with an allocatable .BTF\n"
 "  --base FILE    split BTF on top of the BTF in FILE (vmlinux)\n"
 "  -f, --force    link even if FILE's BTF is already final\n"
+"  -j, --jobs N   use N threads (default: one per CPU); same output\n"
 "  -v, --verbose  report members, types and time per phase\n"
 "  --compare      compare A and B; print one line per difference\n"
 "  --no-vars      ignore variables and DATASECs\n"
@@ -198,7 +200,7 @@ static void report(const struct abtf_linker *l, const char *path, int ret)
 			"left as it is\n", path, st.bytes_in);
 		return;
 	}
-	fprintf(stderr, PROG ": %s: %zu members (%zu placed by .BTF.addr), "
+	fprintf(stderr, PROG ": %s: %zu members (%zu placed by .debug_btf_addr), "
 		"%zu bytes\n", path, st.nr_members, st.nr_addr_groups,
 		st.bytes_in);
 	fprintf(stderr, PROG ": %s: types: %zu in, %zu merged, %zu out; "
@@ -226,6 +228,7 @@ static int do_link(struct btf_link *bl)
 		.print_ctx = &pc,
 		.base_path = bl->base_path,
 		.force = bl->force,
+		.nr_threads = bl->nr_threads,
 	};
 	struct abtf_linker *l;
 	int ret;
@@ -273,6 +276,7 @@ static const struct option long_opts[] = {
 	{ "object",	required_argument,	NULL, OPT_OBJECT },
 	{ "force",	no_argument,		NULL, 'f' },
 	{ "verbose",	no_argument,		NULL, 'v' },
+	{ "jobs",	required_argument,	NULL, 'j' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, OPT_VERSION },
 	{}
@@ -284,7 +288,7 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hfvo:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hfvo:j:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_COMPARE:
 			bl->mode = MODE_COMPARE;
@@ -307,6 +311,14 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		case 'v':
 			bl->verbose = true;
 			break;
+		case 'j':
+			bl->nr_threads = atoi(optarg);
+			if (bl->nr_threads < 1) {
+				error(NULL, "-j needs a number of threads, "
+				      "not '%s'", optarg);
+				return EXIT_TROUBLE;
+			}
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_SUCCESS;
@@ -326,8 +338,8 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	if (bl->mode == MODE_COMPARE &&
-	    (bl->out_raw || bl->out_obj || bl->force)) {
-		error(NULL, "-o, --object and -f are for linking, not --compare");
+	    (bl->out_raw || bl->out_obj || bl->force || bl->nr_threads)) {
+		error(NULL, "-o, --object, -f and -j are for linking, not --compare");
 		return EXIT_TROUBLE;
 	}
 	return -1;

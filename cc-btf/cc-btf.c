@@ -1,3 +1,376 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cc-btf: run a compiler unchanged and add the BTF of each object it
+ * writes. See cc-btf(1).
+ *
+ * main() is a pipeline: options -> the objects the command will write ->
+ * the compiler -> the encoder. Being in $(CC) for a whole kernel build, the
+ * wrapper must be invisible: the compiler gets our argv and environment
+ * untouched, its status comes back untouched (a signal included), and a
+ * command that writes no object (-E, -S, -M, probes, --version, links)
+ * simply becomes the compiler through execvp(), without a fork and without
+ * any library work.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
-int main(void) { fputs("cc-btf: not built yet\n", stderr); return 1; }
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cc-btf.h"
+
+#ifndef ABTF_VERSION
+#define ABTF_VERSION "unknown"
+#endif
+
+/* ---- string vectors ---- */
+
+int strv__push(struct strv *sv, char *s)
+{
+	if (!s)
+		return -ENOMEM;
+	if (sv->nr == sv->cap) {
+		size_t cap = sv->cap ? sv->cap * 2 : 8;
+		char **v = realloc(sv->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(s);
+			return -ENOMEM;
+		}
+		sv->v = v;
+		sv->cap = cap;
+	}
+	sv->v[sv->nr++] = s;
+	return 0;
+}
+
+int strv__push_dup(struct strv *sv, const char *s)
+{
+	return strv__push(sv, strdup(s));
+}
+
+void strv__clear(struct strv *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
+/* ---- options ---- */
+
+enum opt_id {
+	OPT_ENCODE,
+	OPT_OUTPUT,
+	OPT_DETACHED,
+	OPT_WARN,
+	OPT_NO_BTF,
+	OPT_NO_ADDR,
+	OPT_VERBOSE,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_END,
+};
+
+struct opt {
+	const char *name;
+	const char *alias;
+	enum opt_id id;
+	bool in_env;		/* allowed in CC_BTF_OPTS */
+};
+
+static const struct opt opts[] = {
+	{ "--encode",	NULL,	OPT_ENCODE,	false },
+	{ "--output",	"-o",	OPT_OUTPUT,	false },
+	{ "--detached",	NULL,	OPT_DETACHED,	true },
+	{ "--warn",	NULL,	OPT_WARN,	true },
+	{ "--no-btf",	NULL,	OPT_NO_BTF,	true },
+	{ "--no-addr",	NULL,	OPT_NO_ADDR,	true },
+	{ "--verbose",	"-v",	OPT_VERBOSE,	true },
+	{ "--help",	"-h",	OPT_HELP,	false },
+	{ "--version",	NULL,	OPT_VERSION,	false },
+	{ "--",		NULL,	OPT_END,	false },
+};
+
+/* Keep in sync with cc-btf.1. */
+static void usage(FILE *f)
+{
+	fputs(
+"Usage: cc-btf [OPTIONS] COMPILER [COMPILER-ARGS...]\n"
+"       cc-btf --encode [OPTIONS] [-o OUT] FILE.o...\n"
+"\n"
+"Run COMPILER with its arguments and environment unchanged; when it writes\n"
+"object files with DWARF, encode each object's types as BTF into a .BTF\n"
+"section of the object. With --encode, do that to objects built elsewhere.\n"
+"\n"
+"Options, all before COMPILER or the first FILE:\n"
+"  --encode       encode FILE... in place; no compiler is run\n"
+"  -o, --output OUT\n"
+"                 with --encode and one FILE: write raw BTF to OUT and leave\n"
+"                 FILE untouched\n"
+"  --detached     write raw BTF to OBJECT.btf next to each object and leave\n"
+"                 the object untouched\n"
+"  --warn         an object that cannot be encoded is a warning: it is kept\n"
+"                 without BTF and the compiler's status is passed through\n"
+"  --no-btf       only run the compiler, as CC_BTF=0 does\n"
+"  --no-addr      do not write the .debug_btf_addr section\n"
+"  -v, --verbose  print each object encoded and its number of types;\n"
+"                 twice: also the library's debug messages\n"
+"  -h, --help     print this help and exit\n"
+"  --version      print the version and exit\n"
+"  --             end of cc-btf options\n"
+"\n"
+"Environment:\n"
+"  CC_BTF=0       run the compiler only, as --no-btf\n"
+"  CC_BTF_OPTS    options read before the command line's, separated by\n"
+"                 white space: --detached --warn --no-btf --no-addr -v\n"
+"\n"
+"Exit status: the compiler's; 1 if an object could not be encoded (with\n"
+"--encode: if any FILE failed); 2 for a usage error; 126 or 127 if the\n"
+"compiler cannot be run or is not found. A compiler killed by a signal\n"
+"kills cc-btf with the same signal.\n", f);
+}
+
+static const struct opt *find_opt(const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		if (!strcmp(arg, opts[i].name) ||
+		    (opts[i].alias && !strcmp(arg, opts[i].alias)))
+			return &opts[i];
+	return NULL;
+}
+
+static int usage_error(const char *where, const char *what, const char *arg)
+{
+	fprintf(stderr, CC_BTF_NAME ": error: %s%s '%s' (see cc-btf --help)\n",
+		where, what, arg);
+	return -EINVAL;
+}
+
+/*
+ * Apply option @arg, @next being the argument after it. Returns the number
+ * of arguments used (1 or 2), 0 at "--", or -EINVAL.
+ */
+static int apply_opt(struct cc_btf *cb, const char *arg, const char *next)
+{
+	const struct opt *o = find_opt(arg);
+
+	if (!o)
+		return usage_error("", "unknown option", arg);
+	switch (o->id) {
+	case OPT_ENCODE:
+		cb->mode = MODE_ENCODE;
+		return 1;
+	case OPT_OUTPUT:
+		if (!next)
+			return usage_error("", "missing file after", arg);
+		cb->out = next;
+		return 2;
+	case OPT_DETACHED:
+		cb->detached = true;
+		return 1;
+	case OPT_WARN:
+		cb->warn = true;
+		return 1;
+	case OPT_NO_BTF:
+		cb->no_btf = true;
+		return 1;
+	case OPT_NO_ADDR:
+		cb->no_addr = true;
+		return 1;
+	case OPT_VERBOSE:
+		cb->verbose++;
+		return 1;
+	case OPT_HELP:
+		cb->mode = MODE_HELP;
+		return 1;
+	case OPT_VERSION:
+		cb->mode = MODE_VERSION;
+		return 1;
+	case OPT_END:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* CC_BTF=0 and CC_BTF_OPTS, read before the command line. */
+static int parse_env(struct cc_btf *cb)
+{
+	const char *val = getenv("CC_BTF");
+	char *buf, *tok, *save = NULL;
+	int err = 0;
+
+	if (val && !strcmp(val, "0"))
+		cb->no_btf = true;
+	val = getenv("CC_BTF_OPTS");
+	if (!val)
+		return 0;
+	buf = strdup(val);
+	if (!buf)
+		return -ENOMEM;
+	for (tok = strtok_r(buf, " \t\n", &save); tok && !err;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		const struct opt *o = find_opt(tok);
+
+		if (!o)
+			err = usage_error("CC_BTF_OPTS: ", "unknown option", tok);
+		else if (!o->in_env)
+			err = usage_error("CC_BTF_OPTS: ", "option not allowed here", tok);
+		else
+			err = apply_opt(cb, tok, NULL) < 0 ? -EINVAL : 0;
+	}
+	free(buf);
+	return err;
+}
+
+/* Our options, up to the compiler (or the first FILE with --encode). */
+static int parse_cmdline(struct cc_btf *cb, int argc, char **argv)
+{
+	int i = 1, n;
+
+	while (i < argc && argv[i][0] == '-') {
+		n = apply_opt(cb, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+		if (n < 0)
+			return n;
+		if (!n) {		/* "--" */
+			i++;
+			break;
+		}
+		i += n;
+	}
+	cb->args = argv + i;
+	cb->nr_args = argc - i;
+	return 0;
+}
+
+static int check_cmdline(struct cc_btf *cb)
+{
+	if (cb->mode == MODE_HELP || cb->mode == MODE_VERSION)
+		return 0;
+	if (cb->out && cb->mode != MODE_ENCODE)
+		return usage_error("", "only valid with --encode:", "-o");
+	if (!cb->nr_args) {
+		fprintf(stderr, CC_BTF_NAME ": error: no %s given (see cc-btf --help)\n",
+			cb->mode == MODE_ENCODE ? "FILE" : "COMPILER");
+		return -EINVAL;
+	}
+	if (cb->out && cb->nr_args > 1)
+		return usage_error("", "-o takes one FILE, not", cb->args[1]);
+	return 0;
+}
+
+/* ---- the compiler ---- */
+
+static int run_error(const char *cc, int err)
+{
+	fprintf(stderr, CC_BTF_NAME ": error: %s: cannot run: %s\n", cc,
+		strerror(err));
+	return err == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+}
+
+/* Become the compiler: nothing of cc-btf runs after this. */
+static int exec_compiler(struct cc_btf *cb)
+{
+	execvp(cb->args[0], cb->args);
+	return run_error(cb->args[0], errno);
+}
+
+/* Run the compiler and wait for it; 0 with its wait status, or an exit code. */
+static int run_compiler(struct cc_btf *cb, int *status)
+{
+	struct sigaction sa;
+	pid_t pid;
+	int err;
+
+	/* An ignored SIGCHLD would reap the compiler before we see its status. */
+	if (!sigaction(SIGCHLD, NULL, &sa) && sa.sa_handler == SIG_IGN)
+		signal(SIGCHLD, SIG_DFL);
+	err = posix_spawnp(&pid, cb->args[0], NULL, NULL, cb->args, environ);
+	if (err)
+		return run_error(cb->args[0], err);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, CC_BTF_NAME ": error: %s: cannot wait: %s\n",
+				cb->args[0], strerror(errno));
+			return EXIT_ENCODE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The compiler died of a signal: die of the same one (without a core dump
+ * of our own), so that make and the shell see what they would have seen.
+ */
+static int die_like(int sig)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;	/* a signal that does not kill: as a shell */
+}
+
+static int wrap(struct cc_btf *cb)
+{
+	int status, ret;
+
+	if (!cb->no_btf) {
+		ret = cc_btf__find_objects(cb);
+		if (ret) {
+			fprintf(stderr, CC_BTF_NAME ": error: %s\n", strerror(-ret));
+			return EXIT_ENCODE;
+		}
+	}
+	if (!cb->objs.nr)
+		return exec_compiler(cb);
+	ret = run_compiler(cb, &status);
+	if (ret)
+		return ret;
+	if (WIFSIGNALED(status))
+		return die_like(WTERMSIG(status));
+	if (WEXITSTATUS(status))
+		return WEXITSTATUS(status);	/* nothing to encode */
+	return cc_btf__encode_objects(cb);
+}
+
+int main(int argc, char **argv)
+{
+	struct cc_btf cb = { .mode = MODE_WRAP };
+	int ret;
+
+	if (parse_env(&cb) || parse_cmdline(&cb, argc, argv) ||
+	    check_cmdline(&cb))
+		return EXIT_USAGE;
+	switch (cb.mode) {
+	case MODE_HELP:
+		usage(stdout);
+		return 0;
+	case MODE_VERSION:
+		printf(CC_BTF_NAME " " ABTF_VERSION "\n");
+		return 0;
+	case MODE_ENCODE:
+		ret = cc_btf__encode_files(&cb);
+		break;
+	case MODE_WRAP:
+	default:
+		ret = wrap(&cb);
+		break;
+	}
+	strv__clear(&cb.objs);
+	strv__clear(&cb.msgs);
+	return ret;
+}

@@ -25,7 +25,6 @@
 
 #include "archive.h"
 
-#define ABTF_MAX_PAD	15
 
 struct check {
 	const struct abtf_printer *pr;
@@ -258,14 +257,11 @@ static int check_refs(struct check *c, size_t types_at)
 	return err;
 }
 
-static int check_header(struct check *c, const uint8_t *p, size_t avail,
-			struct btf_header *hdr, size_t *size)
+static int check_header(struct check *c, const struct btf_header *hdr,
+			size_t avail, size_t *size)
 {
 	uint64_t end;
 
-	if (avail < sizeof(*hdr))
-		return bad(c, 0, "truncated BTF header");
-	memcpy(hdr, p, sizeof(*hdr));
 	if (hdr->magic != BTF_MAGIC) {
 		if (hdr->magic == 0x9feb)
 			return bad(c, 0, "BTF of the other byte order is not supported");
@@ -284,103 +280,95 @@ static int check_header(struct check *c, const uint8_t *p, size_t avail,
 	end = (uint64_t)hdr->hdr_len + hdr->str_off + hdr->str_len;
 	if (end > avail)
 		return bad(c, 16, "member runs past the end of the section");
-	if (!hdr->str_len || p[hdr->hdr_len + hdr->str_off] ||
-	    p[end - 1])
-		return bad(c, hdr->hdr_len + hdr->str_off,
-			   "string section not NUL-delimited");
+	if (!hdr->str_len)
+		return bad(c, hdr->hdr_len + hdr->str_off, "empty string section");
 	*size = end;
 	return 0;
 }
 
-static int check_member(struct check *c, const uint8_t *p, size_t avail,
-			struct abtf_member *m)
+int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
+		      const char *path, const struct abtf_printer *pr,
+		      size_t *size)
+{
+	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base };
+	struct btf_header h;
+
+	if (avail < sizeof(h))
+		return bad(&c, 0, "truncated BTF header");
+	memcpy(&h, hdr, sizeof(h));
+	return check_header(&c, &h, avail, size);
+}
+
+/* A member validated before: where its sections are. */
+static void describe(const uint8_t *p, const struct btf_header *hdr,
+		     size_t base, size_t end, uint32_t nr_types,
+		     struct abtf_member *m)
+{
+	m->off = base;
+	m->size = end;
+	m->hdr_len = hdr->hdr_len;
+	m->types = p + hdr->hdr_len + hdr->type_off;
+	m->type_len = hdr->type_len;
+	m->strs = (const char *)p + hdr->hdr_len + hdr->str_off;
+	m->str_len = hdr->str_len;
+	m->nr_types = nr_types;
+}
+
+void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
+			   struct abtf_member *m)
 {
 	struct btf_header hdr;
-	size_t size, types_at;
-	int err;
 
-	err = check_header(c, p, avail, &hdr, &size);
-	if (err)
-		return err;
-	types_at = hdr.hdr_len + hdr.type_off;
-	c->types = p + types_at;
-	c->type_len = hdr.type_len;
-	c->str_len = hdr.str_len;
-	err = count_types(c, types_at);
-	if (err)
-		return err;
-	err = check_refs(c, types_at);
-	if (err)
-		return err;
-	m->off = c->base;
-	m->size = size;
-	m->hdr_len = hdr.hdr_len;
-	m->types = p + types_at;
-	m->type_len = hdr.type_len;
-	m->strs = (const char *)p + hdr.hdr_len + hdr.str_off;
-	m->str_len = hdr.str_len;
-	m->nr_types = c->nr_types;
-	return 0;
+	memcpy(&hdr, data, sizeof(hdr));
+	describe(data, &hdr, base,
+		 (size_t)hdr.hdr_len + hdr.str_off + hdr.str_len, nr_types, m);
 }
 
-static int push_member(struct abtf_archive *ar, const struct abtf_member *m)
+int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
+		       const char *path, const struct abtf_printer *pr,
+		       struct abtf_member *m)
 {
-	if (ar->nr == ar->cap) {
-		size_t ncap = ar->cap ? ar->cap * 2 : 64;
-		struct abtf_member *n = realloc(ar->members, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		ar->members = n;
-		ar->cap = ncap;
-	}
-	ar->members[ar->nr++] = *m;
-	return 0;
-}
-
-int abtf__archive_parse(struct abtf_archive *ar, const void *data, size_t size,
-			const char *path, const struct abtf_printer *pr)
-{
+	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base };
 	const uint8_t *p = data;
-	struct check c = { .pr = pr, .path = path };
-	size_t off = 0, pad;
+	struct btf_header hdr;
+	size_t end, types_at;
 	int err;
 
-	memset(ar, 0, sizeof(*ar));
-	if (!size) {
-		pr_warn(pr, "%s: .BTF is empty", path);
+	if (size < sizeof(hdr))
+		return bad(&c, 0, "truncated BTF header");
+	memcpy(&hdr, p, sizeof(hdr));
+	err = check_header(&c, &hdr, size, &end);
+	if (err)
+		return err;
+	if (p[hdr.hdr_len + hdr.str_off] || p[end - 1])
+		return bad(&c, hdr.hdr_len + hdr.str_off,
+			   "string section not NUL-delimited");
+	types_at = hdr.hdr_len + hdr.type_off;
+	c.types = p + types_at;
+	c.type_len = hdr.type_len;
+	c.str_len = hdr.str_len;
+	err = count_types(&c, types_at);
+	if (!err)
+		err = check_refs(&c, types_at);
+	if (err)
+		return err;
+	describe(p, &hdr, base, end, c.nr_types, m);
+	return 0;
+}
+
+int abtf__member_padding(const uint8_t *p, size_t avail, size_t idx,
+			 size_t base, const char *path,
+			 const struct abtf_printer *pr, size_t *pad)
+{
+	size_t n = 0;
+
+	while (n < avail && !p[n])
+		n++;
+	if (n > ABTF_MAX_PAD) {
+		pr_warn(pr, "%s: .BTF: byte %zu: %zu zero bytes after member "
+			"%zu: not alignment padding", path, base, n, idx);
 		return -EINVAL;
 	}
-	while (off < size) {
-		struct abtf_member m = { 0 };
-
-		c.idx = ar->nr;
-		c.base = off;
-		err = check_member(&c, p + off, size - off, &m);
-		if (err)
-			goto out_err;
-		err = push_member(ar, &m);
-		if (err)
-			goto out_err;
-		off += m.size;
-		for (pad = 0; off < size && !p[off]; off++, pad++)
-			;
-		if (pad > ABTF_MAX_PAD) {
-			pr_warn(pr, "%s: .BTF: byte %zu: %zu zero bytes after "
-				"member %zu: not alignment padding", path,
-				off - pad, pad, ar->nr - 1);
-			err = -EINVAL;
-			goto out_err;
-		}
-	}
+	*pad = n;
 	return 0;
-out_err:
-	abtf__archive_free(ar);
-	return err;
-}
-
-void abtf__archive_free(struct abtf_archive *ar)
-{
-	free(ar->members);
-	memset(ar, 0, sizeof(*ar));
 }

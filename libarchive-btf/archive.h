@@ -21,19 +21,28 @@ struct abtf_member {
 	uint32_t nr_types;
 };
 
-struct abtf_archive {
-	struct abtf_member *members;
-	size_t nr, cap;
-};
+/* Members are separated by at most this many zero bytes of padding. */
+#define ABTF_MAX_PAD	15
 
 /*
- * Walk and validate the members of the .BTF data @data of @size bytes.
- * Errors name @path, the member index and the byte offset. The members
- * point into @data, which must outlive @ar.
+ * Check the header at the start of a member (at byte @base of the section,
+ * @avail bytes left in it) and give the member's size. Errors name @path,
+ * the member index @idx and the byte offset.
  */
-int abtf__archive_parse(struct abtf_archive *ar, const void *data, size_t size,
-			const char *path, const struct abtf_printer *pr);
-void abtf__archive_free(struct abtf_archive *ar);
+int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
+		      const char *path, const struct abtf_printer *pr,
+		      size_t *size);
+/* Validate a whole member of @size bytes in memory and describe it. */
+int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
+		       const char *path, const struct abtf_printer *pr,
+		       struct abtf_member *m);
+/* Describe a member abtf__member_check() accepted before. */
+void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
+			   struct abtf_member *m);
+/* Count the zero padding (at most ABTF_MAX_PAD) after member @idx. */
+int abtf__member_padding(const uint8_t *p, size_t avail, size_t idx,
+			 size_t base, const char *path,
+			 const struct abtf_printer *pr, size_t *pad);
 
 /* Size of the BTF type record @t, or 0 for an unknown kind. */
 size_t abtf__record_size(const struct btf_type *t);

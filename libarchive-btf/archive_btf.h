@@ -58,14 +58,14 @@ typedef void (*abtf_print_fn_t)(enum abtf_print_level level, void *ctx,
  * the function's or variable's symbol with addend 1 (0 = discarded). See
  * docs/design.md.
  */
-#define ABTF_SEC_ADDR		".BTF.addr"
+#define ABTF_SEC_ADDR		".debug_btf_addr"
 
 /* Options of the DWARF -> BTF encoder. */
 struct abtf_encode_opts {
 	size_t sz;		/* sizeof(struct abtf_encode_opts) */
 	abtf_print_fn_t print;	/* NULL: the library stays silent */
 	void *print_ctx;
-	/* do not write the .BTF.addr slots (objects btf-link fixes by name) */
+	/* do not write the .debug_btf_addr slots (objects btf-link fixes by name) */
 	bool no_addr;
 	size_t :0;
 };
@@ -92,7 +92,7 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc);
 ABTF_API const struct btf *abtf_encoder__btf(const struct abtf_encoder *enc);
 
 /*
- * Write the object with its .BTF (and .BTF.addr) sections to @dst, or back
+ * Write the object with its .BTF (and .debug_btf_addr) sections to @dst, or back
  * to its own path if @dst is NULL. Existing .BTF sections are replaced. The
  * output is written to a temporary file in the same directory and renamed,
  * so a failure leaves @dst (and the input) as they were.
@@ -112,9 +112,11 @@ struct abtf_link_opts {
 	const char *base_path;
 	/* link even if the input's BTF is already final */
 	bool force;
+	/* threads to use; 0: one per online CPU. The output is the same. */
+	int nr_threads;
 	size_t :0;
 };
-#define abtf_link_opts__last_field force
+#define abtf_link_opts__last_field nr_threads
 
 struct abtf_linker;
 
@@ -122,13 +124,19 @@ struct abtf_linker;
 struct abtf_link_stats {
 	size_t sz;		/* sizeof(struct abtf_link_stats) */
 	size_t nr_members;	/* archive members */
-	size_t nr_addr_groups;	/* members placed through .BTF.addr */
+	size_t nr_addr_groups;	/* members placed through .debug_btf_addr */
 	size_t bytes_in;	/* size of the input .BTF */
 	size_t bytes_out;	/* size of the final BTF */
 	size_t types_in;	/* types in all members */
-	size_t types_merged;	/* types kept for deduplication */
+	size_t types_merged;	/* types into the final deduplication */
 	size_t types_out;	/* types after deduplication */
 	size_t funcs, vars;	/* FUNCs and VARs in the final BTF */
+	/*
+	 * Seconds spent planning (reading headers, validating and hashing
+	 * every member, pairing and placing), merging and deduplicating the
+	 * leaves of the merge tree (in parallel), and merging those results
+	 * up to the final BTF.
+	 */
 	double t_parse, t_merge, t_dedup;
 };
 
@@ -150,7 +158,7 @@ ABTF_API int abtf_linker__stats(const struct abtf_linker *l,
 
 /*
  * Write the input back with its .BTF replaced by the final BTF (to @dst, or
- * in place if @dst is NULL), atomically; its .BTF.addr is emptied, which
+ * in place if @dst is NULL), atomically; its .debug_btf_addr is emptied, which
  * marks the BTF final.
  */
 ABTF_API int abtf_linker__write_elf(struct abtf_linker *l, const char *dst);
@@ -184,7 +192,9 @@ ABTF_API int abtf_btf__compare(const struct btf *a, const struct btf *b,
 
 /*
  * Write @size bytes of @data to @path atomically: a temporary file in the
- * same directory, fsync-free, renamed over @path. Returns 0 or -errno.
+ * same directory, renamed over @path (over its target if @path is a
+ * symbolic link). A device or pipe at @path is written through instead,
+ * never replaced. Returns 0 or -errno.
  */
 ABTF_API int abtf_write_file(const char *path, const void *data, size_t size);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The per-object encoder: one ELF object's DWARF -> one canonical,
- * deduplicated BTF, plus the .BTF.addr slots that let btf-link place each
+ * deduplicated BTF, plus the .debug_btf_addr slots that let btf-link place each
  * function and variable in the final image.
  *
  * What goes in, following what pahole 1.24 produces for the kernel
@@ -25,7 +25,7 @@
  * types in their first-seen order: with the DWARF walked in file order, the
  * output is a pure function of the object.
  *
- * The .BTF.addr section holds a header naming the .BTF it belongs to (size
+ * The .debug_btf_addr section holds a header naming the .BTF it belongs to (size
  * and hash), then one pointer-sized slot per FUNC and per VAR, in type ID
  * order, each with an absolute relocation against the symbol and addend 1:
  * after any link the slot reads address + 1, or 0 when the linker discarded
@@ -87,7 +87,7 @@ struct abtf_encoder {
 	struct btf *btf;
 	struct abtf_reloc *relocs;
 	size_t nr_relocs;
-	int reloc_type;		/* < 0: no .BTF.addr for this machine */
+	int reloc_type;		/* < 0: no .debug_btf_addr for this machine */
 	bool encoded;
 };
 
@@ -683,7 +683,7 @@ static int add_datasecs(struct abtf_encoder *enc)
 	return err;
 }
 
-/* ---- the .BTF.addr slots ---- */
+/* ---- the .debug_btf_addr slots ---- */
 
 static size_t slot_size(const struct abtf_encoder *enc)
 {
@@ -800,7 +800,7 @@ static uint32_t to_target32(const struct abtf_encoder *enc, uint32_t v)
 	return enc->ehdr.e_ident[EI_DATA] == ELFDATA2MSB ? htobe32(v) : htole32(v);
 }
 
-/* The .BTF.addr contents: header, then zeroed slots the linker fills. */
+/* The .debug_btf_addr contents: header, then zeroed slots the linker fills. */
 static void *addr_section(const struct abtf_encoder *enc, const void *btf,
 			  uint32_t btf_size, size_t *size)
 {

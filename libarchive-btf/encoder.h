@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The encoder's intermediate representation, shared by encoder.c (one
- * object: DWARF units, symbols, functions, variables, the .BTF.addr slots)
+ * object: DWARF units, symbols, functions, variables, the .debug_btf_addr slots)
  * and dwarf_types.c (one DWARF type DIE -> BTF types).
  *
  * Types are first built as "nodes": one node per BTF type, numbered in

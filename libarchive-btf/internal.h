@@ -89,10 +89,10 @@ int abtf__tmpfile_commit(char *tmp, const char *path);
 void abtf__tmpfile_abort(char *tmp);
 
 /*
- * Each object's .BTF.addr contribution starts with this header, in the
+ * Each object's .debug_btf_addr contribution starts with this header, in the
  * object's byte order, then holds one slot per FUNC and VAR of the .BTF
  * member it belongs to. btf-link pairs headers with archive members by
- * size and hash, so objects without .BTF.addr (pahole's) may sit in between.
+ * size and hash, so objects without .debug_btf_addr (pahole's) may sit in between.
  */
 struct abtf_addr_hdr {
 	char magic[4];		/* ABTF_ADDR_MAGIC */
@@ -105,7 +105,11 @@ struct abtf_addr_hdr {
 /* The per-CPU section, and the prefix of its input subsections. */
 #define ABTF_PERCPU_SEC		".data..percpu"
 
-/* FNV-1a, 32 bits: identifies a .BTF member, not a security measure. */
+/*
+ * A fast 32-bit hash of @size bytes, defined on their little-endian 64-bit
+ * words (so the same on every host): identifies a .BTF member and interns
+ * strings; not a security measure.
+ */
 uint32_t abtf__hash32(const void *data, size_t size);
 
 #endif /* __ABTF_INTERNAL_H */

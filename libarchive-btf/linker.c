@@ -2,50 +2,52 @@
 /*
  * btf-link's engine: a linked .BTF archive -> one deduplicated BTF.
  *
- * The algorithm, in one pass over the archive members in link order:
+ * The archive is tens of MB of member BTFs that repeat each other ~25
+ * times over; the result is one BTF of a few MB. The work is done as a
+ * merge tree, so that it runs in parallel and never holds the whole
+ * archive in memory:
  *
- *  1. Pair the member with its .BTF.addr group, if it has one (the group's
- *     header carries the member's size and hash; members made by pahole
- *     have none and are placed by name, see 4).
- *  2. Decide which of its types survive: every type, except
- *     - a FUNC whose function is not in the final image (its slot reads 0,
- *       or, placed by name, no STT_FUNC symbol of that name exists), or
- *       whose name already has a FUNC: pahole keeps one FUNC per name, the
- *       first in DWARF order, which is link order;
- *     - a VAR whose variable the linker discarded, or that is not in the
- *       final ".data..percpu" (pahole's rule: per-CPU variables only);
- *     - the member's DATASECs, rebuilt at the end (libbpf's dedup never
- *       merges VARs or DATASECs, so this is our job);
- *     - a DECL_TAG whose target did not survive.
- *     Survivors get consecutive final IDs; nothing refers to a dropped type
- *     except DATASECs and DECL_TAGs, which are handled above.
- *  3. Append the surviving records to one type buffer, rewriting every
- *     type ID through the member's ID map (a plain offset plus the gaps of
- *     dropped types) and every string offset through one interning table.
- *     This is linear in the archive's size: no libbpf object per member.
- *  4. Place each surviving VAR: from its slot (address + 1 in a final
- *     image; symbol + addend through .rela.BTF.addr in a relocatable one)
- *     or, without a slot, from the symbol table by name, the n-th member
- *     defining a static "x" taking the n-th local "x" (ld keeps each input
- *     file's local symbols together, in input order).
+ *  1. Plan (sequential, cheap): walk the member headers; cut the members,
+ *     in link order, into leaves of about ABTF_LEAF_BYTES each; validate
+ *     and hash every member (in parallel, one leaf per task, read with
+ *     pread into a buffer freed right after); pair each member with its
+ *     .debug_btf_addr group (the group header carries the member's size and
+ *     hash; members made by pahole have none); place the VARs of members
+ *     without a group by name, in link order (step 4 of merge.c's rules).
+ *  2. Leaves (parallel): read the leaf's members again, merge them
+ *     (merge.c) and deduplicate the result.
+ *  3. Levels (parallel within a level): merge up to ABTF_FAN_IN results of
+ *     the level below, in order, and deduplicate, until one node is left:
+ *     the root, which also rebuilds the DATASECs and deduplicates against
+ *     the base BTF for modules.
  *
- * Then one DATASEC per output section holding VARs, named after it and
- * sized as it, entries sorted by offset (overlaps dropped, the first kept),
- * is appended; the whole buffer becomes one BTF (split on top of the base
- * for modules) and goes through a single btf__dedup().
+ * What a merge keeps (merge.c): every type, except
+ *  - a FUNC whose function is not in the final image (its slot reads 0, or
+ *    its relocation's symbol is undefined; placed by name: no STT_FUNC of
+ *    that name), or whose name already has a FUNC in this node: pahole
+ *    keeps one FUNC per name, the first in DWARF order, which is link
+ *    order; since every node keeps its first and nodes merge in order, the
+ *    root keeps the first of the whole archive;
+ *  - a VAR the linker discarded or that is not in the final ".data..percpu"
+ *    (pahole encodes per-CPU variables only);
+ *  - DATASECs (libbpf's dedup never merges VARs or DATASECs; the root
+ *    rebuilds one per output section from the VARs' places, which travel
+ *    up the tree in VAR order: dedup never reorders or merges VARs);
+ *  - a DECL_TAG whose target did not survive.
  *
- * Determinism: members are visited in archive order, strings interned in
- * first-use order, DATASECs emitted in section index order and entries in
- * (offset, type ID) order; libbpf's dedup is deterministic. The output is
- * a pure function of the input file.
+ * Determinism: the tree's shape depends only on the input (member sizes),
+ * never on the thread count; every node merges its inputs in order; strings
+ * are interned in first-use order; libbpf's dedup is deterministic. So the
+ * output is a pure function of the input file, at any -j.
  */
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,155 +55,15 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
-#include "archive.h"
+#include "linker.h"
 
-/* ---- string interning ---- */
-
-struct strtab {
-	char *data;
-	size_t len, cap;
-	uint32_t *slots;	/* offset + 1; 0 = empty */
-	size_t nslots, cnt;
-};
-
-static uint32_t str_hash(const char *s)
-{
-	return abtf__hash32(s, strlen(s));
-}
-
-static int strtab_grow_slots(struct strtab *st)
-{
-	size_t n = st->nslots ? st->nslots * 2 : 1 << 16, i, j;
-	uint32_t *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < st->nslots; i++) {
-		if (!st->slots[i])
-			continue;
-		j = str_hash(st->data + st->slots[i] - 1) & (n - 1);
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = st->slots[i];
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nslots = n;
-	return 0;
-}
-
-/* The offset of @s in the table, adding it if new; -ENOMEM on failure. */
-static int64_t strtab_add(struct strtab *st, const char *s)
-{
-	size_t len = strlen(s) + 1, i;
-
-	if ((st->cnt + 1) * 2 > st->nslots && strtab_grow_slots(st))
-		return -ENOMEM;
-	for (i = str_hash(s) & (st->nslots - 1); st->slots[i];
-	     i = (i + 1) & (st->nslots - 1))
-		if (!strcmp(st->data + st->slots[i] - 1, s))
-			return st->slots[i] - 1;
-	if (st->len + len > st->cap) {
-		size_t ncap = st->cap ? st->cap * 2 : 1 << 20;
-		char *n;
-
-		while (ncap < st->len + len)
-			ncap *= 2;
-		n = realloc(st->data, ncap);
-		if (!n)
-			return -ENOMEM;
-		st->data = n;
-		st->cap = ncap;
-	}
-	memcpy(st->data + st->len, s, len);
-	st->slots[i] = st->len + 1;
-	st->cnt++;
-	st->len += len;
-	return st->len - len;
-}
-
-static void strtab_free(struct strtab *st)
-{
-	free(st->data);
-	free(st->slots);
-}
-
-/* ---- the linker ---- */
-
-/* An output section receiving VARs, and those VARs. */
-struct out_var {
-	uint32_t id;		/* final type ID */
-	uint32_t off;
-	uint32_t size;
-};
-
-struct out_sec {
-	char *name;
-	uint32_t key;		/* ELF: section index; raw: string offset */
-	uint32_t size;
-	struct out_var *vars;
-	size_t nr, cap;
-};
-
-/* A defined symbol of the input, for placement by name. */
-struct name_sym {
-	const char *name;
-	uint32_t idx;		/* in .symtab: ties sort by it */
-	uint64_t value;
-	uint32_t shndx;
-	uint8_t type;
-	bool used;
-};
-
-struct rela {
-	uint64_t offset;
-	uint32_t sym;
-	int64_t addend;
-};
-
-struct abtf_linker {
-	char *path;
-	struct abtf_link_opts opts;
-	struct abtf_printer pr;
-	int fd;
-	Elf *elf;		/* NULL for raw BTF input */
-	GElf_Ehdr ehdr;
-	size_t shstrndx;
-	void *raw;		/* raw input's bytes */
-
-	const uint8_t *btf_data;
-	size_t btf_size;
-	size_t btf_shndx;
-	const uint8_t *addr_data;
-	size_t addr_size;
-	size_t addr_off;	/* next unread byte of .BTF.addr */
-	size_t addr_shndx;
-	struct rela *relas;	/* .rela.BTF.addr, by offset */
-	size_t nr_relas;
-	bool rel_inplace;	/* SHT_REL: addend in the slot */
-
-	Elf_Data *symtab, *symshndx;
-	size_t symstr;
-	struct name_sym *syms;	/* by name, then symbol index */
-	size_t nr_syms;
-
-	struct abtf_archive ar;
-	struct btf *base;
-
-	uint8_t *types;
-	size_t types_len, types_cap;
-	struct strtab strs;
-	uint32_t first_id;	/* first final ID (1, or after the base) */
-	uint32_t next_id;
-	uint32_t *fn_seen;	/* hash set of FUNC name offsets + 1 */
-	size_t fn_slots, fn_cnt;
-	struct out_sec *secs;
-	size_t nr_secs;
-
-	struct btf *btf;
-	bool final_input;
-	struct abtf_link_stats st;
-};
+/* A leaf merges about this many bytes of members; a node this many inputs. */
+#ifndef ABTF_LEAF_BYTES
+#define ABTF_LEAF_BYTES	(16u << 20)
+#endif
+#ifndef ABTF_FAN_IN
+#define ABTF_FAN_IN	4
+#endif
 
 static double now(void)
 {
@@ -225,75 +87,74 @@ static int elf_fail(struct abtf_linker *l, const char *what)
 
 /* ---- input ---- */
 
-static int read_all(struct abtf_linker *l, size_t size)
+static int pread_all(int fd, void *buf, size_t size, size_t off)
 {
 	size_t got = 0;
 
-	l->raw = malloc(size ? size : 1);
-	if (!l->raw)
-		return -ENOMEM;
 	while (got < size) {
-		ssize_t n = pread(l->fd, (char *)l->raw + got, size - got, got);
+		ssize_t n = pread(fd, (char *)buf + got, size - got, off + got);
 
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0)
-			return link_error(l, n ? -errno : -EIO, "cannot read");
+			return n ? -errno : -EIO;
 		got += n;
 	}
-	l->btf_data = l->raw;
-	l->btf_size = size;
 	return 0;
 }
 
-static Elf_Scn *section_by_name(struct abtf_linker *l, const char *name,
-				size_t *idx)
+/* A copy of every section header: threads never call libelf. */
+static int load_sections(struct abtf_linker *l, size_t fsize)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
+	size_t i;
 
-	while ((scn = elf_nextscn(l->elf, scn))) {
-		const char *n;
+	if (elf_getshdrnum(l->elf, &l->nr_secs))
+		return elf_fail(l, "bad section header table");
+	if (l->ehdr.e_shnum > l->nr_secs ||
+	    l->ehdr.e_shoff > fsize ||
+	    (uint64_t)l->nr_secs * l->ehdr.e_shentsize > fsize - l->ehdr.e_shoff)
+		return link_error(l, -EINVAL, "section header table past the "
+				  "end of the file: truncated");
+	l->secs = calloc(l->nr_secs + 1, sizeof(*l->secs));
+	if (!l->secs)
+		return -ENOMEM;
+	for (i = 1; i < l->nr_secs; i++) {
+		Elf_Scn *scn = elf_getscn(l->elf, i);
+		GElf_Shdr shdr;
 
-		if (!gelf_getshdr(scn, &shdr))
-			continue;
-		n = elf_strptr(l->elf, l->shstrndx, shdr.sh_name);
-		if (n && !strcmp(n, name)) {
-			if (idx)
-				*idx = elf_ndxscn(scn);
-			return scn;
+		if (!scn || !gelf_getshdr(scn, &shdr))
+			return elf_fail(l, "bad section header");
+		l->secs[i].name = elf_strptr(l->elf, l->shstrndx, shdr.sh_name);
+		l->secs[i].addr = shdr.sh_addr;
+		l->secs[i].size = shdr.sh_size;
+		l->secs[i].flags = shdr.sh_flags;
+		if (shdr.sh_type != SHT_NOBITS &&
+		    (shdr.sh_offset > fsize || shdr.sh_size > fsize - shdr.sh_offset)) {
+			pr_warn(&l->pr, "%s: section %zu runs past the end of "
+				"the file", l->path, i);
+			return -EINVAL;
 		}
 	}
-	return NULL;
+	return 0;
 }
 
-static int section_bytes(struct abtf_linker *l, Elf_Scn *scn,
-			 const uint8_t **data, size_t *size)
+static size_t find_section(struct abtf_linker *l, const char *name)
 {
-	GElf_Shdr shdr;
-	Elf_Data *d;
-	struct stat st;
+	size_t i;
 
-	if (!gelf_getshdr(scn, &shdr) || fstat(l->fd, &st))
-		return elf_fail(l, "bad section header");
-	if (shdr.sh_type == SHT_NOBITS ||
-	    shdr.sh_offset > (uint64_t)st.st_size ||
-	    shdr.sh_size > (uint64_t)st.st_size - shdr.sh_offset) {
-		pr_warn(&l->pr, "%s: section %zu runs past the end of the file",
-			l->path, elf_ndxscn(scn));
-		return -EINVAL;
-	}
-	d = elf_rawdata(scn, NULL);
-	if (!d && shdr.sh_size)
-		return elf_fail(l, "cannot read section");
-	*data = d ? d->d_buf : NULL;
-	*size = d ? d->d_size : 0;
+	for (i = 1; i < l->nr_secs; i++)
+		if (l->secs[i].name && !strcmp(l->secs[i].name, name))
+			return i;
 	return 0;
 }
 
 static int load_relas(struct abtf_linker *l);
+static int load_symbols(struct abtf_linker *l);
 
-static int open_elf(struct abtf_linker *l)
+static int open_elf(struct abtf_linker *l, size_t fsize)
 {
-	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	Elf_Data *d;
 	int err;
 
 	if (!gelf_getehdr(l->elf, &l->ehdr))
@@ -304,19 +165,28 @@ static int open_elf(struct abtf_linker *l)
 	    (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB))
 		return link_error(l, -EOPNOTSUPP,
 				  "ELF of the other byte order is not supported");
-	scn = section_by_name(l, ABTF_SEC_BTF, &l->btf_shndx);
-	if (!scn)
-		return link_error(l, -ENOENT, "no .BTF section");
-	err = section_bytes(l, scn, &l->btf_data, &l->btf_size);
+	err = load_sections(l, fsize);
 	if (err)
 		return err;
-	scn = section_by_name(l, ABTF_SEC_ADDR, &l->addr_shndx);
-	if (scn) {
-		err = section_bytes(l, scn, &l->addr_data, &l->addr_size);
-		if (err)
-			return err;
+	l->btf_shndx = find_section(l, ABTF_SEC_BTF);
+	if (!l->btf_shndx)
+		return link_error(l, -ENOENT, "no .BTF section");
+	if (!gelf_getshdr(elf_getscn(l->elf, l->btf_shndx), &shdr))
+		return elf_fail(l, "bad .BTF section header");
+	if (shdr.sh_type == SHT_NOBITS)
+		return link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
+	l->btf_off = shdr.sh_offset;
+	l->btf_size = shdr.sh_size;
+	l->addr_shndx = find_section(l, ABTF_SEC_ADDR);
+	if (l->addr_shndx && l->secs[l->addr_shndx].size) {
+		d = elf_rawdata(elf_getscn(l->elf, l->addr_shndx), NULL);
+		if (!d)
+			return elf_fail(l, "cannot read " ABTF_SEC_ADDR);
+		l->addr_data = d->d_buf;
+		l->addr_size = d->d_size;
 	}
-	return load_relas(l);
+	err = load_relas(l);
+	return err ? err : load_symbols(l);
 }
 
 ABTF_API struct abtf_linker *
@@ -347,15 +217,20 @@ abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 		pr_warn(&l->pr, "%s: cannot open: %s", path, strerror(errno));
 		goto out_free;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+		pr_warn(&l->pr, "%s: not a regular file", path);
+		goto out_free;
+	}
 	elf_version(EV_CURRENT);
 	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
 	if (l->elf && elf_kind(l->elf) == ELF_K_ELF) {
-		err = open_elf(l);
+		err = open_elf(l, st.st_size);
 	} else {
 		if (l->elf)
 			elf_end(l->elf);
 		l->elf = NULL;
-		err = read_all(l, st.st_size);	/* a raw BTF file */
+		l->btf_size = st.st_size;	/* a raw BTF file */
 	}
 	if (err)
 		goto out_free;
@@ -372,20 +247,16 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 
 	if (!l)
 		return;
-	for (i = 0; i < l->nr_secs; i++) {
-		free(l->secs[i].name);
-		free(l->secs[i].vars);
-	}
-	free(l->secs);
+	for (i = 0; i < l->nr_members && l->plans; i++)
+		free(l->plans[i].vars);
+	free(l->plans);
 	btf__free(l->btf);
 	btf__free(l->base);
-	abtf__archive_free(&l->ar);
-	strtab_free(&l->strs);
-	free(l->types);
-	free(l->fn_seen);
 	free(l->relas);
+	free(l->secs);
 	free(l->syms);
-	free(l->raw);
+	free(l->symvals);
+	free(l->sym_used);
 	if (l->elf)
 		elf_end(l->elf);
 	if (l->fd >= 0)
@@ -394,13 +265,34 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l);
 }
 
-/* ---- symbols and relocations of the input ---- */
+/* ---- symbols and relocations ---- */
 
 static int rela_cmp(const void *a, const void *b)
 {
 	const struct rela *x = a, *y = b;
 
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int read_rela(Elf_Data *d, int type, size_t i, struct rela *r)
+{
+	GElf_Rela ra;
+	GElf_Rel rel;
+
+	if (type == SHT_RELA) {
+		if (!gelf_getrela(d, i, &ra))
+			return -EINVAL;
+		r->offset = ra.r_offset;
+		r->sym = GELF_R_SYM(ra.r_info);
+		r->addend = ra.r_addend;
+		return 0;
+	}
+	if (!gelf_getrel(d, i, &rel))
+		return -EINVAL;
+	r->offset = rel.r_offset;
+	r->sym = GELF_R_SYM(rel.r_info);
+	r->addend = 0;
+	return 0;
 }
 
 static int load_relas(struct abtf_linker *l)
@@ -410,7 +302,7 @@ static int load_relas(struct abtf_linker *l)
 	Elf_Data *d;
 	size_t i, n;
 
-	if (!l->addr_shndx)
+	if (!l->addr_size)
 		return 0;
 	while ((scn = elf_nextscn(l->elf, scn))) {
 		if (!gelf_getshdr(scn, &shdr) ||
@@ -419,29 +311,15 @@ static int load_relas(struct abtf_linker *l)
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (!d && shdr.sh_size)
-			return elf_fail(l, "cannot read .BTF.addr relocations");
+			return elf_fail(l, "cannot read .debug_btf_addr relocations");
 		n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
 		l->relas = calloc(n + 1, sizeof(*l->relas));
 		if (!l->relas)
 			return -ENOMEM;
 		l->rel_inplace = shdr.sh_type == SHT_REL;
-		for (i = 0; i < n; i++) {
-			GElf_Rela r = { 0 };
-			GElf_Rel rel;
-
-			if (shdr.sh_type == SHT_RELA) {
-				if (!gelf_getrela(d, i, &r))
-					return elf_fail(l, "bad relocation");
-			} else {
-				if (!gelf_getrel(d, i, &rel))
-					return elf_fail(l, "bad relocation");
-				r.r_offset = rel.r_offset;
-				r.r_info = rel.r_info;
-			}
-			l->relas[i].offset = r.r_offset;
-			l->relas[i].sym = GELF_R_SYM(r.r_info);
-			l->relas[i].addend = r.r_addend;
-		}
+		for (i = 0; i < n; i++)
+			if (read_rela(d, shdr.sh_type, i, &l->relas[i]))
+				return elf_fail(l, "bad .debug_btf_addr relocation");
 		l->nr_relas = n;
 		qsort(l->relas, n, sizeof(*l->relas), rela_cmp);
 		return 0;
@@ -449,9 +327,9 @@ static int load_relas(struct abtf_linker *l)
 	return 0;
 }
 
-static int name_sym_cmp(const void *a, const void *b)
+static int lsym_cmp(const void *a, const void *b)
 {
-	const struct name_sym *x = a, *y = b;
+	const struct lsym *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
 	if (c)
@@ -459,9 +337,42 @@ static int name_sym_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int load_symtab(struct abtf_linker *l)
+static Elf_Data *symtab_shndx(struct abtf_linker *l, size_t symtab)
 {
 	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(l->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) &&
+		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
+		     uint32_t shndx, const char *name)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+	struct lsym *e;
+
+	if ((type != STT_FUNC && type != STT_OBJECT) || !shndx ||
+	    shndx >= l->nr_secs || !name || !*name)
+		return;
+	e = &l->syms[l->nr_syms++];
+	e->name = name;
+	e->value = s->st_value;
+	e->size = s->st_size;
+	e->idx = i;
+	e->shndx = shndx;
+	e->type = type;
+	e->bind = GELF_ST_BIND(s->st_info);
+}
+
+/* Every symbol by index (for relocations), defined ones by name. */
+static int load_symbols(struct abtf_linker *l)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d, *xd;
 	GElf_Shdr shdr;
 	size_t i, n;
 
@@ -470,55 +381,361 @@ static int load_symtab(struct abtf_linker *l)
 			break;
 	if (!scn)
 		return 0;
-	l->symtab = elf_getdata(scn, NULL);
-	if (!l->symtab)
+	d = elf_getdata(scn, NULL);
+	if (!d)
 		return elf_fail(l, "cannot read .symtab");
-	l->symstr = shdr.sh_link;
-	for (Elf_Scn *x = NULL; (x = elf_nextscn(l->elf, x));) {
-		GElf_Shdr xs;
-
-		if (gelf_getshdr(x, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
-		    xs.sh_link == elf_ndxscn(scn))
-			l->symshndx = elf_getdata(x, NULL);
-	}
+	xd = symtab_shndx(l, elf_ndxscn(scn));
 	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
 	l->syms = calloc(n + 1, sizeof(*l->syms));
-	if (!l->syms)
+	l->symvals = calloc(n + 1, sizeof(*l->symvals));
+	l->sym_used = calloc(n + 1, sizeof(*l->sym_used));
+	if (!l->syms || !l->symvals || !l->sym_used)
 		return -ENOMEM;
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
+		uint32_t shndx;
 		GElf_Sym s;
-		struct name_sym *e;
-		int type;
 
-		if (!gelf_getsymshndx(l->symtab, l->symshndx, i, &s, &xndx))
+		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
 			return elf_fail(l, "bad symbol");
-		type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_OBJECT) ||
-		    s.st_shndx == SHN_UNDEF ||
-		    (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX))
-			continue;
-		e = &l->syms[l->nr_syms++];
-		e->name = elf_strptr(l->elf, l->symstr, s.st_name);
-		if (!e->name) {
-			l->nr_syms--;
-			continue;
-		}
-		e->idx = i;
-		e->value = s.st_value;
-		e->shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
-		e->type = type;
+		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
+		if (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX)
+			shndx = SHN_UNDEF;	/* absolute, common: nowhere */
+		l->symvals[i].value = s.st_value;
+		l->symvals[i].shndx = shndx;
+		add_lsym(l, &s, i, shndx,
+			 elf_strptr(l->elf, shdr.sh_link, s.st_name));
 	}
-	qsort(l->syms, l->nr_syms, sizeof(*l->syms), name_sym_cmp);
+	l->nr_symvals = n;
+	qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
 	return 0;
 }
 
-/* The first (unused, for objects) defined symbol @name of @type. */
-static struct name_sym *lookup_sym(struct abtf_linker *l, const char *name,
-				   int type)
+/* ---- plan ---- */
+
+static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
+		     size_t size)
+{
+	if (l->nr_members == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		struct mplan *n = realloc(l->plans, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->plans = n;
+		*cap = ncap;
+	}
+	memset(&l->plans[l->nr_members], 0, sizeof(*l->plans));
+	l->plans[l->nr_members].off = off;
+	l->plans[l->nr_members].size = size;
+	l->nr_members++;
+	return 0;
+}
+
+/* Member boundaries from the headers alone: 24 bytes read per member. */
+static int walk_members(struct abtf_linker *l)
+{
+	size_t off = 0, cap = 0, size, pad;
+	uint8_t buf[64];	/* enough to tell padding from garbage */
+	struct btf_header hdr;
+	int err;
+
+	if (!l->btf_size)
+		return link_error(l, -EINVAL, ".BTF is empty");
+	while (off < l->btf_size) {
+		size_t avail = l->btf_size - off;
+
+		memset(&hdr, 0, sizeof(hdr));
+		err = pread_all(l->fd, &hdr, avail < sizeof(hdr) ? avail :
+				sizeof(hdr), l->btf_off + off);
+		if (err)
+			return link_error(l, err, "cannot read .BTF");
+		if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
+		    hdr.magic != 0x9feb)
+			return link_error(l, -EINVAL,
+					  "neither an ELF file nor raw BTF");
+		err = abtf__member_size(&hdr, avail, l->nr_members, off,
+					l->path, &l->pr, &size);
+		if (err)
+			return err;
+		err = push_plan(l, &cap, off, size);
+		if (err)
+			return err;
+		off += size;
+		avail = l->btf_size - off;
+		if (avail > sizeof(buf))
+			avail = sizeof(buf);
+		err = pread_all(l->fd, buf, avail, l->btf_off + off);
+		if (!err)
+			err = abtf__member_padding(buf, avail, l->nr_members - 1,
+						   off, l->path, &l->pr, &pad);
+		if (err)
+			return err;
+		off += pad;
+	}
+	return 0;
+}
+
+/* Leaves: consecutive members of about ABTF_LEAF_BYTES. */
+static struct node *make_leaves(struct abtf_linker *l, size_t *nr)
+{
+	struct node *leaves = calloc(l->nr_members + 1, sizeof(*leaves));
+	size_t i, bytes = 0;
+
+	if (!leaves)
+		return NULL;
+	*nr = 0;
+	for (i = 0; i < l->nr_members; i++) {
+		if (!bytes)
+			leaves[(*nr)++].first = i;
+		leaves[*nr - 1].nr++;
+		leaves[*nr - 1].leaf = true;
+		bytes += l->plans[i].size;
+		if (bytes >= ABTF_LEAF_BYTES)
+			bytes = 0;
+	}
+	return leaves;
+}
+
+/* ---- threads ---- */
+
+struct job {
+	struct abtf_linker *l;
+	struct node *nodes;
+	size_t nr;
+	int (*fn)(struct abtf_linker *l, struct node *n, void *ctx);
+	void *ctx;
+	atomic_size_t next;
+};
+
+/* A node's messages are kept, and printed in node order after the level. */
+static void node_print(enum abtf_print_level level, void *ctx,
+		       const char *fmt, va_list ap)
+{
+	struct node *n = ctx;
+
+	if (level == ABTF_WARN && !n->msg[0])
+		vsnprintf(n->msg, sizeof(n->msg), fmt, ap);
+}
+
+static void *worker(void *arg)
+{
+	struct job *job = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&job->next, 1)) < job->nr) {
+		struct node *n = &job->nodes[i];
+
+		n->pr.fn = node_print;
+		n->pr.ctx = n;
+		n->err = job->fn(job->l, n, job->ctx);
+	}
+	return NULL;
+}
+
+/* Run @fn on every node, on up to nr_threads threads; first error wins. */
+static int run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+		     int (*fn)(struct abtf_linker *, struct node *, void *),
+		     void *ctx)
+{
+	struct job job = { .l = l, .nodes = nodes, .nr = nr, .fn = fn,
+			   .ctx = ctx };
+	pthread_t tids[64];
+	size_t i, nt = l->nr_threads;
+
+	atomic_init(&job.next, 0);
+	if (nt > nr)
+		nt = nr;
+	if (nt > ARRAY_SIZE(tids))
+		nt = ARRAY_SIZE(tids);
+	for (i = 1; i < nt; i++)
+		if (pthread_create(&tids[i], NULL, worker, &job))
+			break;
+	nt = i;
+	worker(&job);
+	for (i = 1; i < nt; i++)
+		pthread_join(tids[i], NULL);
+	for (i = 0; i < nr; i++) {
+		if (!nodes[i].err)
+			continue;
+		if (nodes[i].msg[0])
+			pr_warn(&l->pr, "%s", nodes[i].msg);
+		else
+			pr_warn(&l->pr, "%s: %s", l->path,
+				strerror(-nodes[i].err));
+		return nodes[i].err;
+	}
+	return 0;
+}
+
+/* ---- reading members ---- */
+
+/* The leaf's bytes, one pread; members validated on the way. */
+static uint8_t *read_leaf(struct abtf_linker *l, struct node *n,
+			  struct abtf_member *ms)
+{
+	const struct mplan *first = &l->plans[n->first];
+	const struct mplan *last = &l->plans[n->first + n->nr - 1];
+	size_t span = last->off + last->size - first->off, i;
+	uint8_t *buf = malloc(span ? span : 1);
+
+	if (!buf) {
+		n->err = -ENOMEM;
+		return NULL;
+	}
+	n->err = pread_all(l->fd, buf, span, l->btf_off + first->off);
+	if (n->err) {
+		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
+			strerror(-n->err));
+		goto out_free;
+	}
+	for (i = 0; i < n->nr; i++) {
+		struct mplan *mp = &l->plans[n->first + i];
+		const uint8_t *p = buf + mp->off - first->off;
+
+		if (mp->nr_types) {	/* validated by the plan already */
+			abtf__member_describe(p, mp->off, mp->nr_types, &ms[i]);
+			continue;
+		}
+		n->err = abtf__member_check(p, mp->size, n->first + i, mp->off,
+					    l->path, &n->pr, &ms[i]);
+		if (n->err)
+			goto out_free;
+		mp->nr_types = ms[i].nr_types;
+	}
+	return buf;
+out_free:
+	free(buf);
+	return NULL;
+}
+
+/* Validate every member of a leaf, and hash it to pair it with its group. */
+static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	struct abtf_member *ms = calloc(n->nr, sizeof(*ms));
+	uint8_t *buf;
+	size_t i;
+
+	if (!ms)
+		return -ENOMEM;
+	buf = read_leaf(l, n, ms);
+	for (i = 0; buf && l->addr_size && i < n->nr; i++) {
+		struct mplan *mp = &l->plans[n->first + i];
+
+		mp->hash = abtf__hash32(buf + mp->off - l->plans[n->first].off,
+					mp->size);
+	}
+	free(buf);
+	free(ms);
+	return buf ? 0 : n->err;
+}
+
+/* ---- pairing with .debug_btf_addr, placing by name ---- */
+
+static void pair_groups(struct abtf_linker *l)
+{
+	size_t ss = abtf__slot_size(l), off = 0, i;
+	struct abtf_addr_hdr hdr;
+
+	for (i = 0; i < l->nr_members; i++) {
+		struct mplan *mp = &l->plans[i];
+		size_t at = off;
+
+		while (at < l->addr_size && at % ss && !l->addr_data[at])
+			at++;
+		if (l->addr_size < sizeof(hdr) || at > l->addr_size - sizeof(hdr))
+			continue;
+		memcpy(&hdr, l->addr_data + at, sizeof(hdr));
+		if (memcmp(hdr.magic, ABTF_ADDR_MAGIC, sizeof(hdr.magic)) ||
+		    hdr.btf_size != mp->size || hdr.btf_hash != mp->hash ||
+		    (l->addr_size - at - sizeof(hdr)) / ss < hdr.nr_slots)
+			continue;
+		mp->has_group = true;
+		mp->slots_off = at + sizeof(hdr);
+		mp->nr_slots = hdr.nr_slots;
+		off = mp->slots_off + (size_t)hdr.nr_slots * ss;
+		l->st.nr_addr_groups++;
+	}
+}
+
+/*
+ * The common case, every member from cc-btf: as many groups as members, in
+ * the same order and of matching sizes. Pair them without reading the
+ * members; each leaf checks its members' hashes as it reads them.
+ */
+static bool pair_one_to_one(struct abtf_linker *l)
+{
+	size_t ss = abtf__slot_size(l), off = 0, i;
+	struct abtf_addr_hdr hdr;
+
+	for (i = 0; i < l->nr_members; i++) {
+		struct mplan *mp = &l->plans[i];
+
+		if (l->addr_size < sizeof(hdr) || off > l->addr_size - sizeof(hdr))
+			break;
+		memcpy(&hdr, l->addr_data + off, sizeof(hdr));
+		if (memcmp(hdr.magic, ABTF_ADDR_MAGIC, sizeof(hdr.magic)) ||
+		    hdr.btf_size != mp->size ||
+		    (l->addr_size - off - sizeof(hdr)) / ss < hdr.nr_slots)
+			break;
+		mp->hash = hdr.btf_hash;
+		mp->slots_off = off + sizeof(hdr);
+		mp->nr_slots = hdr.nr_slots;
+		off = mp->slots_off + (size_t)hdr.nr_slots * ss;
+		while (off < l->addr_size && off % ss && !l->addr_data[off])
+			off++;
+	}
+	if (i < l->nr_members || off != l->addr_size)
+		return false;
+	for (i = 0; i < l->nr_members; i++)
+		l->plans[i].has_group = l->plans[i].check_hash = true;
+	l->st.nr_addr_groups = l->nr_members;
+	return true;
+}
+
+/* Symbols the slots already point at are nobody else's (mixed archives). */
+static void claim_slot_symbols(struct abtf_linker *l)
+{
+	size_t ss = abtf__slot_size(l), i, k, j;
+
+	for (i = 0; i < l->nr_members; i++) {
+		const struct mplan *mp = &l->plans[i];
+
+		for (k = 0; mp->has_group && k < mp->nr_slots; k++) {
+			size_t at = mp->slots_off + k * ss;
+			uint64_t v = 0;
+
+			if (l->ehdr.e_type == ET_REL) {
+				struct rela key = { .offset = at }, *r;
+
+				r = bsearch(&key, l->relas, l->nr_relas,
+					    sizeof(key), rela_cmp);
+				if (r && r->sym < l->nr_symvals)
+					l->sym_used[r->sym] = true;
+				continue;
+			}
+			memcpy(&v, l->addr_data + at, ss);
+			for (j = 0; v && j < l->nr_syms; j++)
+				if (l->syms[j].type == STT_OBJECT &&
+				    l->syms[j].value == v - 1)
+					l->sym_used[l->syms[j].idx] = true;
+		}
+	}
+}
+
+/*
+ * The n-th member defining a static "x" takes the n-th unused local "x" of
+ * the same size (ld keeps each input's local symbols together, in input
+ * order; the size keeps a static the linker dropped from taking the next
+ * object's); a global takes the global. Only for members without a
+ * .debug_btf_addr group.
+ */
+static int name_place(struct abtf_linker *l, const char *name, int linkage,
+		      uint32_t size, struct place *pl)
 {
 	size_t lo = 0, hi = l->nr_syms;
 
+	memset(pl, 0, sizeof(*pl));
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -527,691 +744,283 @@ static struct name_sym *lookup_sym(struct abtf_linker *l, const char *name,
 		else
 			hi = mid;
 	}
-	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++)
-		if (l->syms[lo].type == type &&
-		    (type == STT_FUNC || !l->syms[lo].used))
-			return &l->syms[lo];
-	return NULL;
-}
+	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++) {
+		const struct lsym *s = &l->syms[lo];
+		bool local = s->bind == STB_LOCAL;
 
-static int symbol_at(struct abtf_linker *l, uint32_t idx, GElf_Sym *s,
-		     uint32_t *shndx)
-{
-	GElf_Word xndx = 0;
-
-	if (!l->symtab || !gelf_getsymshndx(l->symtab, l->symshndx, idx, s, &xndx))
-		return -ENOENT;
-	*shndx = s->st_shndx == SHN_XINDEX ? xndx : s->st_shndx;
-	return 0;
-}
-
-static int section_info(struct abtf_linker *l, uint32_t shndx, GElf_Shdr *shdr,
-			const char **name)
-{
-	Elf_Scn *scn = elf_getscn(l->elf, shndx);
-
-	if (!scn || !gelf_getshdr(scn, shdr))
-		return -ENOENT;
-	if (name)
-		*name = elf_strptr(l->elf, l->shstrndx, shdr->sh_name);
-	return 0;
-}
-
-/* The allocated section holding @addr in a final image. */
-static int section_of_addr(struct abtf_linker *l, uint64_t addr,
-			   uint32_t *shndx, uint64_t *off)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(l->elf, scn))) {
-		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		if (s->type != STT_OBJECT || l->sym_used[s->idx] ||
+		    local != (linkage == BTF_VAR_STATIC) || s->size != size)
 			continue;
-		if (addr >= shdr.sh_addr && addr - shdr.sh_addr < shdr.sh_size) {
-			*shndx = elf_ndxscn(scn);
-			*off = addr - shdr.sh_addr;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* ---- placing FUNCs and VARs ---- */
-
-/* Where one FUNC or VAR of a member is in the output, if anywhere. */
-struct place {
-	bool present;
-	uint32_t key;		/* out_sec key */
-	uint64_t off;
-	uint32_t dsec_size;	/* raw input: the member DATASEC's size */
-	const char *dsec_name;	/* raw input: the member DATASEC's name */
-};
-
-struct member_ctx {
-	const struct abtf_member *m;
-	uint8_t *types;		/* aligned, writable copy */
-	uint32_t *map;		/* local ID -> final ID, 0: dropped */
-	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry */
-	uint32_t *var_off;
-	uint32_t *var_dsec;	/* local VAR ID -> its DATASEC's record offset */
-	struct place *places;	/* local VAR ID -> where it goes */
-	const uint8_t *slots;	/* NULL: no .BTF.addr group */
-	size_t slots_off;	/* of the first slot in .BTF.addr */
-	uint32_t nr_slots;
-	uint32_t next_slot;
-};
-
-static size_t slot_size(const struct abtf_linker *l)
-{
-	return l->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-}
-
-static uint64_t slot_value(const struct abtf_linker *l, const uint8_t *p)
-{
-	uint64_t v64;
-	uint32_t v32;
-
-	if (slot_size(l) == 8) {
-		memcpy(&v64, p, 8);
-		return v64;
-	}
-	memcpy(&v32, p, 4);
-	return v32;
-}
-
-/* Pair the member with the next .BTF.addr group, if that group is its. */
-static void find_group(struct abtf_linker *l, struct member_ctx *mc)
-{
-	struct abtf_addr_hdr hdr;
-	size_t off = l->addr_off, ss;
-
-	if (!l->elf)
-		return;
-	ss = slot_size(l);
-	while (off < l->addr_size && off % ss && !l->addr_data[off])
-		off++;
-	if (l->addr_size - off < sizeof(hdr))
-		return;
-	memcpy(&hdr, l->addr_data + off, sizeof(hdr));
-	if (memcmp(hdr.magic, ABTF_ADDR_MAGIC, sizeof(hdr.magic)) ||
-	    hdr.btf_size != mc->m->size ||
-	    (l->addr_size - off - sizeof(hdr)) / ss < hdr.nr_slots ||
-	    hdr.btf_hash != abtf__hash32(l->btf_data + mc->m->off, mc->m->size))
-		return;
-	mc->slots_off = off + sizeof(hdr);
-	mc->slots = l->addr_data + mc->slots_off;
-	mc->nr_slots = hdr.nr_slots;
-	l->addr_off = mc->slots_off + (size_t)hdr.nr_slots * ss;
-	l->st.nr_addr_groups++;
-}
-
-static const struct rela *find_rela(const struct abtf_linker *l, uint64_t off)
-{
-	struct rela key = { .offset = off };
-
-	return bsearch(&key, l->relas, l->nr_relas, sizeof(key), rela_cmp);
-}
-
-/* Through the slot: final image (address + 1) or relocatable (reloc). */
-static int slot_place(struct abtf_linker *l, struct member_ctx *mc,
-		      struct place *pl)
-{
-	size_t ss = slot_size(l), at = mc->next_slot * ss;
-	uint64_t v;
-
-	if (mc->next_slot >= mc->nr_slots)
-		return link_error(l, -EINVAL,
-				  ".BTF.addr has fewer slots than its member");
-	v = slot_value(l, mc->slots + at);
-	mc->next_slot++;
-	if (l->ehdr.e_type == ET_REL) {
-		const struct rela *r = find_rela(l, mc->slots_off + at);
-		uint32_t shndx;
-		GElf_Sym s;
-
-		if (!r || symbol_at(l, r->sym, &s, &shndx) ||
-		    shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
-			return 0;
+		l->sym_used[s->idx] = true;
 		pl->present = true;
-		pl->key = shndx;
-		pl->off = s.st_value + (l->rel_inplace ? (int64_t)v : r->addend) - 1;
+		pl->key = s->shndx;
+		pl->off = s->value;
+		if (l->ehdr.e_type != ET_REL)
+			pl->off -= l->secs[s->shndx].addr;
 		return 0;
 	}
-	if (!v)
-		return 0;	/* the linker discarded it */
-	pl->present = !section_of_addr(l, v - 1, &pl->key, &pl->off);
 	return 0;
 }
 
-/* Without a slot: by name in the symbol table (pahole's archives). */
-static void name_place(struct abtf_linker *l, struct member_ctx *mc,
-		       uint32_t id, const char *name, bool is_func,
-		       struct place *pl)
+static int place_member_vars(struct abtf_linker *l, struct mplan *mp,
+			     const struct abtf_member *m)
 {
-	struct name_sym *s;
-	GElf_Shdr shdr;
+	uint32_t off = 0, id, *size_of;
+	const uint8_t *types = m->types;
+	int err = 0;
 
-	if (!l->elf) {
-		/* raw input: keep all, where the member's DATASEC says */
-		pl->present = true;
-		if (!is_func && mc->var_dsec[id]) {
-			const struct btf_type *d = (void *)
-				(mc->types + mc->var_dsec[id]);
-
-			pl->dsec_name = mc->m->strs + d->name_off;
-			pl->dsec_size = d->size;
-			pl->off = mc->var_off[id];
-		} else if (!is_func) {
-			pl->present = false;
-		}
-		return;
-	}
-	s = lookup_sym(l, name, is_func ? STT_FUNC : STT_OBJECT);
-	if (!s)
-		return;
-	pl->present = true;
-	if (is_func)
-		return;
-	s->used = true;
-	pl->key = s->shndx;
-	pl->off = s->value;
-	if (l->ehdr.e_type != ET_REL && !section_info(l, s->shndx, &shdr, NULL))
-		pl->off -= shdr.sh_addr;
-}
-
-static int place_of(struct abtf_linker *l, struct member_ctx *mc, uint32_t id,
-		    const char *name, bool is_func, struct place *pl)
-{
-	memset(pl, 0, sizeof(*pl));
-	if (mc->slots)
-		return slot_place(l, mc, pl);
-	name_place(l, mc, id, name, is_func, pl);
-	return 0;
-}
-
-/* ---- output sections ---- */
-
-static struct out_sec *out_sec_get(struct abtf_linker *l, const struct place *pl)
-{
-	struct out_sec *sec, *n;
-	const char *name = pl->dsec_name;
-	GElf_Shdr shdr = { 0 };
-	uint32_t key = pl->key;
-	size_t i;
-
-	if (!l->elf) {
-		int64_t off = strtab_add(&l->strs, name);
-
-		if (off < 0)
-			return NULL;
-		key = off;
-	}
-	for (i = 0; i < l->nr_secs; i++)
-		if (l->secs[i].key == key)
-			return &l->secs[i];
-	if (l->elf && section_info(l, key, &shdr, &name))
-		return NULL;
-	n = realloc(l->secs, (l->nr_secs + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	l->secs = n;
-	sec = &l->secs[l->nr_secs];
-	memset(sec, 0, sizeof(*sec));
-	sec->key = key;
-	sec->size = l->elf ? shdr.sh_size : pl->dsec_size;
-	sec->name = strdup(name ? name : "");
-	if (!sec->name)
-		return NULL;
-	l->nr_secs++;
-	return sec;
-}
-
-static int add_out_var(struct abtf_linker *l, const struct place *pl,
-		       uint32_t id, uint32_t size)
-{
-	struct out_sec *sec = out_sec_get(l, pl);
-	struct out_var *v;
-
-	if (!sec)
+	size_of = calloc(m->nr_types + 1, sizeof(*size_of));
+	mp->vars = calloc(m->nr_types + 1, sizeof(*mp->vars));
+	if (!size_of || !mp->vars) {
+		free(size_of);
 		return -ENOMEM;
-	if (pl->off > UINT32_MAX)
-		return link_error(l, -ERANGE, "variable offset does not fit BTF");
-	if (sec->nr == sec->cap) {
-		size_t ncap = sec->cap ? sec->cap * 2 : 64;
-
-		v = realloc(sec->vars, ncap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		sec->vars = v;
-		sec->cap = ncap;
 	}
-	v = &sec->vars[sec->nr++];
-	v->id = id;
-	v->off = pl->off;
-	v->size = size;
-	return 0;
-}
-
-/* ---- merging one member ---- */
-
-static int fn_seen_add(struct abtf_linker *l, uint32_t name_off)
-{
-	size_t i;
-
-	if ((l->fn_cnt + 1) * 2 > l->fn_slots) {
-		size_t n = l->fn_slots ? l->fn_slots * 2 : 4096, j;
-		uint32_t *slots = calloc(n, sizeof(*slots));
-
-		if (!slots)
-			return -ENOMEM;
-		for (j = 0; j < l->fn_slots; j++) {
-			size_t k;
-
-			if (!l->fn_seen[j])
-				continue;
-			for (k = (l->fn_seen[j] * 2654435761u) & (n - 1);
-			     slots[k]; k = (k + 1) & (n - 1))
-				;
-			slots[k] = l->fn_seen[j];
-		}
-		free(l->fn_seen);
-		l->fn_seen = slots;
-		l->fn_slots = n;
-	}
-	for (i = ((name_off + 1) * 2654435761u) & (l->fn_slots - 1);
-	     l->fn_seen[i]; i = (i + 1) & (l->fn_slots - 1))
-		if (l->fn_seen[i] == name_off + 1)
-			return 1;	/* already there */
-	l->fn_seen[i] = name_off + 1;
-	l->fn_cnt++;
-	return 0;
-}
-
-static struct btf_type *member_type(struct member_ctx *mc, uint32_t *off)
-{
-	struct btf_type *t = (void *)(mc->types + *off);
-
-	*off += abtf__record_size(t);
-	return t;
-}
-
-/* The DATASEC entries give each VAR its size (and, raw, its offset). */
-static void collect_datasecs(struct member_ctx *mc)
-{
-	uint32_t off = 0, id, cur;
-
-	for (id = 1; id <= mc->m->nr_types; id++) {
-		struct btf_type *t;
-		struct btf_var_secinfo *v;
+	for (id = 1; id <= m->nr_types; id++) {	/* VAR sizes from DATASECs */
+		struct btf_type t;
+		struct btf_var_secinfo v;
 		uint16_t i;
 
-		cur = off;
-		t = member_type(mc, &off);
-		if (BTF_INFO_KIND(t->info) != BTF_KIND_DATASEC)
-			continue;
-		v = (void *)(t + 1);
-		for (i = 0; i < BTF_INFO_VLEN(t->info); i++) {
-			mc->var_size[v[i].type] = v[i].size;
-			mc->var_off[v[i].type] = v[i].offset;
-			mc->var_dsec[v[i].type] = cur;
+		memcpy(&t, types + off, sizeof(t));
+		for (i = 0; BTF_INFO_KIND(t.info) == BTF_KIND_DATASEC &&
+			    i < BTF_INFO_VLEN(t.info); i++) {
+			memcpy(&v, types + off + sizeof(t) + i * sizeof(v),
+			       sizeof(v));
+			if (v.type && v.type <= m->nr_types)
+				size_of[v.type] = v.size;
 		}
+		off += abtf__record_size(&t);
 	}
-}
+	for (off = 0, id = 1; id <= m->nr_types; id++) {
+		struct btf_type t;
+		struct btf_var var;
 
-/*
- * pahole keeps the variables of the final ".data..percpu" only: the vmlinux
- * linker script has merged its input subsections into it by now.
- */
-static bool in_percpu_section(struct abtf_linker *l, const struct place *pl)
-{
-	const char *name = pl->dsec_name;
-	GElf_Shdr shdr;
+		memcpy(&t, types + off, sizeof(t));
+		if (BTF_INFO_KIND(t.info) == BTF_KIND_VAR) {
+			struct place *pl = &mp->vars[mp->nr_vars++];
 
-	if (l->elf && section_info(l, pl->key, &shdr, &name))
-		return false;
-	return name && !strcmp(name, ABTF_PERCPU_SEC);
-}
-
-static int decide(struct abtf_linker *l, struct member_ctx *mc, uint32_t id,
-		  struct btf_type *t, struct place *pl)
-{
-	const char *name = mc->m->strs + t->name_off;
-	int64_t soff;
-	int err;
-
-	switch (BTF_INFO_KIND(t->info)) {
-	case BTF_KIND_DATASEC:
-		return 0;
-	case BTF_KIND_DECL_TAG:
-		return t->type < id && mc->map[t->type];
-	case BTF_KIND_FUNC:
-		err = place_of(l, mc, id, name, true, pl);
-		if (err || !pl->present)
-			return err;
-		soff = strtab_add(&l->strs, name);
-		if (soff < 0)
-			return soff;
-		err = fn_seen_add(l, soff);
-		return err < 0 ? err : !err;
-	case BTF_KIND_VAR:
-		err = place_of(l, mc, id, name, false, pl);
-		return err ? err : pl->present && in_percpu_section(l, pl);
-	default:
-		return 1;
-	}
-}
-
-struct remap {
-	struct abtf_linker *l;
-	struct member_ctx *mc;
-};
-
-static int remap_id(uint32_t *id, void *ctx)
-{
-	struct remap *r = ctx;
-
-	if (!*id)
-		return 0;
-	if (!r->mc->map[*id])
-		return -EINVAL;
-	*id = r->mc->map[*id];
-	return 0;
-}
-
-static int remap_str(uint32_t *off, void *ctx)
-{
-	struct remap *r = ctx;
-	int64_t n;
-
-	if (!*off)
-		return 0;
-	n = strtab_add(&r->l->strs, r->mc->m->strs + *off);
-	if (n < 0)
-		return n;
-	*off = n;
-	return 0;
-}
-
-static int append_type(struct abtf_linker *l, struct member_ctx *mc,
-		       const struct btf_type *t)
-{
-	size_t sz = abtf__record_size(t);
-	struct remap r = { .l = l, .mc = mc };
-	struct btf_type *dst;
-
-	if (l->types_len + sz > l->types_cap) {
-		size_t ncap = l->types_cap ? l->types_cap * 2 : 1 << 20;
-		uint8_t *n;
-
-		while (ncap < l->types_len + sz)
-			ncap *= 2;
-		n = realloc(l->types, ncap);
-		if (!n)
-			return -ENOMEM;
-		l->types = n;
-		l->types_cap = ncap;
-	}
-	dst = (void *)(l->types + l->types_len);
-	memcpy(dst, t, sz);
-	l->types_len += sz;
-	if (abtf__for_each_type_id(dst, remap_id, &r))
-		return link_error(l, -EINVAL, "a type refers to a dropped type");
-	return abtf__for_each_str_off(dst, remap_str, &r);
-}
-
-/* Pass 1: which types survive, their final IDs, where the VARs go. */
-static int decide_all(struct abtf_linker *l, struct member_ctx *mc)
-{
-	uint32_t off = 0, id;
-	int keep;
-
-	for (id = 1; id <= mc->m->nr_types; id++) {
-		struct btf_type *t = member_type(mc, &off);
-
-		keep = decide(l, mc, id, t, &mc->places[id]);
-		if (keep < 0)
-			return keep;
-		if (keep)
-			mc->map[id] = l->next_id++;
-	}
-	return 0;
-}
-
-/* Pass 2: append the survivors, every reference now resolvable. */
-static int merge_types(struct abtf_linker *l, struct member_ctx *mc)
-{
-	uint32_t off = 0, id;
-	int err;
-
-	err = decide_all(l, mc);
-	if (err)
-		return err;
-	for (id = 1; id <= mc->m->nr_types; id++) {
-		struct btf_type *t = member_type(mc, &off);
-
-		if (!mc->map[id])
-			continue;
-		err = append_type(l, mc, t);
-		if (err)
-			return err;
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_VAR) {
-			err = add_out_var(l, &mc->places[id], mc->map[id],
-					  mc->var_size[id]);
-			if (err)
-				return err;
-			l->st.vars++;
-		} else if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC) {
-			l->st.funcs++;
+			memcpy(&var, types + off + sizeof(t), sizeof(var));
+			err = name_place(l, m->strs + t.name_off, var.linkage,
+					 size_of[id], pl);
+			pl->size = size_of[id];
 		}
+		off += abtf__record_size(&t);
 	}
-	return 0;
-}
-
-static int link_member(struct abtf_linker *l, const struct abtf_member *m)
-{
-	struct member_ctx mc = { .m = m };
-	size_t n = m->nr_types + 1;
-	int err = -ENOMEM;
-
-	mc.types = malloc(m->type_len ? m->type_len : 1);
-	mc.map = calloc(n, sizeof(*mc.map));
-	mc.var_size = calloc(n, sizeof(*mc.var_size));
-	mc.var_off = calloc(n, sizeof(*mc.var_off));
-	mc.var_dsec = calloc(n, sizeof(*mc.var_dsec));
-	mc.places = calloc(n, sizeof(*mc.places));
-	if (!mc.types || !mc.map || !mc.var_size || !mc.var_off ||
-	    !mc.var_dsec || !mc.places)
-		goto out_free;
-	memcpy(mc.types, m->types, m->type_len);
-	find_group(l, &mc);
-	collect_datasecs(&mc);
-	err = merge_types(l, &mc);
-	l->st.types_in += m->nr_types;
-out_free:
-	free(mc.types);
-	free(mc.map);
-	free(mc.var_size);
-	free(mc.var_off);
-	free(mc.var_dsec);
-	free(mc.places);
+	free(size_of);
 	return err;
 }
 
-/* ---- DATASECs ---- */
-
-static int out_var_cmp(const void *a, const void *b)
+/* In link order, one member at a time: the claims must happen in order. */
+static int place_by_name(struct abtf_linker *l)
 {
-	const struct out_var *x = a, *y = b;
-
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int sec_cmp(const void *a, const void *b)
-{
-	const struct out_sec *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-/* Sorted, without overlaps (the kernel rejects them), inside the section. */
-static size_t clean_vars(struct out_sec *sec)
-{
-	size_t i, n = 0;
-	uint64_t end = 0;
-
-	qsort(sec->vars, sec->nr, sizeof(*sec->vars), out_var_cmp);
-	for (i = 0; i < sec->nr; i++) {
-		struct out_var *v = &sec->vars[i];
-
-		if ((n && v->off < end) || (uint64_t)v->off + v->size > sec->size)
-			continue;
-		end = (uint64_t)v->off + v->size;
-		sec->vars[n++] = *v;
-	}
-	sec->nr = n;
-	return n;
-}
-
-static int append_datasec(struct abtf_linker *l, struct out_sec *sec)
-{
-	size_t sz = sizeof(struct btf_type) +
-		    sec->nr * sizeof(struct btf_var_secinfo), i;
-	struct btf_type *t;
-	struct btf_var_secinfo *v;
-	int64_t name;
-	uint8_t *n;
-
-	name = strtab_add(&l->strs, sec->name);
-	if (name < 0)
-		return name;
-	if (l->types_len + sz > l->types_cap) {
-		n = realloc(l->types, l->types_len + sz);
-		if (!n)
-			return -ENOMEM;
-		l->types = n;
-		l->types_cap = l->types_len + sz;
-	}
-	t = (void *)(l->types + l->types_len);
-	t->name_off = name;
-	t->info = (BTF_KIND_DATASEC << 24) | sec->nr;
-	t->size = sec->size;
-	v = (void *)(t + 1);
-	for (i = 0; i < sec->nr; i++) {
-		v[i].type = sec->vars[i].id;
-		v[i].offset = sec->vars[i].off;
-		v[i].size = sec->vars[i].size;
-	}
-	l->types_len += sz;
-	l->next_id++;
-	return 0;
-}
-
-static int append_datasecs(struct abtf_linker *l)
-{
+	struct node one = { .nr = 1, .leaf = true };
+	struct abtf_member m;
 	size_t i;
 	int err;
 
-	qsort(l->secs, l->nr_secs, sizeof(*l->secs), sec_cmp);
-	for (i = 0; i < l->nr_secs; i++) {
-		if (!clean_vars(&l->secs[i]))
+	if (l->st.nr_addr_groups == l->nr_members || !l->elf)
+		return 0;
+	claim_slot_symbols(l);
+	one.pr = l->pr;
+	for (i = 0; i < l->nr_members; i++) {
+		uint8_t *buf;
+
+		if (l->plans[i].has_group)
 			continue;
-		if (l->secs[i].nr > 0xffff)
-			return link_error(l, -E2BIG, "too many variables in a section");
-		err = append_datasec(l, &l->secs[i]);
+		one.first = i;
+		buf = read_leaf(l, &one, &m);
+		if (!buf)
+			return one.err;
+		err = place_member_vars(l, &l->plans[i], &m);
+		free(buf);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-/* ---- the final BTF ---- */
+/* ---- merging ---- */
 
-/*
- * libbpf 1.1 declares btf__new_split() but does not export it, so split
- * BTF is parsed from an anonymous in-memory file with btf__parse_raw_split().
- */
-static struct btf *new_btf(const void *raw, size_t size, struct btf *base)
+static const uint8_t *aligned_types(const struct abtf_member *m, void **copy)
 {
-	char path[64];
-	struct btf *btf;
-	int fd, err = 0;
-
-	if (!base)
-		return btf__new(raw, size);
-	fd = memfd_create("abtf-split-btf", MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (write(fd, raw, size) != (ssize_t)size)
-		err = errno ? errno : EIO;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	btf = err ? NULL : btf__parse_raw_split(path, base);
-	if (!btf && !err)
-		err = errno;
-	close(fd);
-	errno = err;
-	return btf;
+	*copy = NULL;
+	if (!((uintptr_t)m->types % 4))
+		return m->types;
+	*copy = malloc(m->type_len ? m->type_len : 1);
+	if (*copy)
+		memcpy(*copy, m->types, m->type_len);
+	return *copy;
 }
 
-/* Split BTF names its own strings from the end of the base's. */
-static uint32_t base_str_len(const struct btf *base)
+static void member_input(struct abtf_linker *l, const struct mplan *mp,
+			 const struct abtf_member *m, const uint8_t *types,
+			 struct input *in)
 {
-	const struct btf_header *hdr;
-	uint32_t size;
-
-	if (!base)
-		return 0;
-	hdr = btf__raw_data(base, &size);
-	return hdr ? hdr->str_len : 0;
+	memset(in, 0, sizeof(*in));
+	in->kind = !l->elf ? IN_RAW : mp->has_group ? IN_SLOTS : IN_NAMES;
+	in->types = types;
+	in->type_len = m->type_len;
+	in->strs = m->strs;
+	in->str_len = m->str_len;
+	in->nr_types = m->nr_types;
+	in->plan = mp;
 }
 
-static int shift_str(uint32_t *off, void *ctx)
+static int finish_node(struct abtf_linker *l, struct node *n)
 {
-	uint32_t *shift = ctx;
-
-	if (*off)
-		*off += *shift;
-	return 0;
+	if (!n->root)
+		return abtf__node_finish(l, n);
+	l->btf = abtf__node_root_btf(l, n);
+	return l->btf ? 0 : (errno ? -errno : -EINVAL);
 }
 
-static int build_btf(struct abtf_linker *l)
+/* Read member @i into @buf (grown as needed), validated and described. */
+static int read_member(struct abtf_linker *l, struct node *n, size_t i,
+		       uint8_t **buf, size_t *cap, struct abtf_member *m)
 {
-	struct btf_header hdr = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION,
-		.hdr_len = sizeof(hdr),
-	};
-	uint32_t shift = base_str_len(l->base), off = 0;
-	uint8_t *raw;
-	size_t size;
+	struct mplan *mp = &l->plans[i];
+	int err;
 
-	while (shift && off < l->types_len) {
-		struct btf_type *t = (void *)(l->types + off);
+	if (mp->size > *cap) {
+		uint8_t *nb = realloc(*buf, mp->size);
 
-		abtf__for_each_str_off(t, shift_str, &shift);
-		off += abtf__record_size(t);
+		if (!nb)
+			return -ENOMEM;
+		*buf = nb;
+		*cap = mp->size;
 	}
-	hdr.type_len = l->types_len;
-	hdr.str_off = l->types_len;
-	hdr.str_len = l->strs.len;
-	size = sizeof(hdr) + l->types_len + l->strs.len;
-	raw = malloc(size);
-	if (!raw)
-		return -ENOMEM;
-	memcpy(raw, &hdr, sizeof(hdr));
-	memcpy(raw + sizeof(hdr), l->types, l->types_len);
-	memcpy(raw + sizeof(hdr) + l->types_len, l->strs.data, l->strs.len);
-	l->btf = new_btf(raw, size, l->base);
-	free(raw);
-	if (!l->btf) {
-		int err = -errno;
-
-		pr_warn(&l->pr, "%s: the merged BTF is invalid: %s", l->path,
-			strerror(errno));
+	err = pread_all(l->fd, *buf, mp->size, l->btf_off + mp->off);
+	if (err) {
+		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
+			strerror(-err));
 		return err;
 	}
+	if (mp->nr_types) {	/* validated by the plan already */
+		abtf__member_describe(*buf, mp->off, mp->nr_types, m);
+	} else {
+		err = abtf__member_check(*buf, mp->size, i, mp->off, l->path,
+					 &n->pr, m);
+		if (err)
+			return err;
+	}
+	if (mp->check_hash && abtf__hash32(*buf, mp->size) != mp->hash) {
+		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
+			".debug_btf_addr group is for another member",
+			l->path, i, mp->off);
+		return -EINVAL;
+	}
 	return 0;
 }
+
+/* A leaf reads its members one at a time: memory is one member's size. */
+static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0, i;
+	int err = 0;
+
+	for (i = n->first; !err && i < n->first + n->nr; i++) {
+		const uint8_t *types;
+		struct abtf_member m;
+		struct input in;
+		void *copy = NULL;
+
+		err = read_member(l, n, i, &buf, &cap, &m);
+		if (err)
+			break;
+		types = aligned_types(&m, &copy);
+		if (!types) {
+			err = -ENOMEM;
+			break;
+		}
+		member_input(l, &l->plans[i], &m, types, &in);
+		err = abtf__node_merge(l, n, &in);
+		if (err && !n->msg[0])
+			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
+				"cannot merge: %s", l->path, i,
+				l->plans[i].off, strerror(-err));
+		free(copy);
+	}
+	free(buf);
+	return err ? err : finish_node(l, n);
+}
+
+static void child_input(const struct node *c, struct input *in)
+{
+	const struct btf_header *hdr = c->raw;
+
+	memset(in, 0, sizeof(*in));
+	in->kind = IN_CHILD;
+	in->types = (const uint8_t *)c->raw + hdr->hdr_len + hdr->type_off;
+	in->type_len = hdr->type_len;
+	in->strs = (const char *)c->raw + hdr->hdr_len + hdr->str_off;
+	in->str_len = hdr->str_len;
+	in->vars = c->vars;
+	in->nr_vars = c->nr_vars;
+}
+
+static uint32_t count_types(const uint8_t *types, uint32_t len)
+{
+	uint32_t off = 0, n = 0;
+
+	while (off < len) {
+		off += abtf__record_size((const void *)(types + off));
+		n++;
+	}
+	return n;
+}
+
+static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	struct node *below = ctx;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < n->nr; i++) {
+		struct node *c = &below[n->first + i];
+		struct input in;
+
+		child_input(c, &in);
+		in.nr_types = count_types(in.types, in.type_len);
+		err = abtf__node_merge(l, n, &in);
+		abtf__node_free(c);	/* merged: its memory can go */
+	}
+	return err ? err : finish_node(l, n);
+}
+
+/* Levels of up to ABTF_FAN_IN children each, until one root. */
+static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
+{
+	struct node *up;
+	size_t i, nup;
+	int err = 0;
+
+	while (nr > 1 && !err) {
+		nup = (nr + ABTF_FAN_IN - 1) / ABTF_FAN_IN;
+		up = calloc(nup, sizeof(*up));
+		if (!up) {
+			err = -ENOMEM;
+			break;
+		}
+		for (i = 0; i < nup; i++) {
+			up[i].first = i * ABTF_FAN_IN;
+			up[i].nr = nr - up[i].first < ABTF_FAN_IN ?
+				   nr - up[i].first : ABTF_FAN_IN;
+			up[i].root = nup == 1;
+		}
+		err = run_level(l, up, nup, merge_children, level);
+		for (i = 0; i < nr; i++)
+			abtf__node_free(&level[i]);
+		free(level);
+		level = up;
+		nr = nup;
+	}
+	for (i = 0; i < nr; i++)
+		abtf__node_free(&level[i]);
+	free(level);
+	return err;
+}
+
+/* ---- the link ---- */
 
 static int load_base(struct abtf_linker *l)
 {
@@ -1228,82 +1037,113 @@ static int load_base(struct abtf_linker *l)
 	return 0;
 }
 
-/* One member and no .BTF.addr left to apply: what btf-link writes. */
+/* One member and no .debug_btf_addr left to apply: what btf-link writes. */
 static bool is_final(const struct abtf_linker *l)
 {
-	return l->ar.nr == 1 && !l->addr_size;
+	return l->nr_members == 1 && !l->addr_size;
 }
 
+/* A final BTF may be split (a module's): libbpf checks it against the base. */
 static int keep_final(struct abtf_linker *l)
 {
-	const struct abtf_member *m = &l->ar.members[0];
+	size_t size = l->plans[0].size;
+	uint8_t *buf = malloc(size);
+	int err;
 
-	l->btf = new_btf(l->btf_data + m->off, m->size, l->base);
-	if (!l->btf)
-		return link_error(l, -errno, "cannot load the final BTF");
+	if (!buf)
+		return -ENOMEM;
+	err = pread_all(l->fd, buf, size, l->btf_off);
+	if (!err) {
+		l->btf = abtf__new_btf(buf, size, l->base);
+		if (!l->btf)
+			err = -errno ? -errno : -EINVAL;
+	}
+	free(buf);
+	if (err)
+		return link_error(l, err, l->base ?
+				  "cannot load the final BTF against the base" :
+				  "cannot load the final BTF (split BTF needs --base)");
 	l->final_input = true;
 	return 1;
 }
 
-static int merge_all(struct abtf_linker *l)
+static unsigned int thread_count(const struct abtf_linker *l)
 {
-	size_t i;
+	long n = l->opts.nr_threads;
+
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n;
+}
+
+static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
+{
 	int err;
 
-	if (strtab_add(&l->strs, "") < 0)
+	*leaves = make_leaves(l, nr);
+	if (!*leaves)
 		return -ENOMEM;
-	l->first_id = l->base ? btf__type_cnt(l->base) : 1;
-	l->next_id = l->first_id;
-	for (i = 0; i < l->ar.nr; i++) {
-		err = link_member(l, &l->ar.members[i]);
-		if (err) {
-			pr_warn(&l->pr, "%s: .BTF member %zu at byte %zu: "
-				"cannot merge: %s", l->path, i,
-				l->ar.members[i].off, strerror(-err));
+	/*
+	 * Without groups to pair, or with one per member, the leaves validate
+	 * their members as they merge them; otherwise every member is
+	 * validated and hashed first, to find which have a group.
+	 */
+	if (l->elf && l->addr_size && !pair_one_to_one(l)) {
+		err = run_level(l, *leaves, *nr, hash_leaf, NULL);
+		if (err)
 			return err;
-		}
+		pair_groups(l);
 	}
-	return append_datasecs(l);
+	err = place_by_name(l);
+	if (err)
+		return err;
+	if (*nr == 1)
+		(*leaves)[0].root = true;
+	return 0;
 }
 
 ABTF_API int abtf_linker__link(struct abtf_linker *l)
 {
 	double t0 = now(), t1, t2;
+	struct node *leaves = NULL;
+	size_t nr = 0, i;
 	int err;
 
 	if (l->btf)
 		return l->final_input;
-	err = abtf__archive_parse(&l->ar, l->btf_data, l->btf_size, l->path,
-				  &l->pr);
+	l->nr_threads = thread_count(l);
+	err = walk_members(l);
+	if (!err)
+		err = load_base(l);
 	if (err)
 		return err;
-	l->st.nr_members = l->ar.nr;
+	l->st.nr_members = l->nr_members;
 	l->st.bytes_in = l->btf_size;
-	err = load_base(l);
-	if (err)
-		return err;
 	if (is_final(l) && !l->opts.force)
 		return keep_final(l);
-	if (l->elf) {
-		err = load_symtab(l);
-		if (err)
-			return err;
-	}
+	err = plan(l, &leaves, &nr);
 	t1 = now();
 	l->st.t_parse = t1 - t0;
-	err = merge_all(l);
 	if (!err)
-		err = build_btf(l);
-	if (err)
-		return err;
-	l->st.types_merged = l->next_id - l->first_id;
+		err = run_level(l, leaves, nr, merge_leaf, NULL);
 	t2 = now();
 	l->st.t_merge = t2 - t1;
-	err = btf__dedup(l->btf, NULL);
-	if (err)
-		return link_error(l, err, "BTF deduplication failed");
+	for (i = 0; i < nr; i++) {
+		l->st.types_in += leaves[i].types_in;
+		l->st.funcs += leaves[i].funcs;
+	}
+	if (err) {
+		for (i = 0; i < nr; i++)
+			abtf__node_free(&leaves[i]);
+		free(leaves);
+		return err;
+	}
+	err = merge_tree(l, leaves, nr);	/* frees the leaves */
 	l->st.t_dedup = now() - t2;
-	return 0;
+	if (!err && !l->elf && l->nr_members > 1)
+		pr_info(&l->pr, "%s: a raw archive has no symbol table: "
+			"variables cannot be placed and were left out", l->path);
+	return err;
 }
 
 ABTF_API const struct btf *abtf_linker__btf(const struct abtf_linker *l)
@@ -1311,20 +1151,35 @@ ABTF_API const struct btf *abtf_linker__btf(const struct abtf_linker *l)
 	return l->btf;
 }
 
+static void count_final(const struct btf *btf, uint32_t first,
+			struct abtf_link_stats *st)
+{
+	uint32_t id, n = btf__type_cnt(btf);
+
+	st->funcs = st->vars = 0;
+	for (id = first; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		st->funcs += btf_is_func(t);
+		st->vars += btf_is_var(t);
+	}
+}
+
 ABTF_API int abtf_linker__stats(const struct abtf_linker *l,
 				struct abtf_link_stats *stats)
 {
 	struct abtf_link_stats st = l->st;
-	uint32_t size = 0;
+	uint32_t size = 0, first;
 	size_t sz;
 
 	if (!stats || stats->sz < sizeof(size_t))
 		return -EINVAL;
 	if (l->btf) {
+		first = l->base ? btf__type_cnt(l->base) : 1;
 		btf__raw_data(l->btf, &size);
 		st.bytes_out = size;
-		st.types_out = btf__type_cnt(l->btf) -
-			       (l->base ? btf__type_cnt(l->base) : 1);
+		st.types_out = btf__type_cnt(l->btf) - first;
+		count_final(l->btf, first, &st);
 	}
 	sz = stats->sz < sizeof(st) ? stats->sz : sizeof(st);
 	st.sz = stats->sz;
@@ -1413,7 +1268,7 @@ static int set_section(Elf *elf, size_t shndx, const void *data, size_t size)
 /*
  * A linked image: the layout must not move (program headers map it), so
  * the final BTF is written over the archive at the same offset and the
- * section shrinks; .BTF.addr and its relocations are emptied likewise.
+ * section shrinks; .debug_btf_addr and its relocations are emptied likewise.
  */
 static int write_exec(struct abtf_linker *l, const char *dst, const void *raw,
 		      uint32_t size)
@@ -1508,7 +1363,7 @@ static int new_section(Elf *elf, uint32_t name, uint32_t type, uint64_t flags,
 static int write_btf_object(struct abtf_linker *l, int fd, const void *raw,
 			    uint32_t size)
 {
-	static const char shstrtab[] = "\0.BTF\0.shstrtab";
+	static const char shstrtab[] = "\0.BTF\0.shstrtab\0.note.GNU-stack";
 	GElf_Ehdr ehdr;
 	Elf *elf;
 	int err = -EINVAL;
@@ -1525,7 +1380,8 @@ static int write_btf_object(struct abtf_linker *l, int fd, const void *raw,
 	ehdr.e_shstrndx = 2;
 	if (!gelf_update_ehdr(elf, &ehdr) ||
 	    new_section(elf, 1, SHT_PROGBITS, SHF_ALLOC, 4, raw, size) ||
-	    new_section(elf, 7, SHT_STRTAB, 0, 1, shstrtab, sizeof(shstrtab)) ||
+	    new_section(elf, 6, SHT_STRTAB, 0, 1, shstrtab, sizeof(shstrtab)) ||
+	    new_section(elf, 16, SHT_PROGBITS, 0, 1, "", 0) ||
 	    elf_update(elf, ELF_C_WRITE) < 0)
 		goto out;
 	err = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Printing, option structs and atomic file replacement. */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,18 +42,62 @@ int abtf__copy_opts(void *dst, size_t dst_sz, const void *opts)
 	return 0;
 }
 
+/*
+ * The file an atomic write replaces: @path itself, or what a symbolic link
+ * at @path points to (the link stays a link). A device, pipe or socket is
+ * never replaced: -ENOTSUP tells the caller to write through it instead.
+ */
+static int replace_target(const char *path, char **target)
+{
+	struct stat st;
+
+	*target = NULL;
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			return -errno;
+		*target = strdup(path);
+		return *target ? 0 : -ENOMEM;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		if (stat(path, &st))	/* dangling: create the target */
+			return -errno;
+		*target = realpath(path, NULL);
+		if (!*target)
+			return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		free(*target);
+		*target = NULL;
+		return -ENOTSUP;
+	}
+	if (!*target)
+		*target = strdup(path);
+	return *target ? 0 : -ENOMEM;
+}
+
+/*
+ * @tmp is "TARGET.abtf-XXXXXX" for the file an atomic write replaces; its
+ * commit renames it over TARGET. -ENOTSUP: @path is not a regular file.
+ */
 int abtf__tmpfile_for(const char *path, char **tmp)
 {
-	int fd;
+	char *target;
+	int fd, err;
 
-	if (asprintf(tmp, "%s.abtf-XXXXXX", path) < 0) {
+	err = replace_target(path, &target);
+	if (err) {
+		*tmp = NULL;
+		return err;
+	}
+	if (asprintf(tmp, "%s.abtf-XXXXXX", target) < 0) {
+		free(target);
 		*tmp = NULL;
 		return -ENOMEM;
 	}
+	free(target);
 	fd = mkostemp(*tmp, O_CLOEXEC);
 	if (fd < 0) {
-		int err = -errno;
-
+		err = -errno;
 		free(*tmp);
 		*tmp = NULL;
 		return err;
@@ -68,14 +113,21 @@ void abtf__tmpfile_abort(char *tmp)
 	free(tmp);
 }
 
+/* TARGET is @tmp without its ".abtf-XXXXXX" suffix. */
 int abtf__tmpfile_commit(char *tmp, const char *path)
 {
+	size_t len = strlen(tmp) - strlen(".abtf-XXXXXX");
+	char *target = strndup(tmp, len);
 	struct stat st;
 	mode_t mask;
 	int err = 0;
 
+	if (!target) {
+		abtf__tmpfile_abort(tmp);
+		return -ENOMEM;
+	}
 	/* Keep the mode of the file we replace, or honour the umask. */
-	if (stat(path, &st) == 0) {
+	if (stat(target, &st) == 0) {
 		if (chmod(tmp, st.st_mode & 07777))
 			err = -errno;
 	} else {
@@ -84,10 +136,11 @@ int abtf__tmpfile_commit(char *tmp, const char *path)
 		if (chmod(tmp, 0666 & ~mask))
 			err = -errno;
 	}
-	if (!err && rename(tmp, path))
+	if (!err && rename(tmp, target))
 		err = -errno;
 	if (err)
 		unlink(tmp);
+	free(target);
 	free(tmp);
 	return err;
 }
@@ -110,12 +163,27 @@ static int write_all(int fd, const void *data, size_t size)
 	return 0;
 }
 
+/* A device or a pipe is written through, never replaced. */
+static int write_through(const char *path, const void *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, data, size);
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 ABTF_API int abtf_write_file(const char *path, const void *data, size_t size)
 {
 	char *tmp;
 	int fd, err;
 
 	fd = abtf__tmpfile_for(path, &tmp);
+	if (fd == -ENOTSUP)
+		return write_through(path, data, size);
 	if (fd < 0)
 		return fd;
 	err = write_all(fd, data, size);
@@ -131,11 +199,17 @@ ABTF_API int abtf_write_file(const char *path, const void *data, size_t size)
 uint32_t abtf__hash32(const void *data, size_t size)
 {
 	const unsigned char *p = data;
-	uint32_t h = 2166136261u;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ size, w;
 
-	while (size--) {
-		h ^= *p++;
-		h *= 16777619u;
+	/* eight little-endian bytes at a time: the archive is tens of MB */
+	for (; size >= 8; p += 8, size -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ le64toh(w)) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
 	}
-	return h;
+	w = 0;
+	memcpy(&w, p, size);
+	h = (h ^ le64toh(w)) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 32;
+	return (uint32_t)h;
 }

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cc-btf: a compiler wrapper that adds each object's BTF to the object.
+ *
+ *	cc-btf [OPTIONS] COMPILER [ARGS...]	wrapper mode
+ *	cc-btf --encode [-o OUT] FILE.o...	encode-only mode
+ *
+ * main() is a pipeline over one struct cc_btf: parse our options, find the
+ * objects the compiler command will write (objects.c), run the compiler,
+ * encode each object (encode.c). A command that writes no object runs the
+ * compiler with execvp() and nothing else.
+ */
+#ifndef __CC_BTF_H
+#define __CC_BTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CC_BTF_NAME	"cc-btf"
+
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
+#endif
+
+/* Exit statuses of our own (the compiler's are passed through). */
+#define EXIT_ENCODE	1	/* an object could not be encoded */
+#define EXIT_USAGE	2	/* bad cc-btf option or CC_BTF_OPTS */
+#define EXIT_NOEXEC	126	/* the compiler exists but cannot be run */
+#define EXIT_NOTFOUND	127	/* the compiler was not found */
+
+/* A growable vector of malloc()ed strings. */
+struct strv {
+	char **v;
+	size_t nr, cap;
+};
+
+int strv__push(struct strv *sv, char *s);	/* takes @s; frees it on error */
+int strv__push_dup(struct strv *sv, const char *s);
+void strv__clear(struct strv *sv);
+
+enum cc_mode {
+	MODE_WRAP,		/* run COMPILER, encode what it writes */
+	MODE_ENCODE,		/* --encode FILE... */
+	MODE_HELP,
+	MODE_VERSION,
+};
+
+struct cc_btf {
+	enum cc_mode mode;
+
+	/* options */
+	bool no_btf;		/* --no-btf, CC_BTF=0: only run the compiler */
+	bool warn;		/* --warn: an encoding failure is a warning */
+	bool detached;		/* --detached: OBJECT.btf, object untouched */
+	bool no_addr;		/* --no-addr: no .debug_btf_addr section */
+	int verbose;		/* -v: what was encoded; -vv: library debug */
+	const char *out;	/* --encode -o OUT: raw BTF to OUT */
+
+	/* the compiler command (wrapper) or the files (--encode) */
+	char **args;
+	int nr_args;
+
+	struct strv objs;	/* objects the compiler command writes */
+	struct strv msgs;	/* the library's warnings for the file at hand */
+};
+
+/* objects.c: the objects a gcc-compatible command line writes. */
+int cc_btf__find_objects(struct cc_btf *cb);
+
+/* encode.c */
+int cc_btf__encode_objects(struct cc_btf *cb);	/* wrapper mode */
+int cc_btf__encode_files(struct cc_btf *cb);	/* --encode */
+
+#endif /* __CC_BTF_H */

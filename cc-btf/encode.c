@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Encoding objects with libarchive-btf, in the two modes of cc-btf.
+ *
+ * Wrapper mode (after a successful compile): an output that is not a
+ * regular ELF file (LLVM bitcode from -flto, a precompiled header, a pipe)
+ * and an object without DWARF (-ENODATA) are left alone silently, and so
+ * is a BTF without types (assembler sources). A failure prints one line,
+ * deletes the object so that make does not take it as up to date and makes
+ * the exit status 1; --warn keeps the object without BTF instead.
+ *
+ * --encode mode: every FILE must encode; no DWARF is an error too, and a
+ * failure leaves FILE as it was (the library writes a temporary file and
+ * renames it).
+ *
+ * The library's messages already name the file and the DWARF place: they
+ * are collected while one file is processed and printed with our prefix,
+ * the last one as the error (earlier ones did not stop the encoder, so they
+ * were warnings). Our own line is printed only when the library gave none.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+
+#include "archive_btf.h"
+#include "cc-btf.h"
+
+/* Where one file's BTF goes. */
+struct target {
+	const char *raw;	/* raw BTF to this file; NULL: .BTF in place */
+	bool keep_empty;	/* write a BTF without types too */
+};
+
+static void print_cb(enum abtf_print_level level, void *ctx, const char *fmt,
+		     va_list args)
+{
+	struct cc_btf *cb = ctx;
+	char *msg;
+	size_t len;
+
+	if ((level == ABTF_INFO && cb->verbose < 1) ||
+	    (level == ABTF_DEBUG && cb->verbose < 2))
+		return;
+	if (vasprintf(&msg, fmt, args) < 0)
+		return;
+	len = strlen(msg);
+	while (len && msg[len - 1] == '\n')
+		msg[--len] = '\0';
+	if (level == ABTF_WARN) {
+		strv__push(&cb->msgs, msg);
+		return;
+	}
+	fprintf(stderr, CC_BTF_NAME ": %s\n", msg);
+	free(msg);
+}
+
+static void print_msgs(const struct cc_btf *cb, size_t nr, const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		fprintf(stderr, CC_BTF_NAME ": %s: %s\n", kind, cb->msgs.v[i]);
+}
+
+/* After a success: the library's messages were warnings. */
+static void flush_warnings(struct cc_btf *cb)
+{
+	print_msgs(cb, cb->msgs.nr, "warning");
+	strv__clear(&cb->msgs);
+}
+
+/* The failure @err of @file: the library's last message, or our own line. */
+static void report_failure(struct cc_btf *cb, const char *file, int err,
+			   bool fatal)
+{
+	const char *kind = fatal ? "error" : "warning";
+	size_t nr = cb->msgs.nr;
+
+	if (!nr) {
+		fprintf(stderr, CC_BTF_NAME ": %s: %s: %s\n", kind, file,
+			strerror(-err));
+		return;
+	}
+	print_msgs(cb, nr - 1, "warning");
+	fprintf(stderr, CC_BTF_NAME ": %s: %s\n", kind, cb->msgs.v[nr - 1]);
+	strv__clear(&cb->msgs);
+}
+
+/* A message of our own, reported like the library's. */
+static void __printf(2, 3) add_msg(struct cc_btf *cb, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) >= 0)
+		strv__push(&cb->msgs, msg);
+	va_end(ap);
+}
+
+static void pr_verbose(const struct cc_btf *cb, const char *file, const char *what)
+{
+	if (cb->verbose)
+		fprintf(stderr, CC_BTF_NAME ": %s: %s\n", file, what);
+}
+
+static int write_all(int fd, const char *p, size_t size)
+{
+	ssize_t n;
+
+	while (size) {
+		n = write(fd, p, size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		size -= n;
+	}
+	return 0;
+}
+
+/* Write the raw BTF into whatever @dst is, following links. */
+static int write_through(struct cc_btf *cb, struct abtf_encoder *enc,
+			 const char *dst)
+{
+	const void *raw;
+	uint32_t size;
+	int fd, err;
+
+	raw = btf__raw_data(abtf_encoder__btf(enc), &size);
+	if (!raw)
+		return -ENOMEM;
+	fd = open(dst, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto out_msg;
+	}
+	err = write_all(fd, raw, size);
+	if (close(fd) && !err)
+		err = -errno;
+out_msg:
+	if (err)
+		add_msg(cb, "%s: cannot write: %s", dst, strerror(-err));
+	return err;
+}
+
+/*
+ * Raw BTF to @dst. A regular file, or a new one, is replaced atomically by
+ * the library. Anything else (/dev/null, a pipe, a symbolic link such as
+ * /dev/stdout) is written through: a rename would replace the device node
+ * or the link itself, /dev/null included when run as root.
+ */
+static int write_raw(struct cc_btf *cb, struct abtf_encoder *enc,
+		     const char *dst)
+{
+	struct stat st;
+
+	if (lstat(dst, &st) || S_ISREG(st.st_mode))
+		return abtf_encoder__write_raw(enc, dst);
+	return write_through(cb, enc, dst);
+}
+
+/*
+ * Encode @path into @t. Returns 0, -ENODATA if it has no DWARF, or another
+ * -errno (the library's messages are in cb->msgs).
+ */
+static int encode_file(struct cc_btf *cb, const char *path,
+		       const struct target *t)
+{
+	struct abtf_encode_opts opts = {
+		.sz = sizeof(opts),
+		.print = print_cb,
+		.print_ctx = cb,
+		.no_addr = cb->no_addr,
+	};
+	struct abtf_encoder *enc;
+	unsigned int nr;
+	int err;
+
+	enc = abtf_encoder__new(path, &opts);
+	if (!enc)
+		return errno ? -errno : -EINVAL;
+	err = abtf_encoder__encode(enc);
+	if (err)
+		goto out_free_enc;
+	nr = btf__type_cnt(abtf_encoder__btf(enc)) - 1;
+	if (!nr && !t->keep_empty) {
+		pr_verbose(cb, path, "no types, nothing to add");
+		goto out_free_enc;
+	}
+	if (t->raw)
+		err = write_raw(cb, enc, t->raw);
+	else
+		err = abtf_encoder__write_object(enc, NULL);
+	if (!err && cb->verbose)
+		fprintf(stderr, CC_BTF_NAME ": %s: %u types%s\n",
+			t->raw ? t->raw : path, nr, t->raw ? " (raw BTF)" : "");
+out_free_enc:
+	abtf_encoder__free(enc);
+	return err < 0 ? err : 0;
+}
+
+/* A regular file that starts with the ELF magic. */
+static bool is_elf_file(const char *path)
+{
+	char magic[SELFMAG];
+	struct stat st;
+	bool elf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	      read(fd, magic, SELFMAG) == SELFMAG &&
+	      !memcmp(magic, ELFMAG, SELFMAG);
+	close(fd);
+	return elf;
+}
+
+static char *detached_path(const char *obj)
+{
+	char *path;
+
+	return asprintf(&path, "%s.btf", obj) < 0 ? NULL : path;
+}
+
+/* Wrapper mode, one object; returns true if it failed. */
+static bool wrap_object(struct cc_btf *cb, const char *obj)
+{
+	struct target t = {};
+	char *raw = NULL;
+	int err;
+
+	if (!is_elf_file(obj)) {
+		pr_verbose(cb, obj, "not a regular ELF file, not encoded");
+		return false;
+	}
+	if (cb->detached) {
+		raw = detached_path(obj);
+		if (!raw) {
+			err = -ENOMEM;
+			goto out_failed;
+		}
+		unlink(raw);	/* a stale one must not survive */
+		t.raw = raw;
+	}
+	err = encode_file(cb, obj, &t);
+	free(raw);
+	if (err == -ENODATA) {
+		strv__clear(&cb->msgs);
+		pr_verbose(cb, obj, "no DWARF, not encoded");
+		return false;
+	}
+	if (!err) {
+		flush_warnings(cb);
+		return false;
+	}
+out_failed:
+	report_failure(cb, obj, err, !cb->warn);
+	if (cb->warn)
+		return false;
+	unlink(obj);		/* not up to date: make must rebuild it */
+	return true;
+}
+
+int cc_btf__encode_objects(struct cc_btf *cb)
+{
+	bool failed = false;
+	size_t i;
+
+	for (i = 0; i < cb->objs.nr; i++)
+		failed |= wrap_object(cb, cb->objs.v[i]);
+	return failed ? EXIT_ENCODE : 0;
+}
+
+/* --encode mode, one file; returns true if it failed. */
+static bool encode_one(struct cc_btf *cb, const char *file)
+{
+	struct target t = { .raw = cb->out };
+	char *raw = NULL;
+	int err;
+
+	if (!t.raw && cb->detached) {
+		raw = detached_path(file);
+		if (!raw) {
+			err = -ENOMEM;
+			goto out_failed;
+		}
+		t.raw = raw;
+	}
+	t.keep_empty = t.raw != NULL;	/* a raw file was asked for: always write it */
+	err = encode_file(cb, file, &t);
+	free(raw);
+	if (err == -ENODATA) {
+		strv__clear(&cb->msgs);
+		fprintf(stderr, CC_BTF_NAME ": error: %s: no DWARF (.debug_info) to encode\n",
+			file);
+		return true;
+	}
+	if (!err) {
+		flush_warnings(cb);
+		return false;
+	}
+out_failed:
+	report_failure(cb, file, err, true);
+	return true;
+}
+
+int cc_btf__encode_files(struct cc_btf *cb)
+{
+	bool failed = false;
+	int i;
+
+	for (i = 0; i < cb->nr_args; i++)
+		failed |= encode_one(cb, cb->args[i]);
+	return failed ? EXIT_ENCODE : 0;
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Internal state of the archive linker, shared by linker.c (input, plan,
+ * threads, output) and merge.c (one merge node). See the essay atop
+ * linker.c.
+ */
+#ifndef __ABTF_LINKER_H
+#define __ABTF_LINKER_H
+
+#include <stdint.h>
+
+#include "archive.h"
+
+struct btf;
+
+/* ---- string interning (merge.c) ---- */
+
+struct strslot {
+	uint32_t hash;		/* 0: empty */
+	uint32_t off;
+};
+
+struct strtab {
+	char *data;
+	size_t len, cap;
+	struct strslot *slots;
+	size_t nslots, cnt;
+};
+
+int64_t abtf__strtab_add(struct strtab *st, const char *s);
+void abtf__strtab_free(struct strtab *st);
+
+/* ---- the input, read once at open; threads never call libelf ---- */
+
+struct lsec {
+	const char *name;
+	uint64_t addr, size, flags;
+};
+
+/* A defined FUNC or OBJECT symbol, for placement by name. */
+struct lsym {
+	const char *name;
+	uint64_t value;
+	uint64_t size;
+	uint32_t idx;		/* in .symtab */
+	uint32_t shndx;
+	uint8_t type;		/* STT_FUNC or STT_OBJECT */
+	uint8_t bind;
+};
+
+/* Every symbol by index: what a relocation of .debug_btf_addr points at. */
+struct lsymval {
+	uint64_t value;
+	uint32_t shndx;
+};
+
+struct rela {
+	uint64_t offset;
+	uint32_t sym;
+	int64_t addend;
+};
+
+/* Where one VAR goes; !present: nowhere (dropped). */
+struct place {
+	bool present;
+	uint32_t key;		/* section index (raw input: DATASEC name's strtab offset) */
+	uint64_t off;
+	uint32_t size;
+	const char *dsec_name;	/* raw input: the member DATASEC's name and size */
+	uint32_t dsec_size;
+};
+
+/* One archive member, as planned before any merging. */
+struct mplan {
+	size_t off, size;
+	uint32_t nr_types;	/* set once validated */
+	uint32_t hash;
+	bool has_group;		/* paired with a .debug_btf_addr group */
+	bool check_hash;	/* paired by size: the leaf checks the hash */
+	size_t slots_off;
+	uint32_t nr_slots;
+	struct place *vars;	/* placed by name: one per VAR, in VAR order */
+	size_t nr_vars;
+};
+
+enum input_kind {
+	IN_SLOTS,		/* member with a .debug_btf_addr group */
+	IN_NAMES,		/* member placed by name (pahole's) */
+	IN_RAW,			/* member of a raw BTF file: no symbols at all */
+	IN_CHILD,		/* a merge node's deduplicated result */
+};
+
+/* What a merge node takes in: a member or a child node's BTF. */
+struct input {
+	enum input_kind kind;
+	const uint8_t *types;	/* 4-aligned */
+	uint32_t type_len;
+	const char *strs;
+	uint32_t str_len;
+	uint32_t nr_types;
+	const struct mplan *plan;	/* IN_SLOTS, IN_NAMES */
+	const struct place *vars;	/* IN_CHILD: its VARs, in order */
+	size_t nr_vars;
+};
+
+/* One node of the merge tree: leaves take members, the others children. */
+struct node {
+	size_t first, nr;	/* members or child nodes */
+	bool leaf, root;
+
+	struct strtab strs;
+	uint8_t *types;
+	size_t types_len, types_cap;
+	uint32_t first_id, next_id;
+	uint32_t *fn_seen;	/* FUNC name offsets + 1 */
+	size_t fn_slots, fn_cnt;
+	struct place *vars;	/* kept VARs, in order; ->size set */
+	uint32_t *var_ids;	/* their IDs in this node's merged types */
+	size_t nr_vars, cap_vars;
+
+	void *raw;		/* result (not root): deduplicated raw BTF */
+	uint32_t raw_size;
+	size_t types_in, funcs;
+
+	int err;
+	char msg[512];		/* the first error, printed in node order */
+	struct abtf_printer pr;
+};
+
+struct abtf_linker {
+	char *path;
+	struct abtf_link_opts opts;
+	struct abtf_printer pr;
+	int fd;
+	Elf *elf;		/* NULL for raw BTF input */
+	GElf_Ehdr ehdr;
+	size_t shstrndx;
+
+	size_t btf_off;		/* .BTF in the file */
+	size_t btf_size;
+	size_t btf_shndx;
+	const uint8_t *addr_data;	/* .debug_btf_addr, mapped */
+	size_t addr_size;
+	size_t addr_shndx;
+	struct rela *relas;	/* .rela.debug_btf_addr, by offset */
+	size_t nr_relas;
+	bool rel_inplace;	/* SHT_REL: the addend is in the slot */
+
+	struct lsec *secs;	/* by section index */
+	size_t nr_secs;
+	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
+	size_t nr_syms;
+	struct lsymval *symvals;	/* every symbol, by index */
+	size_t nr_symvals;
+	bool *sym_used;		/* by symbol index: claimed by a VAR */
+
+	struct mplan *plans;
+	size_t nr_members;
+	unsigned int nr_threads;
+
+	struct btf *base;
+	struct btf *btf;
+	bool final_input;
+	struct abtf_link_stats st;
+};
+
+/* merge.c */
+int abtf__node_merge(struct abtf_linker *l, struct node *n,
+		     const struct input *in);
+int abtf__node_finish(struct abtf_linker *l, struct node *n);
+struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
+void abtf__node_free(struct node *n);
+struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
+size_t abtf__slot_size(const struct abtf_linker *l);
+
+#endif /* __ABTF_LINKER_H */

@@ -1,0 +1,919 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * One node of btf-link's merge tree: append inputs (archive members or
+ * child nodes' results) with their type IDs and strings remapped, keep one
+ * FUNC per name and only the VARs that have a place, then deduplicate.
+ * The root also rebuilds the DATASECs. See the essay atop linker.c.
+ *
+ * A node touches only its own state and the linker's read-only tables, so
+ * nodes of one level run in parallel.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "linker.h"
+
+/* ---- string interning ---- */
+
+/* FNV-1a over the bytes up to the NUL, and the length on the way. */
+static uint32_t str_hash(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t h = 2166136261u;
+
+	for (; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	*len = p - (const unsigned char *)s;
+	return h | 1;	/* 0 marks an empty slot */
+}
+
+static int strtab_grow_slots(struct strtab *st)
+{
+	size_t n = st->nslots ? st->nslots * 2 : 1 << 14, i, j;
+	struct strslot *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < st->nslots; i++) {
+		if (!st->slots[i].hash)
+			continue;
+		for (j = st->slots[i].hash & (n - 1); slots[j].hash;
+		     j = (j + 1) & (n - 1))
+			;
+		slots[j] = st->slots[i];
+	}
+	free(st->slots);
+	st->slots = slots;
+	st->nslots = n;
+	return 0;
+}
+
+/* The offset of @s in the table, adding it if new; -ENOMEM on failure. */
+int64_t abtf__strtab_add(struct strtab *st, const char *s)
+{
+	size_t len, i;
+	uint32_t h = str_hash(s, &len);
+
+	if ((st->cnt + 1) * 2 > st->nslots && strtab_grow_slots(st))
+		return -ENOMEM;
+	for (i = h & (st->nslots - 1); st->slots[i].hash;
+	     i = (i + 1) & (st->nslots - 1))
+		if (st->slots[i].hash == h &&
+		    !memcmp(st->data + st->slots[i].off, s, len + 1))
+			return st->slots[i].off;
+	if (st->len + len + 1 > st->cap) {
+		size_t ncap = st->cap ? st->cap * 2 : 1 << 18;
+		char *n;
+
+		while (ncap < st->len + len + 1)
+			ncap *= 2;
+		n = realloc(st->data, ncap);
+		if (!n)
+			return -ENOMEM;
+		st->data = n;
+		st->cap = ncap;
+	}
+	memcpy(st->data + st->len, s, len + 1);
+	st->slots[i].hash = h;
+	st->slots[i].off = st->len;
+	st->cnt++;
+	st->len += len + 1;
+	return st->len - len - 1;
+}
+
+void abtf__strtab_free(struct strtab *st)
+{
+	free(st->data);
+	free(st->slots);
+}
+
+
+/* ---- node bookkeeping ---- */
+
+static int node_error(struct node *n, int err, const char *what)
+{
+	pr_warn(&n->pr, "%s", what);
+	return err;
+}
+
+static int fn_seen_add(struct node *n, uint32_t name_off)
+{
+	size_t i;
+
+	if ((n->fn_cnt + 1) * 2 > n->fn_slots) {
+		size_t ns = n->fn_slots ? n->fn_slots * 2 : 4096, j, k;
+		uint32_t *slots = calloc(ns, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		for (j = 0; j < n->fn_slots; j++) {
+			if (!n->fn_seen[j])
+				continue;
+			for (k = (n->fn_seen[j] * 2654435761u) & (ns - 1);
+			     slots[k]; k = (k + 1) & (ns - 1))
+				;
+			slots[k] = n->fn_seen[j];
+		}
+		free(n->fn_seen);
+		n->fn_seen = slots;
+		n->fn_slots = ns;
+	}
+	for (i = ((name_off + 1) * 2654435761u) & (n->fn_slots - 1);
+	     n->fn_seen[i]; i = (i + 1) & (n->fn_slots - 1))
+		if (n->fn_seen[i] == name_off + 1)
+			return 1;	/* already there */
+	n->fn_seen[i] = name_off + 1;
+	n->fn_cnt++;
+	return 0;
+}
+
+static int add_var(struct node *n, const struct place *pl, uint32_t id)
+{
+	if (n->nr_vars == n->cap_vars) {
+		size_t ncap = n->cap_vars ? n->cap_vars * 2 : 64;
+		struct place *v = realloc(n->vars, ncap * sizeof(*v));
+		uint32_t *ids;
+
+		if (!v)
+			return -ENOMEM;
+		n->vars = v;
+		ids = realloc(n->var_ids, ncap * sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		n->var_ids = ids;
+		n->cap_vars = ncap;
+	}
+	n->vars[n->nr_vars] = *pl;
+	n->var_ids[n->nr_vars] = id;
+	n->nr_vars++;
+	return 0;
+}
+
+void abtf__node_free(struct node *n)
+{
+	abtf__strtab_free(&n->strs);
+	free(n->types);
+	free(n->fn_seen);
+	free(n->vars);
+	free(n->var_ids);
+	free(n->raw);
+	memset(&n->strs, 0, sizeof(n->strs));
+	n->types = NULL;
+	n->fn_seen = NULL;
+	n->vars = NULL;
+	n->var_ids = NULL;
+	n->raw = NULL;
+}
+
+/* ---- where FUNCs and VARs are ---- */
+
+size_t abtf__slot_size(const struct abtf_linker *l)
+{
+	return l->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+}
+
+static uint64_t slot_value(const struct abtf_linker *l, size_t at)
+{
+	const uint8_t *p = l->addr_data + at;
+	uint64_t v64;
+	uint32_t v32;
+
+	if (abtf__slot_size(l) == 8) {
+		memcpy(&v64, p, 8);
+		return v64;
+	}
+	memcpy(&v32, p, 4);
+	return v32;
+}
+
+static int rela_cmp(const void *a, const void *b)
+{
+	const struct rela *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The allocated section holding @addr in a final image. */
+static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
+			    uint32_t *shndx, uint64_t *off)
+{
+	size_t i;
+
+	for (i = 1; i < l->nr_secs; i++) {
+		const struct lsec *s = &l->secs[i];
+
+		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
+		    addr - s->addr < s->size) {
+			*shndx = i;
+			*off = addr - s->addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Slot @k of a member: final image (address + 1) or relocatable (reloc). */
+static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
+		      uint32_t k, struct place *pl)
+{
+	size_t at = mp->slots_off + (size_t)k * abtf__slot_size(l);
+	struct rela key = { .offset = at };
+	const struct rela *r;
+	uint64_t v;
+
+	memset(pl, 0, sizeof(*pl));
+	if (k >= mp->nr_slots)
+		return -EINVAL;
+	v = slot_value(l, at);
+	if (l->ehdr.e_type != ET_REL) {
+		if (v)	/* 0: the linker discarded it */
+			pl->present = section_of_addr(l, v - 1, &pl->key,
+						      &pl->off);
+		return 0;
+	}
+	r = bsearch(&key, l->relas, l->nr_relas, sizeof(key), rela_cmp);
+	if (!r || r->sym >= l->nr_symvals)
+		return 0;
+	pl->key = l->symvals[r->sym].shndx;
+	if (pl->key == SHN_UNDEF || pl->key >= l->nr_secs)
+		return 0;
+	pl->present = true;
+	pl->off = l->symvals[r->sym].value +
+		  (l->rel_inplace ? (int64_t)v : r->addend) - 1;
+	return 0;
+}
+
+/* pahole's rule: a FUNC survives if a defined STT_FUNC has its name. */
+static bool func_by_name(const struct abtf_linker *l, const char *name)
+{
+	size_t lo = 0, hi = l->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(l->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++)
+		if (l->syms[lo].type == STT_FUNC)
+			return true;
+	return false;
+}
+
+/*
+ * pahole keeps the variables of the final ".data..percpu" only: the vmlinux
+ * linker script has merged its input subsections into it by now.
+ */
+static bool in_percpu_section(const struct abtf_linker *l,
+			      const struct place *pl)
+{
+	const char *name = l->elf ? (pl->key < l->nr_secs ?
+				     l->secs[pl->key].name : NULL) :
+				    pl->dsec_name;
+
+	return name && !strcmp(name, ABTF_PERCPU_SEC);
+}
+
+/* ---- one input ---- */
+
+/* Per-input scratch: which local IDs survive, and where VARs go. */
+struct scratch {
+	const struct input *in;
+	uint32_t *map;		/* local ID -> node ID; 0: dropped */
+	struct place *places;	/* local VAR ID -> place */
+	uint32_t *dsec_of;	/* local VAR ID -> its DATASEC record offset + 1 */
+	uint32_t *dsec_off;	/* local VAR ID -> its DATASEC entry offset */
+	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry size */
+	uint32_t *str_keys;	/* memo: member string offset + 1 ... */
+	uint32_t *str_vals;	/* ... -> node string offset */
+	size_t str_slots, str_cnt;
+	uint32_t next_slot;	/* IN_SLOTS: slots go FUNC and VAR, in order */
+	uint32_t next_var;	/* IN_NAMES, IN_CHILD: the next VAR's place */
+};
+
+static struct btf_type *next_type(const struct input *in, uint32_t *off)
+{
+	struct btf_type *t = (void *)(in->types + *off);
+
+	*off += abtf__record_size(t);
+	return t;
+}
+
+/* A member's DATASEC gives its VARs their sizes (and, raw, offsets). */
+static void note_datasec(struct scratch *sc, const struct btf_type *t)
+{
+	const struct btf_var_secinfo *v = (const void *)(t + 1);
+	uint32_t at = (const uint8_t *)t - sc->in->types;
+	uint16_t i;
+
+	for (i = 0; i < BTF_INFO_VLEN(t->info); i++) {
+		if (!v[i].type || v[i].type > sc->in->nr_types)
+			continue;
+		sc->var_size[v[i].type] = v[i].size;
+		sc->dsec_off[v[i].type] = v[i].offset;
+		sc->dsec_of[v[i].type] = at + 1;
+	}
+}
+
+/* Raw input places VARs by their DATASEC, which comes after them. */
+static void collect_datasecs(struct scratch *sc)
+{
+	uint32_t off = 0, id;
+
+	for (id = 1; id <= sc->in->nr_types; id++) {
+		const struct btf_type *t = next_type(sc->in, &off);
+
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_DATASEC)
+			note_datasec(sc, t);
+	}
+}
+
+/* A raw file holds no symbols: VARs keep their member DATASEC, if one. */
+static void raw_place(struct abtf_linker *l, struct scratch *sc, uint32_t id,
+		      struct place *pl)
+{
+	const struct btf_type *d;
+
+	memset(pl, 0, sizeof(*pl));
+	if (l->nr_members != 1 || !sc->dsec_of[id])
+		return;	/* offsets of several members cannot be placed */
+	d = (void *)(sc->in->types + sc->dsec_of[id] - 1);
+	pl->present = true;
+	pl->dsec_name = sc->in->strs + d->name_off;
+	pl->dsec_size = d->size;
+	pl->off = sc->dsec_off[id];
+}
+
+static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
+		     struct place *pl)
+{
+	const struct input *in = sc->in;
+	int err = 0;
+
+	switch (in->kind) {
+	case IN_SLOTS:
+		err = slot_place(l, in->plan, sc->next_slot++, pl);
+		break;
+	case IN_NAMES:
+		if (sc->next_var >= in->plan->nr_vars)
+			return -EINVAL;
+		*pl = in->plan->vars[sc->next_var++];
+		break;
+	case IN_CHILD:
+		if (sc->next_var >= in->nr_vars)
+			return -EINVAL;
+		*pl = in->vars[sc->next_var++];
+		break;
+	case IN_RAW:
+		raw_place(l, sc, id, pl);
+		break;
+	}
+	if (!err && pl->present && in->kind != IN_CHILD)
+		pl->present = in_percpu_section(l, pl);
+	return err;
+}
+
+static int func_present(struct abtf_linker *l, struct scratch *sc,
+			const char *name)
+{
+	struct place pl;
+	int err;
+
+	switch (sc->in->kind) {
+	case IN_SLOTS:
+		err = slot_place(l, sc->in->plan, sc->next_slot++, &pl);
+		return err ? err : pl.present;
+	case IN_NAMES:
+		return func_by_name(l, name);
+	default:
+		return 1;
+	}
+}
+
+/* Keep this type? 1 yes, 0 no, < 0 error. */
+static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
+		  uint32_t id, const struct btf_type *t)
+{
+	const char *name = sc->in->strs + t->name_off;
+	int64_t soff;
+	int ret;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_DATASEC:
+		note_datasec(sc, t);
+		return 0;	/* rebuilt by the root */
+	case BTF_KIND_DECL_TAG:
+		return t->type < id && sc->map[t->type];
+	case BTF_KIND_FUNC:
+		ret = func_present(l, sc, name);
+		if (ret <= 0)
+			return ret;
+		soff = abtf__strtab_add(&n->strs, name);
+		if (soff < 0)
+			return soff;
+		ret = fn_seen_add(n, soff);
+		return ret < 0 ? ret : !ret;	/* one FUNC per name */
+	case BTF_KIND_VAR:
+		ret = place_var(l, sc, id, &sc->places[id]);
+		return ret < 0 ? ret : sc->places[id].present;
+	default:
+		return 1;
+	}
+}
+
+struct remap {
+	struct node *n;
+	struct scratch *sc;
+};
+
+static int remap_id(uint32_t *id, void *ctx)
+{
+	struct remap *r = ctx;
+
+	if (!*id)
+		return 0;
+	if (*id > r->sc->in->nr_types || !r->sc->map[*id])
+		return -EINVAL;
+	*id = r->sc->map[*id];
+	return 0;
+}
+
+static size_t memo_slot(const struct scratch *sc, uint32_t key)
+{
+	size_t i = (key * 2654435761u) & (sc->str_slots - 1);
+
+	while (sc->str_keys[i] && sc->str_keys[i] != key)
+		i = (i + 1) & (sc->str_slots - 1);
+	return i;
+}
+
+static int memo_grow(struct scratch *sc)
+{
+	struct scratch old = *sc;
+	size_t i, j;
+
+	sc->str_slots = old.str_slots ? old.str_slots * 2 : 1024;
+	sc->str_keys = calloc(sc->str_slots, sizeof(*sc->str_keys));
+	sc->str_vals = malloc(sc->str_slots * sizeof(*sc->str_vals));
+	if (!sc->str_keys || !sc->str_vals) {
+		free(sc->str_keys);
+		free(sc->str_vals);
+		sc->str_keys = old.str_keys;
+		sc->str_vals = old.str_vals;
+		sc->str_slots = old.str_slots;
+		return -ENOMEM;
+	}
+	for (i = 0; i < old.str_slots; i++) {
+		if (!old.str_keys[i])
+			continue;
+		j = memo_slot(sc, old.str_keys[i]);
+		sc->str_keys[j] = old.str_keys[i];
+		sc->str_vals[j] = old.str_vals[i];
+	}
+	free(old.str_keys);
+	free(old.str_vals);
+	return 0;
+}
+
+/* A member names many things with the same string: intern each once. */
+static int remap_str(uint32_t *off, void *ctx)
+{
+	struct remap *r = ctx;
+	struct scratch *sc = r->sc;
+	int64_t no;
+	size_t i;
+
+	if (!*off)
+		return 0;
+	if ((sc->str_cnt + 1) * 2 > sc->str_slots && memo_grow(sc))
+		return -ENOMEM;
+	i = memo_slot(sc, *off + 1);
+	if (sc->str_keys[i]) {
+		*off = sc->str_vals[i];
+		return 0;
+	}
+	no = abtf__strtab_add(&r->n->strs, sc->in->strs + *off);
+	if (no < 0)
+		return no;
+	sc->str_keys[i] = *off + 1;
+	sc->str_vals[i] = no;
+	sc->str_cnt++;
+	*off = no;
+	return 0;
+}
+
+static int grow_types(struct node *n, size_t more)
+{
+	size_t ncap;
+	uint8_t *p;
+
+	if (n->types_len + more <= n->types_cap)
+		return 0;
+	ncap = n->types_cap ? n->types_cap * 2 : 1 << 20;
+	while (ncap < n->types_len + more)
+		ncap *= 2;
+	p = realloc(n->types, ncap);
+	if (!p)
+		return -ENOMEM;
+	n->types = p;
+	n->types_cap = ncap;
+	return 0;
+}
+
+static int append_type(struct node *n, struct scratch *sc,
+		       const struct btf_type *t)
+{
+	size_t sz = abtf__record_size(t);
+	struct remap r = { .n = n, .sc = sc };
+	struct btf_type *dst;
+
+	if (grow_types(n, sz))
+		return -ENOMEM;
+	dst = (void *)(n->types + n->types_len);
+	memcpy(dst, t, sz);
+	n->types_len += sz;
+	if (abtf__for_each_type_id(dst, remap_id, &r))
+		return node_error(n, -EINVAL, "a type refers to a dropped type");
+	return abtf__for_each_str_off(dst, remap_str, &r);
+}
+
+/* Pass 1 decides and numbers; pass 2 appends, every reference known. */
+static int merge_input(struct abtf_linker *l, struct node *n,
+		       struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t off = 0, id;
+	int keep, err;
+
+	if (in->kind == IN_RAW)
+		collect_datasecs(sc);
+	for (id = 1; id <= in->nr_types; id++) {
+		keep = decide(l, n, sc, id, next_type(in, &off));
+		if (keep < 0)
+			return keep == -EINVAL ?
+			       node_error(n, keep, ".debug_btf_addr does not match its member") :
+			       keep;
+		if (keep)
+			sc->map[id] = n->next_id++;
+	}
+	for (off = 0, id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t = next_type(in, &off);
+
+		if (!sc->map[id])
+			continue;
+		err = append_type(n, sc, t);
+		if (err)
+			return err;
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_VAR) {
+			if (in->kind == IN_SLOTS || in->kind == IN_RAW)
+				sc->places[id].size = sc->var_size[id];
+			err = add_var(n, &sc->places[id], sc->map[id]);
+			if (err)
+				return err;
+		} else if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC) {
+			n->funcs++;
+		}
+	}
+	n->types_in += in->nr_types;
+	return 0;
+}
+
+int abtf__node_merge(struct abtf_linker *l, struct node *n,
+		     const struct input *in)
+{
+	size_t cnt = in->nr_types + 1;
+	struct scratch sc = { .in = in };
+	int err = -ENOMEM;
+
+	if (!n->next_id) {
+		if (abtf__strtab_add(&n->strs, "") < 0)
+			return -ENOMEM;
+		n->first_id = n->root && l->base ? btf__type_cnt(l->base) : 1;
+		n->next_id = n->first_id;
+	}
+	sc.map = calloc(cnt, sizeof(*sc.map));
+	sc.places = calloc(cnt, sizeof(*sc.places));
+	sc.dsec_of = calloc(cnt, sizeof(*sc.dsec_of));
+	sc.dsec_off = calloc(cnt, sizeof(*sc.dsec_off));
+	sc.var_size = calloc(cnt, sizeof(*sc.var_size));
+	if (sc.map && sc.places && sc.dsec_of && sc.dsec_off && sc.var_size &&
+	    !memo_grow(&sc))
+		err = merge_input(l, n, &sc);
+	free(sc.str_keys);
+	free(sc.str_vals);
+	free(sc.map);
+	free(sc.places);
+	free(sc.dsec_of);
+	free(sc.dsec_off);
+	free(sc.var_size);
+	return err;
+}
+
+/* ---- a node's result ---- */
+
+static int shift_str(uint32_t *off, void *ctx)
+{
+	uint32_t *shift = ctx;
+
+	if (*off)
+		*off += *shift;
+	return 0;
+}
+
+static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
+{
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(hdr),
+	};
+	uint8_t *raw;
+
+	/* split BTF names its own strings from the end of the base's */
+	if (shift) {
+		uint32_t off = 0;
+
+		while (off < n->types_len) {
+			struct btf_type *t = (void *)(n->types + off);
+			abtf__for_each_str_off(t, shift_str, &shift);
+			off += abtf__record_size(t);
+		}
+	}
+	hdr.type_len = n->types_len;
+	hdr.str_off = n->types_len;
+	hdr.str_len = n->strs.len;
+	*size = sizeof(hdr) + n->types_len + n->strs.len;
+	/* in the type buffer itself: no second copy of a leaf's types */
+	raw = realloc(n->types, *size);
+	if (!raw)
+		return NULL;
+	n->types = NULL;
+	memmove(raw + sizeof(hdr), raw, n->types_len);
+	memcpy(raw, &hdr, sizeof(hdr));
+	memcpy(raw + sizeof(hdr) + n->types_len, n->strs.data, n->strs.len);
+	/* the merge state is no longer needed: free it before dedup's peak */
+	abtf__strtab_free(&n->strs);
+	memset(&n->strs, 0, sizeof(n->strs));
+	return raw;
+}
+
+/*
+ * libbpf 1.1 declares btf__new_split() but does not export it, so split
+ * BTF is parsed from an anonymous in-memory file with btf__parse_raw_split().
+ */
+struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
+{
+	char path[64];
+	struct btf *btf;
+	int fd, err = 0;
+
+	if (!base)
+		return btf__new(raw, size);
+	fd = memfd_create("abtf-split-btf", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, raw, size) != (ssize_t)size)
+		err = errno ? errno : EIO;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = err ? NULL : btf__parse_raw_split(path, base);
+	if (!btf && !err)
+		err = errno;
+	close(fd);
+	errno = err;
+	return btf;
+}
+
+static struct btf *dedup(struct node *n, void *raw, size_t size,
+			 struct btf *base)
+{
+	struct btf *btf = abtf__new_btf(raw, size, base);
+	int err;
+
+	free(raw);
+	if (!btf) {
+		node_error(n, -errno, "the merged BTF is invalid");
+		return NULL;
+	}
+	err = btf__dedup(btf, NULL);
+	if (err) {
+		node_error(n, err, "BTF deduplication failed");
+		btf__free(btf);
+		errno = -err;
+		return NULL;
+	}
+	return btf;
+}
+
+/* A non-root node keeps its deduplicated BTF as raw bytes and its VARs. */
+int abtf__node_finish(struct abtf_linker *l, struct node *n)
+{
+	struct btf *btf;
+	const void *data;
+	size_t size;
+	void *raw;
+
+	raw = raw_btf(n, 0, &size);
+	if (!raw)
+		return -ENOMEM;
+	btf = dedup(n, raw, size, NULL);
+	if (!btf)
+		return -errno ? -errno : -EINVAL;
+	data = btf__raw_data(btf, &n->raw_size);
+	n->raw = data ? malloc(n->raw_size) : NULL;
+	if (n->raw)
+		memcpy(n->raw, data, n->raw_size);
+	btf__free(btf);
+	free(n->var_ids);	/* VARs stay in order: their IDs are not needed */
+	n->var_ids = NULL;
+	return n->raw ? 0 : -ENOMEM;
+}
+
+/* ---- the root: DATASECs and the final BTF ---- */
+
+struct out_var {
+	uint32_t id;
+	uint32_t off;
+	uint32_t size;
+};
+
+struct out_sec {
+	const char *name;
+	uint32_t key;
+	uint32_t size;
+	struct out_var *vars;
+	size_t nr, cap;
+};
+
+static struct out_sec *out_sec_get(struct abtf_linker *l, struct out_sec **secs,
+				   size_t *nr, const struct place *pl)
+{
+	const char *name = l->elf ? l->secs[pl->key].name : pl->dsec_name;
+	struct out_sec *s;
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (l->elf ? (*secs)[i].key == pl->key :
+			     !strcmp((*secs)[i].name, name))
+			return &(*secs)[i];
+	s = realloc(*secs, (*nr + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	*secs = s;
+	s = &s[(*nr)++];
+	memset(s, 0, sizeof(*s));
+	s->name = name ? name : "";
+	s->key = pl->key;
+	s->size = l->elf ? l->secs[pl->key].size : pl->dsec_size;
+	return s;
+}
+
+static int out_sec_add(struct out_sec *s, uint32_t id, const struct place *pl)
+{
+	if (pl->off > UINT32_MAX)
+		return -ERANGE;
+	if (s->nr == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		struct out_var *v = realloc(s->vars, ncap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->vars = v;
+		s->cap = ncap;
+	}
+	s->vars[s->nr].id = id;
+	s->vars[s->nr].off = pl->off;
+	s->vars[s->nr].size = pl->size;
+	s->nr++;
+	return 0;
+}
+
+static int out_var_cmp(const void *a, const void *b)
+{
+	const struct out_var *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int out_sec_cmp(const void *a, const void *b)
+{
+	const struct out_sec *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->key < y->key ? -1 : x->key > y->key);
+}
+
+/* Sorted, without overlaps (the kernel rejects them), inside the section. */
+static void clean_vars(struct abtf_linker *l, struct out_sec *s)
+{
+	uint64_t end = 0;
+	size_t i, n = 0;
+
+	qsort(s->vars, s->nr, sizeof(*s->vars), out_var_cmp);
+	for (i = 0; i < s->nr; i++) {
+		struct out_var *v = &s->vars[i];
+
+		if ((n && v->off < end) || (uint64_t)v->off + v->size > s->size) {
+			pr_info(&l->pr, "%s: %s: dropped variable [%u] at offset "
+				"%u: overlaps or runs past the section",
+				l->path, s->name, v->id, v->off);
+			continue;
+		}
+		end = (uint64_t)v->off + v->size;
+		s->vars[n++] = *v;
+	}
+	s->nr = n;
+}
+
+static int append_datasec(struct node *n, struct out_sec *s)
+{
+	size_t sz = sizeof(struct btf_type) +
+		    s->nr * sizeof(struct btf_var_secinfo), i;
+	struct btf_var_secinfo *v;
+	struct btf_type *t;
+	int64_t name;
+
+	if (s->nr > 0xffff)
+		return node_error(n, -E2BIG, "too many variables in a section");
+	name = abtf__strtab_add(&n->strs, s->name);
+	if (name < 0 || grow_types(n, sz))
+		return -ENOMEM;
+	t = (void *)(n->types + n->types_len);
+	t->name_off = name;
+	t->info = (BTF_KIND_DATASEC << 24) | s->nr;
+	t->size = s->size;
+	v = (void *)(t + 1);
+	for (i = 0; i < s->nr; i++) {
+		v[i].type = s->vars[i].id;
+		v[i].offset = s->vars[i].off;
+		v[i].size = s->vars[i].size;
+	}
+	n->types_len += sz;
+	n->next_id++;
+	return 0;
+}
+
+static int append_datasecs(struct abtf_linker *l, struct node *n)
+{
+	struct out_sec *secs = NULL;
+	size_t nr = 0, i;
+	int err = 0;
+
+	for (i = 0; i < n->nr_vars && !err; i++) {
+		struct out_sec *s = out_sec_get(l, &secs, &nr, &n->vars[i]);
+
+		err = s ? out_sec_add(s, n->var_ids[i], &n->vars[i]) : -ENOMEM;
+	}
+	if (nr)
+		qsort(secs, nr, sizeof(*secs), out_sec_cmp);
+	for (i = 0; i < nr && !err; i++) {
+		clean_vars(l, &secs[i]);
+		if (secs[i].nr)
+			err = append_datasec(n, &secs[i]);
+	}
+	for (i = 0; i < nr; i++)
+		free(secs[i].vars);
+	free(secs);
+	return err;
+}
+
+/* Split BTF names its own strings from the end of the base's. */
+static uint32_t base_str_len(const struct btf *base)
+{
+	const struct btf_header *hdr;
+	uint32_t size;
+
+	if (!base)
+		return 0;
+	hdr = btf__raw_data(base, &size);
+	return hdr ? hdr->str_len : 0;
+}
+
+struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
+{
+	size_t size;
+	void *raw;
+	int err;
+
+	err = append_datasecs(l, n);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	l->st.types_merged = n->next_id - n->first_id;
+	raw = raw_btf(n, base_str_len(l->base), &size);
+	if (!raw) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return dedup(n, raw, size, l->base);
+}

@@ -1,0 +1,349 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# btf-link on input it cannot link. Every case: exit status 2, nothing on
+# stdout, exactly one line on stderr, "btf-link: error: FILE: ...", for
+# archive corruption ".BTF member N at byte X: byte Y: what" as
+# libarchive-btf/archive.c words it (N counts from 0, X is where the member
+# starts in .BTF, Y where the fault is), and the input byte for byte as it
+# was, with no file left next to it.
+#
+# The inputs are made at test time from a good archive: the .BTF of the
+# "vmlinux" of tests/link.bats (tests/fixtures/link-*.c through cc-btf,
+# linked with tests/fixtures/link.lds), corrupted by the python3 below
+# (craft), and each case is tried twice: as a raw archive file (-o) and put
+# back into the image with objcopy --update-section (in place).
+#
+# The last test runs every case again through the ASan + UBSan build,
+# $ABTF_SAN_BUILD (default build-san/, from `make SANITIZE=1`).
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+SAN_BUILD=${ABTF_SAN_BUILD:-$ABTF_TOP/build-san}
+
+# The corruptions of the archive craft knows.
+ARCHIVE_CASES="truncated magic version type-id name-off kind strings
+	type-len str-len padding"
+
+# Each test works in $WORK/w: bats keeps files of its own in $WORK.
+setup() {
+	WORK=$BATS_TEST_TMPDIR
+	mkdir -p "$WORK/w"
+	cd "$WORK/w" || return 1
+	need_cmd gcc ld objcopy readelf python3
+	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+}
+
+# make_archive: prog, the "vmlinux" of tests/link.bats, and archive.bin,
+# its .BTF (four members); both link. Nothing else is left in $PWD.
+make_archive() {
+	local n
+	mkdir -p "$WORK/objs"
+	for n in main a gc b; do
+		"$CC_BTF" gcc -g -O2 -ffunction-sections -fdata-sections \
+			-c "$FIXTURES/link-$n.c" -o "$WORK/objs/$n.o"
+	done
+	ld -T "$FIXTURES/link.lds" -o prog "$WORK/objs/"{main,a,gc,b}.o
+	section_bytes prog .BTF archive.bin
+	"$BTF_LINK" -o "$WORK/good.btf" archive.bin
+	"$BTF_LINK" -o "$WORK/good.btf" prog
+}
+
+# craft CASE IN OUT: write IN (an archive) corrupted by CASE to OUT and
+# print the error btf-link must give for it, after "FILE: ".
+craft() {
+	python3 - "$@" <<-'EOF'
+	import struct, sys
+
+	case, src, dst = sys.argv[1:4]
+	b = bytearray(open(src, 'rb').read())
+
+	def record(buf, at):
+	    """(size, kind) of the BTF type record at byte at."""
+	    info, = struct.unpack_from('<I', buf, at + 4)
+	    kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+	    extra = {1: 4, 3: 12, 4: 12 * vlen, 5: 12 * vlen, 6: 8 * vlen,
+	             13: 8 * vlen, 14: 4, 15: 12 * vlen, 17: 4, 19: 12 * vlen}
+	    return 12 + extra.get(kind, 0), kind
+
+	class Member:
+	    def __init__(self, buf, off):
+	        self.off = off
+	        (_, _, _, self.hdr_len, type_off, self.type_len, self.str_off,
+	         self.str_len) = struct.unpack_from('<HBBIIIII', buf, off)
+	        self.types = off + self.hdr_len + type_off
+	        self.strs = off + self.hdr_len + self.str_off
+	        self.end = self.strs + self.str_len
+	        self.records, at = [], self.types
+	        while at < self.types + self.type_len:
+	            size, kind = record(buf, at)
+	            self.records.append((at, kind))
+	            at += size
+
+	members, off = [], 0
+	while off < len(b):
+	    if b[off] == 0:
+	        off += 1
+	        continue
+	    members.append(Member(b, off))
+	    off = members[-1].end
+	assert len(members) >= 3, 'want an archive of three members or more'
+
+	m = members[1]
+	where = '.BTF member 1 at byte %d: byte %%d: ' % m.off
+	if case == 'truncated':         # cut inside the type section
+	    b = b[:m.types + m.type_len // 2]
+	    msg = where % (m.off + 16) + 'member runs past the end of the section'
+	elif case == 'magic':
+	    b[m.off] ^= 0xff
+	    msg = where % m.off + 'bad BTF magic'
+	elif case == 'version':
+	    b[m.off + 2] = 2
+	    msg = where % (m.off + 2) + 'unsupported BTF version'
+	elif case == 'type-id':         # a PTR to nr_types + 5
+	    m = next(x for x in members if 2 in [k for _, k in x.records])
+	    i = [k for _, k in m.records].index(2)
+	    at = m.records[i][0]
+	    struct.pack_into('<I', b, at + 8, len(m.records) + 5)
+	    msg = ('.BTF member %d at byte %d: byte %d: type [%d] refers to a '
+	           'type ID past the last (%d)' % (members.index(m), m.off, at,
+	                                           i + 1, len(m.records)))
+	elif case == 'name-off':        # the first type's name
+	    at = m.records[0][0]
+	    struct.pack_into('<I', b, at, m.str_len + 3)
+	    msg = where % at + 'string offset past the string section'
+	elif case == 'kind':            # the first type is of kind 31
+	    at = m.records[0][0]
+	    b[at + 7] = (b[at + 7] & 0xe0) | 31
+	    msg = where % at + 'unknown BTF kind'
+	elif case == 'strings':         # the string section's last NUL
+	    b[m.end - 1] = ord('x')
+	    msg = where % m.strs + 'string section not NUL-delimited'
+	elif case == 'type-len':
+	    struct.pack_into('<I', b, m.off + 12, 0xfffffff0)
+	    msg = where % (m.off + 8) + 'type section overlaps the string section'
+	elif case == 'str-len':
+	    struct.pack_into('<I', b, m.off + 20, 0xfffffff0)
+	    msg = where % (m.off + 16) + 'member runs past the end of the section'
+	elif case == 'padding':         # 16 more zero bytes after member 0
+	    end = members[0].end
+	    b[end:end] = bytes(16)
+	    msg = ('.BTF: byte %d: %d zero bytes after member 0: not alignment '
+	           'padding' % (end, members[1].off - end + 16))
+	else:
+	    sys.exit('craft: no case ' + case)
+	assert b != open(src, 'rb').read()
+	open(dst, 'wb').write(b)
+	print(msg)
+	EOF
+}
+
+# keep FILE...: remember FILEs and the directory listing, to check later.
+keep() {
+	local f
+	for f in "$@"; do
+		cp "$f" "$WORK/$f.orig"
+	done
+	ls -A > "$WORK/listing"
+}
+
+# unchanged FILE...: as kept, and no new file (output, temporary) around.
+unchanged() {
+	local f
+	for f in "$@"; do
+		cmp "$WORK/$f.orig" "$f" || { echo "$f was changed"; return 1; }
+	done
+	diff -u "$WORK/listing" <(ls -A)
+}
+
+# fails_with ERROR CMD...: CMD exits 2 with nothing on stdout and the one
+# line "btf-link: error: ERROR" on stderr (ERROR ending in '*': a prefix).
+fails_with() {
+	local want="btf-link: error: $1" ok=1
+	shift
+	run --separate-stderr "$@"
+	if [[ $want == *'*' ]]; then
+		[[ $stderr == "${want%'*'}"* ]] || ok=0
+	else
+		[ "$stderr" = "$want" ] || ok=0
+	fi
+	if [ "$ok" -eq 0 ] || [ "$status" -ne 2 ] || [ -n "$output" ] ||
+	   [ "${#stderr_lines[@]}" -ne 1 ]; then
+		printf 'want exit 2, no stdout and one line on stderr:\n%s\n' "$want"
+		printf 'got exit %s, stdout:\n%s\nstderr:\n%s\n' "$status" \
+			"$output" "$stderr"
+		return 1
+	fi
+}
+
+# bad_archive CASE: CASE's corruption as a raw file (-o) and in the image
+# (in place, -o and --object): the same error, the input unchanged.
+bad_archive() {
+	local case=$1 msg
+	make_archive
+	msg=$(craft "$case" archive.bin "$case.bin")
+	objcopy --update-section .BTF="$case.bin" prog "$case-prog"
+	section_bytes "$case-prog" .BTF "$WORK/back.bin"
+	cmp "$case.bin" "$WORK/back.bin"
+	keep "$case.bin" "$case-prog"
+	fails_with "$case.bin: $msg" "$BTF_LINK" -o out.btf "$case.bin"
+	unchanged "$case.bin"
+	fails_with "$case-prog: $msg" "$BTF_LINK" "$case-prog"
+	unchanged "$case-prog"
+	fails_with "$case-prog: $msg" "$BTF_LINK" -o out.btf "$case-prog"
+	fails_with "$case-prog: $msg" "$BTF_LINK" --object out.o "$case-prog"
+	fails_with "$case-prog: $msg" "$BTF_LINK" -f -v "$case-prog"
+	unchanged "$case.bin" "$case-prog"
+}
+
+@test "link-badinput: the second member cut short" {
+	bad_archive truncated
+}
+
+@test "link-badinput: the second member's magic" {
+	bad_archive magic
+}
+
+@test "link-badinput: the second member's BTF version" {
+	bad_archive version
+}
+
+@test "link-badinput: a PTR to a type ID past the member's last" {
+	bad_archive type-id
+}
+
+@test "link-badinput: a name offset past the string section" {
+	bad_archive name-off
+}
+
+@test "link-badinput: a type of an unknown kind" {
+	bad_archive kind
+}
+
+@test "link-badinput: a string section without its last NUL" {
+	bad_archive strings
+}
+
+@test "link-badinput: a type section of 0xfffffff0 bytes" {
+	bad_archive type-len
+}
+
+@test "link-badinput: a string section of 0xfffffff0 bytes" {
+	bad_archive str-len
+}
+
+@test "link-badinput: more zero bytes between members than alignment makes" {
+	bad_archive padding
+}
+
+@test "link-badinput: an empty .BTF, in an image and as a raw file" {
+	make_archive
+	: > empty.bin
+	objcopy --update-section .BTF=empty.bin prog empty-prog
+	readelf -SW empty-prog | grep -qE ' \.BTF +PROGBITS +[0-9a-f]+ [0-9a-f]+ 0+ '
+	keep empty.bin empty-prog
+	fails_with "empty-prog: .BTF is empty" "$BTF_LINK" empty-prog
+	fails_with "empty.bin: .BTF is empty" "$BTF_LINK" -o out.btf empty.bin
+	unchanged empty.bin empty-prog
+}
+
+@test "link-badinput: a text file" {
+	printf 'This is a text file: neither ELF nor BTF.\n' > notes.txt
+	printf 'short\n' > short.txt
+	keep notes.txt short.txt
+	fails_with "notes.txt: *" "$BTF_LINK" notes.txt
+	fails_with "notes.txt: *" "$BTF_LINK" -o out.btf notes.txt
+	fails_with "short.txt: *" "$BTF_LINK" -o out.btf short.txt
+	unchanged notes.txt short.txt
+}
+
+@test "link-badinput: an ELF object without .BTF" {
+	printf 'int plain(int x) { return x + 1; }\n' > plain.c
+	gcc -g -O2 -c plain.c -o plain.o
+	keep plain.o
+	fails_with "plain.o: no .BTF section" "$BTF_LINK" plain.o
+	fails_with "plain.o: no .BTF section" "$BTF_LINK" -o out.btf plain.o
+	unchanged plain.o
+}
+
+@test "link-badinput: an ELF whose .BTF runs past the end of the file" {
+	make_archive
+	cp prog long-prog
+	# .BTF's sh_size, set to 0x7fffffff; python3 prints its index.
+	local idx
+	idx=$(python3 - long-prog <<-'EOF'
+	import struct, sys
+	b = bytearray(open(sys.argv[1], 'rb').read())
+	shoff, = struct.unpack_from('<Q', b, 0x28)
+	shentsize, shnum, shstrndx = struct.unpack_from('<HHH', b, 0x3a)
+	names, = struct.unpack_from('<Q', b, shoff + shstrndx * shentsize + 0x18)
+	for i in range(shnum):
+	    sh = shoff + i * shentsize
+	    name, = struct.unpack_from('<I', b, sh)
+	    if b[names + name:names + name + 5] == b'.BTF\0':
+	        struct.pack_into('<Q', b, sh + 0x20, 0x7fffffff)
+	        print(i)
+	open(sys.argv[1], 'wb').write(b)
+	EOF
+	)
+	[ -n "$idx" ]
+	keep long-prog
+	fails_with "long-prog: section $idx runs past the end of the file" \
+		"$BTF_LINK" long-prog
+	fails_with "long-prog: section $idx runs past the end of the file" \
+		"$BTF_LINK" -o out.btf long-prog
+	unchanged long-prog
+}
+
+@test "link-badinput: every bad input under ASan and UBSan" {
+	local san=$SAN_BUILD/bin/btf-link case msg f
+	[ -x "$san" ] ||
+		skip "no sanitizer build at $SAN_BUILD (make SANITIZE=1, or set ABTF_SAN_BUILD)"
+	make_archive
+	printf 'This is a text file: neither ELF nor BTF.\n' > notes.txt
+	: > empty.bin
+	objcopy --update-section .BTF=empty.bin prog empty-prog
+	printf 'int plain(int x) { return x + 1; }\n' > plain.c
+	gcc -g -O2 -c plain.c -o plain.o
+	for case in $ARCHIVE_CASES; do
+		msg=$(craft "$case" archive.bin "$case.bin")
+		objcopy --update-section .BTF="$case.bin" prog "$case-prog"
+	done
+	# The good inputs first: the build really works.
+	run --separate-stderr "$san" -o good.btf archive.bin
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] ||
+		{ echo "good archive: exit $status: $stderr"; return 1; }
+	run --separate-stderr "$san" -o good.btf prog
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] ||
+		{ echo "good image: exit $status: $stderr"; return 1; }
+	cmp good.btf "$WORK/good.btf"
+	for f in *.bin *-prog notes.txt plain.o; do
+		[ "$f" = archive.bin ] && continue
+		cp "$f" "$WORK/$f.orig"
+		for mode in "-o out.btf" "" "--object out.o" "-f -v"; do
+			run --separate-stderr "$san" $mode "$f"
+			if [ "$status" -ne 2 ] || [ "${#stderr_lines[@]}" -ne 1 ] ||
+			   [[ $stderr != "btf-link: error: $f: "* ]] ||
+			   [[ $stderr == *Sanitizer* ]] ||
+			   [[ $stderr == *"runtime error"* ]]; then
+				echo "btf-link $mode $f: exit $status, stderr:"
+				echo "$stderr"
+				return 1
+			fi
+			cmp "$WORK/$f.orig" "$f"
+			[ ! -e out.btf ] && [ ! -e out.o ] ||
+				{ echo "btf-link $mode $f left an output"; return 1; }
+		done
+		# --compare reads through libbpf, which may take a damaged
+		# archive's first member for the whole: different (1) or an
+		# error (2), but no crash.
+		run --separate-stderr "$san" --compare "$WORK/good.btf" "$f"
+		[ "$status" -eq 1 ] || [ "$status" -eq 2 ] ||
+			{ echo "--compare good $f: exit $status"; return 1; }
+		[[ $stderr != *Sanitizer* ]] && [[ $stderr != *"runtime error"* ]] ||
+			{ echo "--compare good $f: $stderr"; return 1; }
+	done
+}
