@@ -53,6 +53,19 @@ DEPS_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags $(DEPS_PC) 2>/dev/null)
 DEPS_LIBS	:= $(shell $(PKG_CONFIG) --libs $(DEPS_PC) 2>/dev/null || \
 		     echo -lbpf -ldw -lelf)
 
+# The tools link libbpf, libdw and libelf (and what those need) statically
+# when their archives are installed: cc-btf runs once per object, and the
+# dynamic loader's work for three libraries was a sixth of its time
+# (docs/performance.md). STATIC=0 links them dynamically.
+STATIC		?= $(if $(filter /%,$(shell $(CC) -print-file-name=libdw.a)),1,0)
+ifeq ($(STATIC),1)
+TOOL_LIBS	:= -Wl,-Bstatic $(filter-out -pthread -lpthread,$(shell \
+		     $(PKG_CONFIG) --static --libs $(DEPS_PC))) -Wl,-Bdynamic \
+		   -pthread
+else
+TOOL_LIBS	:= $(DEPS_LIBS) -pthread
+endif
+
 WARNINGS	:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 ABTF_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -fPIC -fvisibility=hidden \
@@ -89,7 +102,7 @@ $(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	$(call msg,LD,$@)
 	$(Q)$(CC) -shared -Wl,-soname,$(LIB_SONAME) \
 		-Wl,--version-script=$(LIB_MAP) $(ABTF_LDFLAGS) $(LDFLAGS) \
-		-o $@ $(LIB_OBJS) $(DEPS_LIBS)
+		-o $@ $(LIB_OBJS) $(DEPS_LIBS) -pthread
 	$(Q)ln -sf $(notdir $@) $(OUT)/$(LIB_SONAME)
 	$(Q)ln -sf $(LIB_SONAME) $(OUT)/libarchive-btf.so
 
@@ -106,7 +119,7 @@ $(TOOL_BINS): $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(notdir $$@)/*.c)) $(LIB_
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ABTF_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) \
-		$(DEPS_LIBS)
+		$(TOOL_LIBS)
 
 example: all
 	$(Q)ABTF_BUILD=$(OUT) tests/example/run.sh $(OUT)/example

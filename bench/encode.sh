@@ -80,8 +80,10 @@ mkdir -p "$TMP/cc-btf" "$TMP/pahole"
 	-name '*.o' -type f ! -name vmlinux.o -print) | sed 's|^\./||' |
 	LC_ALL=C sort |
 while IFS= read -r o; do
-	readelf -S --wide "$TREE/$o" 2>/dev/null | grep ' \.debug_info ' >/dev/null &&
+	if readelf -S --wide "$TREE/$o" 2>/dev/null |
+	   grep ' \.debug_info ' >/dev/null; then
 		printf '%s\n' "$TREE/$o"
+	fi
 done > "$TMP/objects"
 NR=$(wc -l < "$TMP/objects")
 [ "$NR" -gt 0 ] || die "$TREE: no object with .debug_info"

@@ -229,11 +229,12 @@ static int dwarf_error(struct ir *ir, Dwarf_Die *die, const char *what)
 
 /* ---- attributes ---- */
 
+/* Type, member and subrange DIEs of C never have an abstract origin. */
 static int attr_udata(Dwarf_Die *die, unsigned int name, Dwarf_Word *val)
 {
 	Dwarf_Attribute attr;
 
-	if (!dwarf_attr_integrate(die, name, &attr))
+	if (!dwarf_attr(die, name, &attr))
 		return -ENOENT;
 	return dwarf_formudata(&attr, val) ? -EINVAL : 0;
 }
@@ -322,19 +323,59 @@ static int conv_base(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
 	}
 }
 
-/* DWARF 4 data_member_location may be an expression: DW_OP_plus_uconst N. */
-static int member_byte_offset(struct ir *ir, Dwarf_Die *die, Dwarf_Word *off)
+/* What a DW_TAG_member says, from one pass over its attributes. */
+struct member_attrs {
+	const char *name;
+	Dwarf_Attribute type, loc;
+	bool has_type, has_loc, has_dbo, has_bit_off, has_byte_size;
+	Dwarf_Word bit_size, data_bit_off, bit_off, byte_size;
+};
+
+static int member_attr(Dwarf_Attribute *attr, void *arg)
 {
-	Dwarf_Attribute attr;
+	struct member_attrs *ma = arg;
+
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_name:
+		ma->name = dwarf_formstring(attr);
+		break;
+	case DW_AT_type:
+		ma->type = *attr;
+		ma->has_type = true;
+		break;
+	case DW_AT_data_member_location:
+		ma->loc = *attr;
+		ma->has_loc = true;
+		break;
+	case DW_AT_bit_size:
+		dwarf_formudata(attr, &ma->bit_size);
+		break;
+	case DW_AT_data_bit_offset:
+		ma->has_dbo = !dwarf_formudata(attr, &ma->data_bit_off);
+		break;
+	case DW_AT_bit_offset:
+		ma->has_bit_off = !dwarf_formudata(attr, &ma->bit_off);
+		break;
+	case DW_AT_byte_size:
+		ma->has_byte_size = !dwarf_formudata(attr, &ma->byte_size);
+		break;
+	}
+	return DWARF_CB_OK;
+}
+
+/* DWARF 4 data_member_location may be an expression: DW_OP_plus_uconst N. */
+static int member_byte_offset(struct ir *ir, Dwarf_Die *die,
+			      struct member_attrs *ma, Dwarf_Word *off)
+{
 	Dwarf_Op *expr;
 	size_t len;
 
 	*off = 0;
-	if (!dwarf_attr(die, DW_AT_data_member_location, &attr))
+	if (!ma->has_loc)
 		return 0;
-	if (dwarf_formudata(&attr, off) == 0)
+	if (dwarf_formudata(&ma->loc, off) == 0)
 		return 0;
-	if (dwarf_getlocation(&attr, &expr, &len) == 0 && len == 1 &&
+	if (dwarf_getlocation(&ma->loc, &expr, &len) == 0 && len == 1 &&
 	    expr[0].atom == DW_OP_plus_uconst) {
 		*off = expr[0].number;
 		return 0;
@@ -343,34 +384,30 @@ static int member_byte_offset(struct ir *ir, Dwarf_Die *die, Dwarf_Word *off)
 			 "member location is not a constant offset");
 }
 
-static int member_bits(struct ir *ir, Dwarf_Die *die, struct ir_item *it,
-		       bool big_endian)
+static int member_bits(struct ir *ir, Dwarf_Die *die, struct member_attrs *ma,
+		       struct ir_item *it, bool big_endian)
 {
-	Dwarf_Word bit_sz = 0, data_bit_off, byte_off, bit_off, storage;
+	Dwarf_Word byte_off, storage;
 	int err;
 
-	if (attr_udata(die, DW_AT_bit_size, &bit_sz))
-		bit_sz = 0;
-	if (attr_udata(die, DW_AT_data_bit_offset, &data_bit_off) == 0) {
-		it->bit_off = data_bit_off;		/* DWARF 5 */
-		it->bit_sz = bit_sz;
+	it->bit_sz = ma->bit_size;
+	if (ma->has_dbo) {
+		it->bit_off = ma->data_bit_off;		/* DWARF 5 */
 		return 0;
 	}
-	err = member_byte_offset(ir, die, &byte_off);
+	err = member_byte_offset(ir, die, ma, &byte_off);
 	if (err)
 		return err;
 	it->bit_off = byte_off * 8;
-	it->bit_sz = bit_sz;
-	if (!bit_sz || attr_udata(die, DW_AT_bit_offset, &bit_off))
+	if (!ma->bit_size || !ma->has_bit_off)
 		return 0;
 	/* DWARF 4: bit_off counts from the storage unit's most significant bit. */
-	if (attr_udata(die, DW_AT_byte_size, &storage)) {
-		Dwarf_Attribute attr;
+	storage = ma->byte_size;
+	if (!ma->has_byte_size) {
 		Dwarf_Die type;
 		int sz = -1;
 
-		if (dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-		    dwarf_formref_die(&attr, &type))
+		if (ma->has_type && dwarf_formref_die(&ma->type, &type))
 			sz = dwarf_bytesize(&type);
 		if (sz <= 0)
 			return die_error(ir, die, -EINVAL,
@@ -378,9 +415,9 @@ static int member_bits(struct ir *ir, Dwarf_Die *die, struct ir_item *it,
 		storage = sz;
 	}
 	if (big_endian)
-		it->bit_off += bit_off;
+		it->bit_off += ma->bit_off;
 	else
-		it->bit_off += storage * 8 - bit_off - bit_sz;
+		it->bit_off += storage * 8 - ma->bit_off - ma->bit_size;
 	return 0;
 }
 
@@ -416,14 +453,26 @@ static int conv_composite(struct ir *ir, Dwarf_Die *die, uint32_t id)
 	do {
 		if (dwarf_tag(&child) != DW_TAG_member)
 			continue;
-		items[i].name = dwarf_diename(&child);
-		tid = ir__type_of_attr(ir, &child);
+		struct member_attrs ma = { 0 };
+		Dwarf_Die type;
+
+		if (dwarf_getattrs(&child, member_attr, &ma, 0) != 1) {
+			err = dwarf_error(ir, &child, "bad member attributes");
+			goto out_free_items;
+		}
+		items[i].name = ma.name;
+		tid = 0;
+		if (ma.has_type) {
+			tid = dwarf_formref_die(&ma.type, &type) ?
+			      ir__type_of_die(ir, &type) :
+			      dwarf_error(ir, &child, "bad DW_AT_type reference");
+		}
 		if (tid < 0) {
 			err = tid;
 			goto out_free_items;
 		}
 		items[i].type = tid;
-		err = member_bits(ir, &child, &items[i], ir->big_endian);
+		err = member_bits(ir, &child, &ma, &items[i], ir->big_endian);
 		if (err)
 			goto out_free_items;
 		i++;
@@ -579,6 +628,52 @@ static int conv_array(struct ir *ir, Dwarf_Die *die, uint32_t id)
 	return 0;
 }
 
+struct param_attrs {
+	const char *name;
+	Dwarf_Attribute type;
+	bool has_type, has_origin;
+};
+
+static int param_attr(Dwarf_Attribute *attr, void *arg)
+{
+	struct param_attrs *pa = arg;
+
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_name:
+		pa->name = dwarf_formstring(attr);
+		break;
+	case DW_AT_type:
+		pa->type = *attr;
+		pa->has_type = true;
+		break;
+	case DW_AT_abstract_origin:
+	case DW_AT_specification:
+		pa->has_origin = true;
+		break;
+	}
+	return DWARF_CB_OK;
+}
+
+/* A parameter's name and type ID: one pass, unless it has an origin. */
+static int param(struct ir *ir, Dwarf_Die *die, const char **name)
+{
+	struct param_attrs pa = { 0 };
+	Dwarf_Die type;
+
+	if (dwarf_getattrs(die, param_attr, &pa, 0) != 1)
+		return dwarf_error(ir, die, "bad parameter attributes");
+	if (pa.has_origin) {
+		*name = dwarf_diename(die);
+		return ir__type_of_attr(ir, die);
+	}
+	*name = pa.name;
+	if (!pa.has_type)
+		return 0;
+	if (!dwarf_formref_die(&pa.type, &type))
+		return dwarf_error(ir, die, "bad DW_AT_type reference");
+	return ir__type_of_die(ir, &type);
+}
+
 /* FUNC_PROTO of a DW_TAG_subprogram or DW_TAG_subroutine_type. */
 int ir__func_proto(struct ir *ir, Dwarf_Die *die)
 {
@@ -618,8 +713,7 @@ int ir__func_proto(struct ir *ir, Dwarf_Die *die)
 		}
 		memset(&items[nr], 0, sizeof(items[nr]));
 		if (tag == DW_TAG_formal_parameter) {
-			items[nr].name = dwarf_diename(&child);
-			tid = ir__type_of_attr(ir, &child);
+			tid = param(ir, &child, &items[nr].name);
 			if (tid < 0) {
 				err = tid;
 				goto out_free_items;
@@ -752,9 +846,26 @@ static int conv_enum_node(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
 }
 
 /* Fill the node's own fields, before anything is recursed into. */
+/* A type DIE's own name: types have no abstract origin to follow. */
+static const char *type_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) :
+						    NULL;
+}
+
 static int conv_node(struct ir *ir, Dwarf_Die *die, int tag, struct ir_node *n)
 {
-	n->name = dwarf_diename(die);
+	switch (tag) {
+	case DW_TAG_base_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_typedef:
+		n->name = type_name(die);
+		break;
+	}
 	switch (tag) {
 	case DW_TAG_base_type:
 		n->kind = BTF_KIND_INT;
@@ -766,25 +877,21 @@ static int conv_node(struct ir *ir, Dwarf_Die *die, int tag, struct ir_node *n)
 		return conv_enum_node(ir, die, n);
 	case DW_TAG_pointer_type:
 		n->kind = BTF_KIND_PTR;
-		n->name = NULL;
 		return 0;
 	case DW_TAG_typedef:
 		n->kind = BTF_KIND_TYPEDEF;
 		return 0;
 	case DW_TAG_array_type:
 		n->kind = BTF_KIND_ARRAY;
-		n->name = NULL;
 		return 0;
 	case DW_TAG_subroutine_type:
 		n->kind = BTF_KIND_FUNC_PROTO;
-		n->name = NULL;
 		return 0;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type:
 		n->kind = BTF_KIND_CONST;	/* refined by conv_qualifiers */
-		n->name = NULL;
 		return 0;
 	default:
 		return die_error(ir, die, -EOPNOTSUPP,
@@ -890,37 +997,212 @@ int ir__type_of_attr(struct ir *ir, Dwarf_Die *die)
 
 /* ---- emission ---- */
 
-static int emit_items(struct ir *ir, struct btf *btf, const struct ir_node *n)
+/*
+ * The nodes are written straight into a raw BTF buffer, with a string table
+ * of our own: libbpf's btf__add_*() would intern every string in a hash
+ * set one at a time, and btf__dedup() builds its own set anyway.
+ */
+struct emit {
+	struct ir *ir;
+	uint8_t *buf;
+	size_t len, cap;
+	struct strtab strs;
+};
+
+static int emit_grow(struct emit *e, size_t more)
 {
-	const struct ir_item *it = ir->items + n->first;
+	size_t ncap;
+	uint8_t *p;
+
+	if (e->len + more <= e->cap)
+		return 0;
+	ncap = e->cap ? e->cap * 2 : 1 << 16;
+	while (ncap < e->len + more)
+		ncap *= 2;
+	p = realloc(e->buf, ncap);
+	if (!p)
+		return -ENOMEM;
+	e->buf = p;
+	e->cap = ncap;
+	return 0;
+}
+
+static int emit_str(struct emit *e, const char *s, uint32_t *off)
+{
+	int64_t o;
+
+	if (!s || !*s) {
+		*off = 0;
+		return 0;
+	}
+	o = abtf__strtab_add(&e->strs, s);
+	if (o < 0)
+		return o;
+	*off = o;
+	return 0;
+}
+
+static int emit_u32(struct emit *e, uint32_t v)
+{
+	if (emit_grow(e, 4))
+		return -ENOMEM;
+	memcpy(e->buf + e->len, &v, 4);
+	e->len += 4;
+	return 0;
+}
+
+static int emit_head(struct emit *e, const struct ir_node *n, int kflag,
+		     uint32_t vlen, uint32_t size_or_type)
+{
+	uint32_t name = 0;
+	int err = emit_str(e, n->name, &name);
+
+	if (err)
+		return err;
+	if (vlen > 0xffff)
+		return -E2BIG;
+	err = emit_u32(e, name);
+	if (!err)
+		err = emit_u32(e, (uint32_t)kflag << 31 | (uint32_t)n->kind << 24 |
+			       vlen);
+	return err ? err : emit_u32(e, size_or_type);
+}
+
+static bool has_bitfield(const struct ir *ir, const struct ir_node *n)
+{
 	uint32_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if (ir->items[n->first + i].bit_sz)
+			return true;
+	return false;
+}
+
+static int emit_members(struct emit *e, const struct ir_node *n)
+{
+	const struct ir_item *it = e->ir->items + n->first;
+	uint32_t i, name = 0;
 	int err = 0;
 
 	for (i = 0; i < n->nr && !err; i++, it++) {
-		switch (n->kind) {
-		case BTF_KIND_STRUCT:
-		case BTF_KIND_UNION:
-			err = btf__add_field(btf, it->name, it->type,
-					     it->bit_off, it->bit_sz);
-			break;
-		case BTF_KIND_ENUM:
-			err = btf__add_enum_value(btf, it->name,
-						  (int64_t)it->val);
-			break;
-		case BTF_KIND_ENUM64:
-			err = btf__add_enum64_value(btf, it->name, it->val);
-			break;
-		case BTF_KIND_FUNC_PROTO:
-			err = btf__add_func_param(btf, it->name ? it->name : "",
-						  it->type);
-			break;
-		case BTF_KIND_DATASEC:
-			err = btf__add_datasec_var_info(btf, it->type,
-							it->bit_off, it->bit_sz);
-			break;
-		}
+		if (it->bit_sz > 255 || (it->bit_sz && it->bit_off > 0xffffff))
+			return -E2BIG;
+		err = emit_str(e, it->name, &name);
+		if (!err)
+			err = emit_u32(e, name);
+		if (!err)
+			err = emit_u32(e, it->type);
+		if (!err)
+			err = emit_u32(e, it->bit_off | it->bit_sz << 24);
 	}
-	return err < 0 ? err : 0;
+	return err;
+}
+
+static int emit_enum(struct emit *e, const struct ir_node *n)
+{
+	const struct ir_item *it = e->ir->items + n->first;
+	bool neg = false;
+	uint32_t i, name = 0;
+	int err;
+
+	for (i = 0; i < n->nr; i++) {
+		int64_t v = it[i].val;
+
+		neg |= v < 0;
+		if (n->kind == BTF_KIND_ENUM && (v < INT32_MIN || v > UINT32_MAX))
+			return -E2BIG;
+	}
+	err = emit_head(e, n, n->kind == BTF_KIND_ENUM ? neg : n->flag, n->nr,
+			n->size);
+	for (i = 0; i < n->nr && !err; i++, it++) {
+		err = emit_str(e, it->name, &name);
+		if (!err)
+			err = emit_u32(e, name);
+		if (!err)
+			err = emit_u32(e, it->val);
+		if (!err && n->kind == BTF_KIND_ENUM64)
+			err = emit_u32(e, it->val >> 32);
+	}
+	return err;
+}
+
+static int emit_params(struct emit *e, const struct ir_node *n)
+{
+	const struct ir_item *it = e->ir->items + n->first;
+	uint32_t i, name = 0;
+	int err = 0;
+
+	for (i = 0; i < n->nr && !err; i++, it++) {
+		err = emit_str(e, it->name, &name);
+		if (!err)
+			err = emit_u32(e, name);
+		if (!err)
+			err = emit_u32(e, it->type);
+	}
+	return err;
+}
+
+static int emit_datasec(struct emit *e, const struct ir_node *n)
+{
+	const struct ir_item *it = e->ir->items + n->first;
+	uint32_t i;
+	int err = emit_head(e, n, 0, n->nr, n->size);
+
+	for (i = 0; i < n->nr && !err; i++, it++) {
+		err = emit_u32(e, it->type);
+		if (!err)
+			err = emit_u32(e, it->bit_off);
+		if (!err)
+			err = emit_u32(e, it->bit_sz);
+	}
+	return err;
+}
+
+static int emit_node(struct emit *e, const struct ir_node *n)
+{
+	int err;
+
+	switch (n->kind) {
+	case BTF_KIND_INT:
+		err = emit_head(e, n, 0, 0, n->size);
+		return err ? err : emit_u32(e, (uint32_t)n->flag << 24 | n->size * 8);
+	case BTF_KIND_FLOAT:
+		return emit_head(e, n, 0, 0, n->size);
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+		return emit_head(e, n, 0, 0, n->ref);
+	case BTF_KIND_FWD:
+		return emit_head(e, n, n->flag, 0, 0);
+	case BTF_KIND_ARRAY:
+		err = emit_head(e, n, 0, 0, 0);
+		if (!err)
+			err = emit_u32(e, n->ref);
+		if (!err)
+			err = emit_u32(e, n->first);	/* index type */
+		return err ? err : emit_u32(e, n->size);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		err = emit_head(e, n, has_bitfield(e->ir, n), n->nr, n->size);
+		return err ? err : emit_members(e, n);
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return emit_enum(e, n);
+	case BTF_KIND_FUNC_PROTO:
+		err = emit_head(e, n, 0, n->nr, n->ref);
+		return err ? err : emit_params(e, n);
+	case BTF_KIND_FUNC:
+		return emit_head(e, n, 0, n->flag, n->ref);	/* vlen: linkage */
+	case BTF_KIND_VAR:
+		err = emit_head(e, n, 0, 0, n->ref);
+		return err ? err : emit_u32(e, n->flag);
+	case BTF_KIND_DATASEC:
+		return emit_datasec(e, n);
+	default:
+		return -EINVAL;
+	}
 }
 
 static const char *kind_str(int kind)
@@ -934,7 +1216,6 @@ static const char *kind_str(int kind)
 		[BTF_KIND_RESTRICT] = "RESTRICT", [BTF_KIND_FUNC] = "FUNC",
 		[BTF_KIND_FUNC_PROTO] = "FUNC_PROTO", [BTF_KIND_VAR] = "VAR",
 		[BTF_KIND_DATASEC] = "DATASEC", [BTF_KIND_FLOAT] = "FLOAT",
-		[BTF_KIND_DECL_TAG] = "DECL_TAG", [BTF_KIND_TYPE_TAG] = "TYPE_TAG",
 		[BTF_KIND_ENUM64] = "ENUM64",
 	};
 
@@ -943,71 +1224,42 @@ static const char *kind_str(int kind)
 	return names[kind];
 }
 
-static int emit_node(struct btf *btf, const struct ir_node *n)
+void *ir__emit_raw(struct ir *ir, size_t *size)
 {
-	switch (n->kind) {
-	case BTF_KIND_INT:
-		return btf__add_int(btf, n->name, n->size, n->flag);
-	case BTF_KIND_FLOAT:
-		return btf__add_float(btf, n->name, n->size);
-	case BTF_KIND_PTR:
-		return btf__add_ptr(btf, n->ref);
-	case BTF_KIND_ARRAY:
-		return btf__add_array(btf, n->first, n->ref, n->size);
-	case BTF_KIND_STRUCT:
-		return btf__add_struct(btf, n->name, n->size);
-	case BTF_KIND_UNION:
-		return btf__add_union(btf, n->name, n->size);
-	case BTF_KIND_ENUM:
-		return btf__add_enum(btf, n->name, n->size);
-	case BTF_KIND_ENUM64:
-		return btf__add_enum64(btf, n->name, n->size, n->flag);
-	case BTF_KIND_FWD:
-		return btf__add_fwd(btf, n->name,
-				    n->flag ? BTF_FWD_UNION : BTF_FWD_STRUCT);
-	case BTF_KIND_TYPEDEF:
-		return btf__add_typedef(btf, n->name, n->ref);
-	case BTF_KIND_CONST:
-		return btf__add_const(btf, n->ref);
-	case BTF_KIND_VOLATILE:
-		return btf__add_volatile(btf, n->ref);
-	case BTF_KIND_RESTRICT:
-		return btf__add_restrict(btf, n->ref);
-	case BTF_KIND_FUNC_PROTO:
-		return btf__add_func_proto(btf, n->ref);
-	case BTF_KIND_FUNC:
-		return btf__add_func(btf, n->name, n->flag, n->ref);
-	case BTF_KIND_VAR:
-		return btf__add_var(btf, n->name, n->flag, n->ref);
-	case BTF_KIND_DATASEC:
-		return btf__add_datasec(btf, n->name, n->size);
-	default:
-		return -EINVAL;
-	}
-}
-
-int ir__emit(struct ir *ir, struct btf *btf)
-{
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(hdr),
+	};
+	struct emit e = { .ir = ir };
+	uint8_t *raw = NULL;
 	size_t i;
-	int id, err;
+	int err = 0;
 
-	for (i = 0; i < ir->nr_nodes; i++) {
-		const struct ir_node *n = &ir->nodes[i];
-
-		id = emit_node(btf, n);
-		if (id < 0 || (size_t)id != i + 1) {
-			pr_warn(ir->pr, "%s: cannot add BTF %s type '%s': %s",
-				ir->path, kind_str(n->kind),
-				n->name ? n->name : "", strerror(id < 0 ? -id : EINVAL));
-			return id < 0 ? id : -EINVAL;
-		}
-		err = emit_items(ir, btf, n);
-		if (err) {
-			pr_warn(ir->pr, "%s: cannot add to BTF %s '%s': %s",
-				ir->path, kind_str(n->kind),
-				n->name ? n->name : "", strerror(-err));
-			return err;
-		}
+	if (abtf__strtab_add(&e.strs, "") < 0)
+		err = -ENOMEM;
+	for (i = 0; i < ir->nr_nodes && !err; i++) {
+		err = emit_node(&e, &ir->nodes[i]);
+		if (err)
+			pr_warn(ir->pr, "%s: cannot encode BTF %s '%s': %s",
+				ir->path, kind_str(ir->nodes[i].kind),
+				ir->nodes[i].name ? ir->nodes[i].name : "",
+				strerror(-err));
 	}
-	return 0;
+	if (!err) {
+		hdr.type_len = e.len;
+		hdr.str_off = e.len;
+		hdr.str_len = e.strs.len;
+		*size = sizeof(hdr) + e.len + e.strs.len;
+		raw = malloc(*size);
+	}
+	if (raw) {
+		memcpy(raw, &hdr, sizeof(hdr));
+		memcpy(raw + sizeof(hdr), e.buf, e.len);
+		memcpy(raw + sizeof(hdr) + e.len, e.strs.data, e.strs.len);
+	} else {
+		errno = err ? -err : ENOMEM;
+	}
+	free(e.buf);
+	abtf__strtab_free(&e.strs);
+	return raw;
 }

@@ -84,6 +84,8 @@ struct abtf_encoder {
 	struct placed *placed;	/* FUNCs and VARs, in node order */
 	size_t nr_placed, cap_placed;
 
+	bool has_percpu;	/* any non-empty object in a per-CPU section */
+
 	struct btf *btf;
 	struct abtf_reloc *relocs;
 	size_t nr_relocs;
@@ -222,6 +224,14 @@ ABTF_API void abtf_encoder__free(struct abtf_encoder *enc)
 
 /* ---- symbols ---- */
 
+static bool is_percpu_section(const char *name)
+{
+	size_t len = strlen(ABTF_PERCPU_SEC);
+
+	return name && !strncmp(name, ABTF_PERCPU_SEC, len) &&
+	       (!name[len] || !strncmp(name + len, "..", 2));
+}
+
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
@@ -341,16 +351,13 @@ static int load_symbols(struct abtf_encoder *enc)
 	}
 	if (enc->nr_syms)
 		qsort(enc->syms, enc->nr_syms, sizeof(*enc->syms), sym_cmp);
+	for (i = 0; i < enc->nr_syms; i++)
+		if (enc->syms[i].type == STT_OBJECT && enc->syms[i].size &&
+		    is_percpu_section(enc->syms[i].secname))
+			enc->has_percpu = true;
 	return 0;
 }
 
-static bool is_percpu_section(const char *name)
-{
-	size_t len = strlen(ABTF_PERCPU_SEC);
-
-	return name && !strncmp(name, ABTF_PERCPU_SEC, len) &&
-	       (!name[len] || !strncmp(name + len, "..", 2));
-}
 
 /* The first unused symbol called @name of @type. */
 static struct sym *find_sym(struct abtf_encoder *enc, const char *name,
@@ -543,6 +550,25 @@ static int encode_var(struct abtf_encoder *enc, Dwarf_Die *die)
 	return add_placed(enc, id, sym);
 }
 
+/*
+ * Subtrees that hold neither type definitions nor (without per-CPU
+ * variables) anything else of ours: GCC defines a function's local types
+ * in its abstract instance, never under an inlined copy or a call site.
+ * Skipping them lets libdw jump over them through DW_AT_sibling.
+ */
+static bool skip_subtree(const struct abtf_encoder *enc, int tag)
+{
+	switch (tag) {
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_call_site:
+	case DW_TAG_GNU_call_site:
+	case DW_TAG_formal_parameter:
+		return !enc->has_percpu;
+	default:
+		return false;
+	}
+}
+
 static int walk_die(struct abtf_encoder *enc, Dwarf_Die *die, int depth)
 {
 	int tag = dwarf_tag(die), err = 0, res;
@@ -552,10 +578,12 @@ static int walk_die(struct abtf_encoder *enc, Dwarf_Die *die, int depth)
 		err = ir__type_of_die(&enc->ir, die);
 	else if (depth == 1 && tag == DW_TAG_subprogram)
 		err = encode_func(enc, die);
-	else if (tag == DW_TAG_variable)
+	else if (tag == DW_TAG_variable && enc->has_percpu)
 		err = encode_var(enc, die);
 	if (err < 0)
 		return err;
+	if (skip_subtree(enc, tag))
+		return 0;
 	res = dwarf_child(die, &child);
 	while (res == 0) {
 		err = walk_die(enc, &child, depth + 1);
@@ -733,12 +761,19 @@ static int build_btf(struct abtf_encoder *enc)
 {
 	int err;
 
-	enc->btf = btf__new_empty();
-	if (!enc->btf)
+	size_t size;
+	void *raw = ir__emit_raw(&enc->ir, &size);
+
+	if (!raw)
 		return -errno;
-	err = ir__emit(&enc->ir, enc->btf);
-	if (err)
+	enc->btf = btf__new(raw, size);
+	free(raw);
+	if (!enc->btf) {
+		err = -errno;
+		pr_warn(&enc->pr, "%s: internal error: the BTF built is invalid: "
+			"%s", enc->path, strerror(-err));
 		return err;
+	}
 	err = btf__dedup(enc->btf, NULL);
 	if (err) {
 		pr_warn(&enc->pr, "%s: BTF deduplication failed: %s", enc->path,

@@ -82,7 +82,7 @@ bool ir__is_type_tag(int tag);
 /* A FUNC_PROTO for the subprogram or subroutine type @die. */
 int ir__func_proto(struct ir *ir, Dwarf_Die *die);
 
-/* Emit all nodes into @btf, which must be empty. */
-int ir__emit(struct ir *ir, struct btf *btf);
+/* All nodes as one raw BTF (malloc()ed, *size bytes), or NULL with errno. */
+void *ir__emit_raw(struct ir *ir, size_t *size);
 
 #endif /* __ABTF_ENCODER_H */

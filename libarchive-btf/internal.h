@@ -112,4 +112,21 @@ struct abtf_addr_hdr {
  */
 uint32_t abtf__hash32(const void *data, size_t size);
 
+/* ---- string interning (util.c) ---- */
+
+struct strslot {
+	uint32_t hash;		/* 0: empty */
+	uint32_t off;
+};
+
+struct strtab {
+	char *data;
+	size_t len, cap;
+	struct strslot *slots;
+	size_t nslots, cnt;
+};
+
+int64_t abtf__strtab_add(struct strtab *st, const char *s);
+void abtf__strtab_free(struct strtab *st);
+
 #endif /* __ABTF_INTERNAL_H */

@@ -13,23 +13,6 @@
 
 struct btf;
 
-/* ---- string interning (merge.c) ---- */
-
-struct strslot {
-	uint32_t hash;		/* 0: empty */
-	uint32_t off;
-};
-
-struct strtab {
-	char *data;
-	size_t len, cap;
-	struct strslot *slots;
-	size_t nslots, cnt;
-};
-
-int64_t abtf__strtab_add(struct strtab *st, const char *s);
-void abtf__strtab_free(struct strtab *st);
-
 /* ---- the input, read once at open; threads never call libelf ---- */
 
 struct lsec {

@@ -213,3 +213,79 @@ uint32_t abtf__hash32(const void *data, size_t size)
 	h ^= h >> 32;
 	return (uint32_t)h;
 }
+
+/* String interning for the BTF we build: one copy of each string. */
+
+/* FNV-1a over the bytes up to the NUL, and the length on the way. */
+static uint32_t str_hash(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t h = 2166136261u;
+
+	for (; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	*len = p - (const unsigned char *)s;
+	return h | 1;	/* 0 marks an empty slot */
+}
+
+static int strtab_grow_slots(struct strtab *st)
+{
+	size_t n = st->nslots ? st->nslots * 2 : 1 << 14, i, j;
+	struct strslot *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < st->nslots; i++) {
+		if (!st->slots[i].hash)
+			continue;
+		for (j = st->slots[i].hash & (n - 1); slots[j].hash;
+		     j = (j + 1) & (n - 1))
+			;
+		slots[j] = st->slots[i];
+	}
+	free(st->slots);
+	st->slots = slots;
+	st->nslots = n;
+	return 0;
+}
+
+/* The offset of @s in the table, adding it if new; -ENOMEM on failure. */
+int64_t abtf__strtab_add(struct strtab *st, const char *s)
+{
+	size_t len, i;
+	uint32_t h = str_hash(s, &len);
+
+	if ((st->cnt + 1) * 2 > st->nslots && strtab_grow_slots(st))
+		return -ENOMEM;
+	for (i = h & (st->nslots - 1); st->slots[i].hash;
+	     i = (i + 1) & (st->nslots - 1))
+		if (st->slots[i].hash == h &&
+		    !memcmp(st->data + st->slots[i].off, s, len + 1))
+			return st->slots[i].off;
+	if (st->len + len + 1 > st->cap) {
+		size_t ncap = st->cap ? st->cap * 2 : 1 << 18;
+		char *n;
+
+		while (ncap < st->len + len + 1)
+			ncap *= 2;
+		n = realloc(st->data, ncap);
+		if (!n)
+			return -ENOMEM;
+		st->data = n;
+		st->cap = ncap;
+	}
+	memcpy(st->data + st->len, s, len + 1);
+	st->slots[i].hash = h;
+	st->slots[i].off = st->len;
+	st->cnt++;
+	st->len += len + 1;
+	return st->len - len - 1;
+}
+
+void abtf__strtab_free(struct strtab *st)
+{
+	free(st->data);
+	free(st->slots);
+}
+
+
