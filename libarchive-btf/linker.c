@@ -368,6 +368,22 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	e->bind = GELF_ST_BIND(s->st_info);
 }
 
+/* The index of the first defined symbol called @name (or where it would be). */
+size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
+{
+	size_t lo = 0, hi = l->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(l->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Every symbol by index (for relocations), defined ones by name. */
 static int load_symbols(struct abtf_linker *l)
 {
@@ -733,17 +749,9 @@ static void claim_slot_symbols(struct abtf_linker *l)
 static int name_place(struct abtf_linker *l, const char *name, int linkage,
 		      uint32_t size, struct place *pl)
 {
-	size_t lo = 0, hi = l->nr_syms;
+	size_t lo = abtf__first_sym(l, name);
 
 	memset(pl, 0, sizeof(*pl));
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(l->syms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++) {
 		const struct lsym *s = &l->syms[lo];
 		bool local = s->bind == STB_LOCAL;

@@ -147,6 +147,9 @@ struct abtf_linker {
 	struct abtf_link_stats st;
 };
 
+/* linker.c */
+size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
+
 /* merge.c */
 int abtf__node_merge(struct abtf_linker *l, struct node *n,
 		     const struct input *in);

@@ -178,16 +178,8 @@ static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
 /* pahole's rule: a FUNC survives if a defined STT_FUNC has its name. */
 static bool func_by_name(const struct abtf_linker *l, const char *name)
 {
-	size_t lo = 0, hi = l->nr_syms;
+	size_t lo = abtf__first_sym(l, name);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(l->syms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++)
 		if (l->syms[lo].type == STT_FUNC)
 			return true;
