@@ -229,6 +229,15 @@ static int dwarf_error(struct ir *ir, Dwarf_Die *die, const char *what)
 
 /* ---- attributes ---- */
 
+/* A type DIE's own name: types have no abstract origin to follow. */
+static const char *type_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) :
+						    NULL;
+}
+
 /* Type, member and subrange DIEs of C never have an abstract origin. */
 static int attr_udata(Dwarf_Die *die, unsigned int name, Dwarf_Word *val)
 {
@@ -421,65 +430,75 @@ static int member_bits(struct ir *ir, Dwarf_Die *die, struct member_attrs *ma,
 	return 0;
 }
 
-static int count_children(Dwarf_Die *die, int tag)
-{
-	Dwarf_Die child;
-	int n = 0;
+/* A node's items, gathered before they are stored (recursion may add others'). */
+struct item_buf {
+	struct ir_item *v;
+	uint32_t nr, cap;
+};
 
-	if (dwarf_child(die, &child) != 0)
+static struct ir_item *item_push(struct item_buf *b)
+{
+	if (b->nr == b->cap) {
+		uint32_t ncap = b->cap ? b->cap * 2 : 16;
+		struct ir_item *n = realloc(b->v, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		b->v = n;
+		b->cap = ncap;
+	}
+	memset(&b->v[b->nr], 0, sizeof(b->v[b->nr]));
+	return &b->v[b->nr++];
+}
+
+static int store_items(struct ir *ir, Dwarf_Die *die, uint32_t id,
+		       struct item_buf *b, const char *what)
+{
+	if (!b->nr)
 		return 0;
-	do {
-		if (dwarf_tag(&child) == tag)
-			n++;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return n;
+	if (b->nr > 0xffff)
+		return die_error(ir, die, -E2BIG, what);
+	return ir__set_items(ir, id, b->v, b->nr);
+}
+
+static int conv_member(struct ir *ir, Dwarf_Die *m, struct ir_item *it)
+{
+	struct member_attrs ma = { 0 };
+	Dwarf_Die type;
+	int tid = 0;
+
+	if (dwarf_getattrs(m, member_attr, &ma, 0) != 1)
+		return dwarf_error(ir, m, "bad member attributes");
+	it->name = ma.name;
+	if (ma.has_type)
+		tid = dwarf_formref_die(&ma.type, &type) ?
+		      ir__type_of_die(ir, &type) :
+		      dwarf_error(ir, m, "bad DW_AT_type reference");
+	if (tid < 0)
+		return tid;
+	it->type = tid;
+	return member_bits(ir, m, &ma, it, ir->big_endian);
 }
 
 static int conv_composite(struct ir *ir, Dwarf_Die *die, uint32_t id)
 {
-	struct ir_item *items;
+	struct item_buf items = { 0 };
 	Dwarf_Die child;
-	int nr, i = 0, err = 0, tid;
+	int err = 0;
 
-	nr = count_children(die, DW_TAG_member);
-	if (!nr)
+	if (dwarf_child(die, &child) != 0)
 		return 0;
-	if (nr > 0xffff)
-		return die_error(ir, die, -E2BIG, "too many members for BTF");
-	items = calloc(nr, sizeof(*items));
-	if (!items)
-		return -ENOMEM;
-	dwarf_child(die, &child);
 	do {
+		struct ir_item *it;
+
 		if (dwarf_tag(&child) != DW_TAG_member)
 			continue;
-		struct member_attrs ma = { 0 };
-		Dwarf_Die type;
-
-		if (dwarf_getattrs(&child, member_attr, &ma, 0) != 1) {
-			err = dwarf_error(ir, &child, "bad member attributes");
-			goto out_free_items;
-		}
-		items[i].name = ma.name;
-		tid = 0;
-		if (ma.has_type) {
-			tid = dwarf_formref_die(&ma.type, &type) ?
-			      ir__type_of_die(ir, &type) :
-			      dwarf_error(ir, &child, "bad DW_AT_type reference");
-		}
-		if (tid < 0) {
-			err = tid;
-			goto out_free_items;
-		}
-		items[i].type = tid;
-		err = member_bits(ir, &child, &ma, &items[i], ir->big_endian);
-		if (err)
-			goto out_free_items;
-		i++;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	err = ir__set_items(ir, id, items, nr);
-out_free_items:
-	free(items);
+		it = item_push(&items);
+		err = it ? conv_member(ir, &child, it) : -ENOMEM;
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	if (!err)
+		err = store_items(ir, die, id, &items, "too many members for BTF");
+	free(items.v);
 	return err;
 }
 
@@ -516,36 +535,32 @@ static int enumerator_value(struct ir *ir, Dwarf_Die *die, uint64_t *val,
 
 static int conv_enum(struct ir *ir, Dwarf_Die *die, uint32_t id)
 {
+	struct item_buf items = { 0 };
 	bool neg = false, any_neg = false;
-	struct ir_node *n;
-	struct ir_item *items;
 	Dwarf_Die child;
-	int nr, i = 0, err = 0;
+	int err = 0;
 
-	nr = count_children(die, DW_TAG_enumerator);
-	if (!nr)
+	if (dwarf_child(die, &child) != 0)
 		return 0;
-	if (nr > 0xffff)
-		return die_error(ir, die, -E2BIG, "too many enumerators for BTF");
-	items = calloc(nr, sizeof(*items));
-	if (!items)
-		return -ENOMEM;
-	dwarf_child(die, &child);
 	do {
+		struct ir_item *it;
+
 		if (dwarf_tag(&child) != DW_TAG_enumerator)
 			continue;
-		items[i].name = dwarf_diename(&child);
-		err = enumerator_value(ir, &child, &items[i].val, &neg);
-		if (err)
-			goto out_free_items;
+		it = item_push(&items);
+		if (!it) {
+			err = -ENOMEM;
+			break;
+		}
+		it->name = type_name(&child);
+		err = enumerator_value(ir, &child, &it->val, &neg);
 		any_neg |= neg;
-		i++;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	n = &ir->nodes[id - 1];
-	n->flag = any_neg;
-	err = ir__set_items(ir, id, items, nr);
-out_free_items:
-	free(items);
+	} while (!err && dwarf_siblingof(&child, &child) == 0);
+	ir->nodes[id - 1].flag = any_neg;
+	if (!err)
+		err = store_items(ir, die, id, &items,
+				  "too many enumerators for BTF");
+	free(items.v);
 	return err;
 }
 
@@ -846,14 +861,6 @@ static int conv_enum_node(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
 }
 
 /* Fill the node's own fields, before anything is recursed into. */
-/* A type DIE's own name: types have no abstract origin to follow. */
-static const char *type_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-
-	return dwarf_attr(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) :
-						    NULL;
-}
 
 static int conv_node(struct ir *ir, Dwarf_Die *die, int tag, struct ir_node *n)
 {

@@ -582,7 +582,9 @@ static int walk_die(struct abtf_encoder *enc, Dwarf_Die *die, int depth)
 		err = encode_var(enc, die);
 	if (err < 0)
 		return err;
-	if (skip_subtree(enc, tag))
+	/* a type's children are its members, enumerators, subranges and
+	 * parameters: converted with it, and GCC defines no C type there */
+	if (ir__is_type_tag(tag) || skip_subtree(enc, tag))
 		return 0;
 	res = dwarf_child(die, &child);
 	while (res == 0) {
