@@ -79,6 +79,7 @@ struct abtf_encoder {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf *dw;
+	Elf *dw_elf;		/* our own relocated copy, without libdwfl */
 	struct ir ir;
 
 	struct placed *placed;	/* FUNCs and VARs, in node order */
@@ -203,14 +204,15 @@ out_free_enc:
 	return NULL;
 }
 
+static void close_dwarf(struct abtf_encoder *enc);
+
 ABTF_API void abtf_encoder__free(struct abtf_encoder *enc)
 {
 	if (!enc)
 		return;
 	ir__fini(&enc->ir);
 	btf__free(enc->btf);
-	if (enc->dwfl)
-		dwfl_end(enc->dwfl);
+	close_dwarf(enc);
 	if (enc->elf)
 		elf_end(enc->elf);
 	if (enc->fd >= 0)
@@ -398,6 +400,25 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
+static void close_dwarf(struct abtf_encoder *enc)
+{
+	if (enc->dwfl)
+		dwfl_end(enc->dwfl);	/* owns its Dwarf */
+	else if (enc->dw)
+		dwarf_end(enc->dw);
+	if (enc->dw_elf)
+		elf_end(enc->dw_elf);
+	enc->dwfl = NULL;
+	enc->mod = NULL;
+	enc->dw = NULL;
+	enc->dw_elf = NULL;
+}
+
+/*
+ * Without per-CPU variables (placed by their DW_OP_addr, which needs
+ * libdwfl's section layout) relocate just what the type walk reads
+ * (dwarf_reloc.c); otherwise, or for anything unusual, libdwfl.
+ */
 static int open_dwarf(struct abtf_encoder *enc)
 {
 	Dwfl_Module *mod;
@@ -405,6 +426,11 @@ static int open_dwarf(struct abtf_encoder *enc)
 
 	if (!find_section(enc, SHT_NULL, ".debug_info"))
 		return -ENODATA;
+	if (!enc->has_percpu && enc->ehdr.e_type == ET_REL) {
+		enc->dw = abtf__dwarf_open_rel(enc->fd, &enc->dw_elf);
+		if (enc->dw)
+			return 0;
+	}
 	enc->dwfl = dwfl_begin(&offline_callbacks);
 	if (!enc->dwfl)
 		goto out_err;
@@ -794,10 +820,10 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 		return 0;
 	ir__init(&enc->ir, enc->path, &enc->pr);
 	enc->ir.big_endian = enc->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
-	err = open_dwarf(enc);
+	err = load_symbols(enc);
 	if (err)
 		return err;
-	err = load_symbols(enc);
+	err = open_dwarf(enc);
 	if (err)
 		return err;
 	err = walk_units(enc);
@@ -817,10 +843,7 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 	}
 	/* the DWARF is no longer needed: names now live in the BTF */
 	ir__fini(&enc->ir);
-	dwfl_end(enc->dwfl);
-	enc->dwfl = NULL;
-	enc->mod = NULL;
-	enc->dw = NULL;
+	close_dwarf(enc);
 	enc->encoded = true;
 	return 0;
 }

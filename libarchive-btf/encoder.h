@@ -85,4 +85,12 @@ int ir__func_proto(struct ir *ir, Dwarf_Die *die);
 /* All nodes as one raw BTF (malloc()ed, *size bytes), or NULL with errno. */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 
+/*
+ * Open the DWARF of the relocatable object open at @fd, applying the
+ * relocations of the sections the type walk reads ourselves (dwarf_reloc.c).
+ * NULL with errno EOPNOTSUPP: not for this object, use libdwfl. On success
+ * *elfp is the Elf to end after dwarf_end().
+ */
+Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp);
+
 #endif /* __ABTF_ENCODER_H */

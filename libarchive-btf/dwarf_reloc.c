@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The encoder's fast way into a relocatable object's DWARF.
+ *
+ * An object's .debug_info is unusable before its relocations are applied:
+ * x86-64 and arm64 use RELA, so every string offset and address in it reads
+ * 0 until then. libdwfl applies the relocations of *every* debug section
+ * (.debug_line, .debug_loclists, .debug_rnglists, .debug_frame, ...), which
+ * in a kernel object is a fifth of the encoder's work, and the encoder reads
+ * none of them. So for the machines whose DWARF relocations we know, we
+ * apply those of the sections the type walk reads (.debug_info,
+ * .debug_str_offsets, .debug_types) in a private copy-on-write mapping of
+ * the object, and open it with dwarf_begin_elf().
+ *
+ * The value written is the symbol's value plus the addend: for the offsets
+ * into other debug sections, which is all the type walk uses, the symbol is
+ * a section symbol of value 0. Addresses come out section-relative, which is
+ * why objects with per-CPU variables (placed by address) take libdwfl's
+ * path, as does anything unusual: another machine or class, the other byte
+ * order, compressed debug sections, a relocation type we do not know.
+ * -EOPNOTSUPP says "use libdwfl"; nothing is printed for it.
+ */
+#include <dwarf.h>
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include "encoder.h"
+
+static const char *const relocated[] = {
+	".debug_info", ".debug_str_offsets", ".debug_types",
+};
+
+/* The width of an absolute data relocation, or 0 if we do not know it. */
+static int reloc_width(GElf_Half machine, uint32_t type)
+{
+	switch (machine) {
+	case EM_X86_64:
+		switch (type) {
+		case R_X86_64_64:	return 8;
+		case R_X86_64_32:
+		case R_X86_64_32S:	return 4;
+		}
+		return 0;
+	case EM_AARCH64:
+		switch (type) {
+		case R_AARCH64_ABS64:	return 8;
+		case R_AARCH64_ABS32:	return 4;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static bool wanted(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < ARRAY_SIZE(relocated); i++)
+		if (!strcmp(name, relocated[i]))
+			return true;
+	return false;
+}
+
+static int apply_one(Elf_Data *target, Elf_Data *syms, GElf_Half machine,
+		     const GElf_Rela *r)
+{
+	int width = reloc_width(machine, GELF_R_TYPE(r->r_info));
+	uint64_t v64;
+	uint32_t v32;
+	GElf_Sym sym;
+
+	if (!width || !gelf_getsym(syms, GELF_R_SYM(r->r_info), &sym) ||
+	    r->r_offset > target->d_size ||
+	    target->d_size - r->r_offset < (size_t)width)
+		return -EOPNOTSUPP;
+	v64 = sym.st_value + r->r_addend;
+	if (width == 8) {
+		memcpy((char *)target->d_buf + r->r_offset, &v64, 8);
+	} else {
+		v32 = v64;
+		memcpy((char *)target->d_buf + r->r_offset, &v32, 4);
+	}
+	return 0;
+}
+
+static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
+			 GElf_Half machine)
+{
+	Elf_Scn *tscn = elf_getscn(elf, rshdr->sh_info);
+	Elf_Scn *sscn = elf_getscn(elf, rshdr->sh_link);
+	Elf_Data *rel, *target, *syms;
+	GElf_Shdr tshdr;
+	size_t i, n;
+
+	if (!tscn || !sscn || !gelf_getshdr(tscn, &tshdr) ||
+	    (tshdr.sh_flags & SHF_COMPRESSED))
+		return -EOPNOTSUPP;
+	rel = elf_getdata(rscn, NULL);
+	target = elf_getdata(tscn, NULL);
+	syms = elf_getdata(sscn, NULL);
+	if (!rel || !target || !syms || target->d_type != ELF_T_BYTE)
+		return -EOPNOTSUPP;
+	n = rshdr->sh_entsize ? rshdr->sh_size / rshdr->sh_entsize : 0;
+	for (i = 0; i < n; i++) {
+		GElf_Rela r;
+
+		if (!gelf_getrela(rel, i, &r) ||
+		    apply_one(target, syms, machine, &r))
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* Every section we read relocated, every one we do not left alone. */
+static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -EOPNOTSUPP;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		GElf_Shdr tshdr;
+		Elf_Scn *tscn;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return -EOPNOTSUPP;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && !strncmp(name, ".debug", 6) &&
+		    (shdr.sh_flags & SHF_COMPRESSED))
+			return -EOPNOTSUPP;
+		if (shdr.sh_type == SHT_REL && shdr.sh_info)
+			return -EOPNOTSUPP;
+		if (shdr.sh_type != SHT_RELA)
+			continue;
+		tscn = elf_getscn(elf, shdr.sh_info);
+		if (!tscn || !gelf_getshdr(tscn, &tshdr))
+			return -EOPNOTSUPP;
+		if (!wanted(elf_strptr(elf, shstrndx, tshdr.sh_name)))
+			continue;
+		if (apply_section(elf, scn, &shdr, ehdr->e_machine))
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	GElf_Ehdr ehdr;
+	Dwarf *dw = NULL;
+
+	*elfp = NULL;
+	if (!elf)
+		goto out_unsupported;
+	if (__BYTE_ORDER != __LITTLE_ENDIAN ||
+	    !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL ||
+	    ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    !reloc_width(ehdr.e_machine, ehdr.e_machine == EM_X86_64 ?
+			 R_X86_64_64 : R_AARCH64_ABS64) ||
+	    apply_relocations(elf, &ehdr))
+		goto out_unsupported;
+	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (!dw)
+		goto out_unsupported;
+	*elfp = elf;
+	return dw;
+out_unsupported:
+	if (elf)
+		elf_end(elf);
+	errno = EOPNOTSUPP;
+	return NULL;
+}
