@@ -13,16 +13,18 @@
  * the object, and open it with dwarf_begin_elf().
  *
  * The value written is the symbol's value plus the addend: for the offsets
- * into other debug sections, which is all the type walk uses, the symbol is
- * a section symbol of value 0. Addresses come out section-relative, which is
- * why objects with per-CPU variables (placed by address) take libdwfl's
- * path, as does anything unusual: another machine or class, the other byte
- * order, compressed debug sections, a relocation type we do not know.
- * -EOPNOTSUPP says "use libdwfl"; nothing is printed for it.
+ * into other debug sections the symbol is a section symbol of value 0, and
+ * an address comes out as the offset in its section. Which section is lost
+ * in the bytes, so the pointer-sized relocations of .debug_info are kept
+ * (by offset) to tell a variable's DW_OP_addr operand's section.
+ * Anything unusual takes libdwfl's path: another machine or class, the
+ * other byte order, compressed debug sections, a relocation type we do not
+ * know. -EOPNOTSUPP says "use libdwfl"; nothing is printed for it.
  */
 #include <dwarf.h>
 #include <endian.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "encoder.h"
@@ -63,8 +65,30 @@ static bool wanted(const char *name)
 	return false;
 }
 
+struct reloc_ctx {
+	struct abtf_dwarf_rel *rel;	/* where the addresses go */
+	bool is_info;			/* the section is .debug_info */
+};
+
+static int keep_addr(struct abtf_dwarf_rel *rel, uint64_t off, uint32_t shndx)
+{
+	if (rel->nr == rel->cap) {
+		size_t ncap = rel->cap ? rel->cap * 2 : 256;
+		struct abtf_dwarf_addr *n = realloc(rel->addrs, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		rel->addrs = n;
+		rel->cap = ncap;
+	}
+	rel->addrs[rel->nr].off = off;
+	rel->addrs[rel->nr].shndx = shndx;
+	rel->nr++;
+	return 0;
+}
+
 static int apply_one(Elf_Data *target, Elf_Data *syms, GElf_Half machine,
-		     const GElf_Rela *r)
+		     const GElf_Rela *r, struct reloc_ctx *rc)
 {
 	int width = reloc_width(machine, GELF_R_TYPE(r->r_info));
 	uint64_t v64;
@@ -78,6 +102,10 @@ static int apply_one(Elf_Data *target, Elf_Data *syms, GElf_Half machine,
 	v64 = sym.st_value + r->r_addend;
 	if (width == 8) {
 		memcpy((char *)target->d_buf + r->r_offset, &v64, 8);
+		if (rc->is_info && sym.st_shndx != SHN_UNDEF &&
+		    sym.st_shndx < SHN_LORESERVE &&
+		    keep_addr(rc->rel, r->r_offset, sym.st_shndx))
+			return -ENOMEM;
 	} else {
 		v32 = v64;
 		memcpy((char *)target->d_buf + r->r_offset, &v32, 4);
@@ -86,7 +114,7 @@ static int apply_one(Elf_Data *target, Elf_Data *syms, GElf_Half machine,
 }
 
 static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
-			 GElf_Half machine)
+			 GElf_Half machine, struct reloc_ctx *rc)
 {
 	Elf_Scn *tscn = elf_getscn(elf, rshdr->sh_info);
 	Elf_Scn *sscn = elf_getscn(elf, rshdr->sh_link);
@@ -102,19 +130,22 @@ static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
 	syms = elf_getdata(sscn, NULL);
 	if (!rel || !target || !syms || target->d_type != ELF_T_BYTE)
 		return -EOPNOTSUPP;
+	if (rc->is_info)
+		rc->rel->info = target;
 	n = rshdr->sh_entsize ? rshdr->sh_size / rshdr->sh_entsize : 0;
 	for (i = 0; i < n; i++) {
 		GElf_Rela r;
 
 		if (!gelf_getrela(rel, i, &r) ||
-		    apply_one(target, syms, machine, &r))
+		    apply_one(target, syms, machine, &r, rc))
 			return -EOPNOTSUPP;
 	}
 	return 0;
 }
 
 /* Every section we read relocated, every one we do not left alone. */
-static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr)
+static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr,
+			     struct abtf_dwarf_rel *rel)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -140,21 +171,56 @@ static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr)
 		tscn = elf_getscn(elf, shdr.sh_info);
 		if (!tscn || !gelf_getshdr(tscn, &tshdr))
 			return -EOPNOTSUPP;
-		if (!wanted(elf_strptr(elf, shstrndx, tshdr.sh_name)))
+		struct reloc_ctx rc = { .rel = rel };
+		const char *tname = elf_strptr(elf, shstrndx, tshdr.sh_name);
+
+		if (!wanted(tname))
 			continue;
-		if (apply_section(elf, scn, &shdr, ehdr->e_machine))
+		rc.is_info = !strcmp(tname, ".debug_info");
+		if (apply_section(elf, scn, &shdr, ehdr->e_machine, &rc))
 			return -EOPNOTSUPP;
 	}
 	return 0;
 }
 
-Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp)
+static int addr_cmp(const void *a, const void *b)
+{
+	const struct abtf_dwarf_addr *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The section a relocated address at @p (inside .debug_info) points into. */
+int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
+			     const unsigned char *p, uint32_t *shndx)
+{
+	struct abtf_dwarf_addr key, *a;
+
+	if (!rel->info || p < (const unsigned char *)rel->info->d_buf ||
+	    p >= (const unsigned char *)rel->info->d_buf + rel->info->d_size)
+		return -ENOENT;
+	key.off = p - (const unsigned char *)rel->info->d_buf;
+	a = bsearch(&key, rel->addrs, rel->nr, sizeof(key), addr_cmp);
+	if (!a)
+		return -ENOENT;
+	*shndx = a->shndx;
+	return 0;
+}
+
+void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel)
+{
+	free(rel->addrs);
+	memset(rel, 0, sizeof(*rel));
+}
+
+Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp, struct abtf_dwarf_rel *rel)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	GElf_Ehdr ehdr;
 	Dwarf *dw = NULL;
 
 	*elfp = NULL;
+	memset(rel, 0, sizeof(*rel));
 	if (!elf)
 		goto out_unsupported;
 	if (__BYTE_ORDER != __LITTLE_ENDIAN ||
@@ -163,14 +229,16 @@ Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp)
 	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB ||
 	    !reloc_width(ehdr.e_machine, ehdr.e_machine == EM_X86_64 ?
 			 R_X86_64_64 : R_AARCH64_ABS64) ||
-	    apply_relocations(elf, &ehdr))
+	    apply_relocations(elf, &ehdr, rel))
 		goto out_unsupported;
+	qsort(rel->addrs, rel->nr, sizeof(*rel->addrs), addr_cmp);
 	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!dw)
 		goto out_unsupported;
 	*elfp = elf;
 	return dw;
 out_unsupported:
+	abtf__dwarf_rel_free(rel);
 	if (elf)
 		elf_end(elf);
 	errno = EOPNOTSUPP;

@@ -80,6 +80,7 @@ struct abtf_encoder {
 	Dwfl_Module *mod;
 	Dwarf *dw;
 	Elf *dw_elf;		/* our own relocated copy, without libdwfl */
+	struct abtf_dwarf_rel dw_rel;	/* its address relocations */
 	struct ir ir;
 
 	struct placed *placed;	/* FUNCs and VARs, in node order */
@@ -408,6 +409,7 @@ static void close_dwarf(struct abtf_encoder *enc)
 		dwarf_end(enc->dw);
 	if (enc->dw_elf)
 		elf_end(enc->dw_elf);
+	abtf__dwarf_rel_free(&enc->dw_rel);
 	enc->dwfl = NULL;
 	enc->mod = NULL;
 	enc->dw = NULL;
@@ -415,9 +417,8 @@ static void close_dwarf(struct abtf_encoder *enc)
 }
 
 /*
- * Without per-CPU variables (placed by their DW_OP_addr, which needs
- * libdwfl's section layout) relocate just what the type walk reads
- * (dwarf_reloc.c); otherwise, or for anything unusual, libdwfl.
+ * Relocate just what the type walk reads (dwarf_reloc.c) where we can;
+ * libdwfl for anything unusual.
  */
 static int open_dwarf(struct abtf_encoder *enc)
 {
@@ -426,8 +427,9 @@ static int open_dwarf(struct abtf_encoder *enc)
 
 	if (!find_section(enc, SHT_NULL, ".debug_info"))
 		return -ENODATA;
-	if (!enc->has_percpu && enc->ehdr.e_type == ET_REL) {
-		enc->dw = abtf__dwarf_open_rel(enc->fd, &enc->dw_elf);
+	if (enc->ehdr.e_type == ET_REL) {
+		enc->dw = abtf__dwarf_open_rel(enc->fd, &enc->dw_elf,
+					       &enc->dw_rel);
 		if (enc->dw)
 			return 0;
 	}
@@ -519,6 +521,29 @@ static int encode_func(struct abtf_encoder *enc, Dwarf_Die *die)
  * sections out at distinct addresses when it relocated the DWARF; it maps
  * such an address back to a section and an offset in it.
  */
+/*
+ * Without libdwfl: the DW_OP_addr operand's own relocation names the
+ * section, and the relocated operand is the offset in it. An exprloc is a
+ * ULEB128 length, then the expression: DW_OP_addr, then the address.
+ */
+static int addr_by_reloc(struct abtf_encoder *enc, Dwarf_Attribute *attr,
+			 Dwarf_Addr *addr, GElf_Word *shndx)
+{
+	const unsigned char *p = attr->valp;
+	uint32_t sec;
+
+	if (dwarf_whatform(attr) != DW_FORM_exprloc || !p)
+		return -ENOENT;
+	while (*p & 0x80)	/* skip the length */
+		p++;
+	p++;
+	if (*p != DW_OP_addr ||
+	    abtf__dwarf_addr_section(&enc->dw_rel, p + 1, &sec))
+		return -ENOENT;
+	*shndx = sec;
+	return 0;
+}
+
 static struct sym *var_symbol(struct abtf_encoder *enc, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
@@ -533,9 +558,15 @@ static struct sym *var_symbol(struct abtf_encoder *enc, Dwarf_Die *die)
 	    expr[0].atom != DW_OP_addr)
 		return NULL;
 	addr = expr[0].number;
-	idx = dwfl_module_relocate_address(enc->mod, &addr);
-	if (idx < 0 || !dwfl_module_relocation_info(enc->mod, idx, &shndx))
-		return NULL;
+	if (!enc->mod) {
+		if (addr_by_reloc(enc, &attr, &addr, &shndx))
+			return NULL;
+	} else {
+		idx = dwfl_module_relocate_address(enc->mod, &addr);
+		if (idx < 0 ||
+		    !dwfl_module_relocation_info(enc->mod, idx, &shndx))
+			return NULL;
+	}
 	for (i = 0; i < enc->nr_syms; i++) {
 		struct sym *s = &enc->syms[i];
 

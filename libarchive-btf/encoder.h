@@ -85,12 +85,29 @@ int ir__func_proto(struct ir *ir, Dwarf_Die *die);
 /* All nodes as one raw BTF (malloc()ed, *size bytes), or NULL with errno. */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 
+/* Pointer-sized relocations of .debug_info: which section an address is in. */
+struct abtf_dwarf_addr {
+	uint64_t off;		/* in .debug_info */
+	uint32_t shndx;
+};
+
+struct abtf_dwarf_rel {
+	Elf_Data *info;		/* the relocated .debug_info */
+	struct abtf_dwarf_addr *addrs;	/* by offset */
+	size_t nr, cap;
+};
+
 /*
  * Open the DWARF of the relocatable object open at @fd, applying the
  * relocations of the sections the type walk reads ourselves (dwarf_reloc.c).
  * NULL with errno EOPNOTSUPP: not for this object, use libdwfl. On success
- * *elfp is the Elf to end after dwarf_end().
+ * *elfp is the Elf to end after dwarf_end(), and @rel tells addresses'
+ * sections (abtf__dwarf_addr_section(); free with abtf__dwarf_rel_free()).
  */
-Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp);
+Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp, struct abtf_dwarf_rel *rel);
+/* The section of the relocated address at @p, an operand in .debug_info. */
+int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
+			     const unsigned char *p, uint32_t *shndx);
+void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel);
 
 #endif /* __ABTF_ENCODER_H */
