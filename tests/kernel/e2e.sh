@@ -1,0 +1,640 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# End to end on a real kernel: Debian's Linux 6.1 with kbuild-patches/v6.1,
+# configured with tests/kernel/config-fragment, built with pahole and with
+# archive-btf, compared, booted in qemu, rebuilt.
+#
+# Usage: tests/kernel/e2e.sh [PHASE...]
+#
+# The phases, in order (all of them when none is named):
+#   tools        make the archive-btf tools (make -C TOP O=ABTF_BUILD)
+#   source       extract the tarball, apply the series (checked first)
+#   config       tinyconfig + config-fragment, checked
+#   pahole       build 1: plain make, BTF from pahole          (O=pahole)
+#   cc-btf       build 2: CC="cc-btf gcc" BTF_LINK=btf-link     (O=cc-btf)
+#   check        build 2's images: final BTF only, no archive left behind
+#   compare      build 2's vmlinux and module BTF against pahole's, by meaning
+#   boot         boot build 2 in qemu: /sys/kernel/btf, insmod, no BTF error
+#   repro        build 3: as build 2 with another make -j, btf-link -j 1 and
+#                BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be build 2's
+#   relink       the link step (rm vmlinux; make) of each build, timed
+#   incremental  touch one .c in build 2: only its object is encoded again,
+#                vmlinux is relinked, its BTF bytes do not change
+# A phase needs the ones before it; each finds their results in the cache.
+#
+# Idempotent and cached: the source and every build directory are redone
+# from scratch only when what they were made with changes (the tarball, the
+# series, the fragment, the compiler, pahole, the tools), as recorded in
+# stamp files; otherwise make brings them up to date, which is quick.
+#
+# Environment:
+#   ABTF_KERNEL_DIR      the cache is $ABTF_KERNEL_DIR/e2e
+#                        (default: tests/.work/e2e, git-ignored)
+#   ABTF_KERNEL_TARBALL  the source (default: /usr/src/linux-source-6.1.tar.xz)
+#   ABTF_KERNEL_JOBS     make -j (default: the number of CPUs)
+#   ABTF_BUILD           where the tools are built (default: build/)
+#   ABTF_E2E_TIMEOUT     seconds the boot may take (default: 300)
+#   ABTF_E2E_ACCEL       qemu's -accel (default: tcg, which boots the tiny
+#                        kernel in seconds; nested KVM can fail to emulate
+#                        its cmpxchg16b)
+#
+# The cache ($ABTF_KERNEL_DIR/e2e):
+#   src/                 the patched source, never written by the builds
+#   config/              the .config every build starts from
+#   pahole/ cc-btf/ cc-btf-only/   the three O= build directories
+#   *.log                each phase's output; results/ what the checks read
+#   summary              the timing lines of the last run
+#
+# Exit status: 0 when every phase passed; 77 when a prerequisite is missing
+# and cannot be installed, or the host is not x86-64 (callers skip); 1 when
+# a phase failed.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e
+TARBALL=${ABTF_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+JOBS=${ABTF_KERNEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
+TOOLS=$(mkdir -p "${ABTF_BUILD:-$TOP/build}" && cd "${ABTF_BUILD:-$TOP/build}" && pwd)
+BOOT_TIMEOUT=${ABTF_E2E_TIMEOUT:-300}
+ACCEL=${ABTF_E2E_ACCEL:-tcg}
+PATCHES=$TOP/kbuild-patches/v6.1
+FRAGMENT=$HERE/config-fragment
+CC_BTF_BIN=$TOOLS/bin/cc-btf
+BTF_LINK_BIN=$TOOLS/bin/btf-link
+
+SRC=$E2E/src
+CONFIG=$E2E/config
+B_PAHOLE=$E2E/pahole
+B_CC=$E2E/cc-btf
+B_ONLY=$E2E/cc-btf-only
+RES=$E2E/results
+
+# The object the incremental phase touches: built into vmlinux, quick.
+TOUCH_C=kernel/panic.c
+
+# Fixed build identity: the images depend on the sources only.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=e2e KBUILD_BUILD_VERSION=1
+unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
+
+ALL_PHASES="tools source config pahole cc-btf check compare boot repro relink incremental"
+
+say() { printf 'e2e: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+unavailable() { say "unavailable: $*"; exit 77; }
+
+# fail WHAT: a check failed; the phase goes on, the run fails at its end.
+FAILED=0
+fail() { say "FAIL: $*"; FAILED=1; }
+
+step_done() { [ -f "$E2E/$1.stamp" ] && [ "$(cat "$E2E/$1.stamp")" = "$2" ]; }
+mark_done() { printf '%s\n' "$2" > "$E2E/$1.stamp"; }
+stamp_of() { cat "$E2E/$1.stamp" 2>/dev/null || echo none; }
+
+# ---------------------------------------------------------------- helpers
+
+# kmake DIR LOG ARGS...: make in the patched tree, out of tree in DIR, the
+# output in LOG (appended).
+kmake() {
+	local dir=$1 log=$2
+	shift 2
+	make -C "$SRC" O="$dir" ARCH=x86_64 "$@" >>"$log" 2>&1 || {
+		tail -n 40 "$log" >&2
+		die "make O=${dir#"$E2E"/} $* failed; the whole output is in $log"
+	}
+}
+
+# The make arguments of each build.
+args_pahole() { echo "-j$JOBS"; }
+args_cc() { printf '%s\n' "-j$JOBS" "CC=$CC_BTF_BIN gcc" "BTF_LINK=$BTF_LINK_BIN"; }
+args_only() {
+	printf '%s\n' "-j$((JOBS + 1))" "CC=$CC_BTF_BIN gcc" "BTF_LINK=$BTF_LINK_BIN -j 1" BTF_ONLY=1
+}
+
+# kmake_build DIR LOG ARGSFN [MORE...]: make with the build's arguments.
+kmake_build() {
+	local dir=$1 log=$2 fn=$3 args=()
+	shift 3
+	mapfile -t args < <($fn)
+	kmake "$dir" "$log" "${args[@]}" "$@"
+}
+
+# section FILE NAME OUT: dump an ELF section; fails if there is none.
+section() {
+	objcopy --dump-section "$2=$3" "$1" /dev/null 2>/dev/null
+}
+
+# section_size FILE NAME: the size of a section, in bytes.
+section_size() {
+	local hex
+	hex=$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk -v s="$2" '$1 == s { print $5; exit }')
+	[ -n "$hex" ] && echo $((16#$hex))
+}
+
+# symbol_addr FILE NAME: a symbol's value.
+symbol_addr() {
+	local hex
+	hex=$(nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
+	[ -n "$hex" ] && echo $((16#$hex))
+}
+
+modules_of() {
+	sed -e 's/\.o$/.ko/' "$1/modules.order"
+}
+
+sha() { sha256sum "$@" | cut -c1-16; }
+
+# ----------------------------------------------------------------- phases
+
+install_missing() {
+	local pkgs=() sudo=
+	[ -f "$TARBALL" ] || pkgs+=(linux-source-6.1)
+	command -v make >/dev/null || pkgs+=(make)
+	command -v gcc >/dev/null || pkgs+=(gcc)
+	command -v bc >/dev/null || pkgs+=(bc)
+	command -v flex >/dev/null || pkgs+=(flex)
+	command -v bison >/dev/null || pkgs+=(bison)
+	command -v pahole >/dev/null || pkgs+=(dwarves)
+	command -v xz >/dev/null || pkgs+=(xz-utils)
+	command -v objcopy >/dev/null || pkgs+=(binutils)
+	command -v cpio >/dev/null || pkgs+=(cpio)
+	command -v qemu-system-x86_64 >/dev/null || pkgs+=(qemu-system-x86)
+	command -v bpftool >/dev/null || pkgs+=(bpftool)
+	command -v python3 >/dev/null || pkgs+=(python3)
+	command -v git >/dev/null || command -v patch >/dev/null || pkgs+=(patch)
+	static_busybox || pkgs+=(busybox-static)
+	[ -f /usr/include/libelf.h ] || pkgs+=(libelf-dev)
+	[ -f /usr/include/openssl/opensslv.h ] || pkgs+=(libssl-dev)
+	[ ${#pkgs[@]} -eq 0 ] && return 0
+
+	say "installing ${pkgs[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		sudo -n true 2>/dev/null ||
+			unavailable "${pkgs[*]} missing, and no root to install them"
+		sudo=sudo
+	fi
+	command -v apt-get >/dev/null ||
+		unavailable "${pkgs[*]} missing, and no apt-get to install them"
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get install -y --no-install-recommends "${pkgs[@]}" >&2 ||
+		{ $sudo apt-get update >&2 &&
+		  $sudo apt-get install -y --no-install-recommends "${pkgs[@]}" >&2; } ||
+		unavailable "could not install ${pkgs[*]}"
+	[ -f "$TARBALL" ] || unavailable "$TARBALL: not installed by linux-source-6.1"
+	for c in make gcc bc flex bison pahole xz objcopy cpio qemu-system-x86_64 \
+		 bpftool python3; do
+		command -v $c >/dev/null || unavailable "$c is still missing"
+	done
+	static_busybox || unavailable "/bin/busybox is not busybox-static"
+}
+
+# The initramfs has no libraries: busybox must be linked statically.
+static_busybox() {
+	[ -x /bin/busybox ] &&
+		! readelf -lW /bin/busybox 2>/dev/null | grep -q 'program interpreter'
+}
+
+phase_tools() {
+	make -s -C "$TOP" O="$TOOLS" >"$E2E/tools.log" 2>&1 || {
+		cat "$E2E/tools.log" >&2
+		die "building the tools failed"
+	}
+	if ! [ -x "$CC_BTF_BIN" ] || ! [ -x "$BTF_LINK_BIN" ]; then
+		die "make left no $CC_BTF_BIN or $BTF_LINK_BIN"
+	fi
+}
+
+series() {
+	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$PATCHES/series"
+}
+
+# apply_series DIR: check every patch, then apply them in order.
+apply_series() {
+	local dir=$1 p
+	for p in $(series); do
+		[ -f "$PATCHES/$p" ] || die "series names $p, which is not there"
+		if command -v git >/dev/null; then
+			# not inside the repository around the cache: git apply
+			# would skip every path outside the current directory
+			GIT_CEILING_DIRECTORIES=$(dirname "$dir") \
+				git -C "$dir" apply --check "$PATCHES/$p" ||
+				die "$p does not apply to $TARBALL"
+			GIT_CEILING_DIRECTORIES=$(dirname "$dir") \
+				git -C "$dir" apply "$PATCHES/$p"
+			GIT_CEILING_DIRECTORIES=$(dirname "$dir") \
+				git -C "$dir" apply --check -R "$PATCHES/$p" ||
+				die "$p did not apply"
+		else
+			patch -d "$dir" -p1 --dry-run -s < "$PATCHES/$p" >/dev/null ||
+				die "$p does not apply to $TARBALL"
+			patch -d "$dir" -p1 -s < "$PATCHES/$p"
+		fi
+	done
+}
+
+phase_source() {
+	local key p
+	key="$(readlink -f "$TARBALL") $(stat -c '%s %Y' "$TARBALL")"
+	for p in series $(series); do
+		key+=" $(sha "$PATCHES/$p")"
+	done
+	step_done source "$key" && [ -f "$SRC/Makefile" ] && return 0
+	say "extracting $TARBALL and applying $(series | wc -l) patches"
+	rm -rf "$SRC" "$SRC.tmp" "$E2E"/config.stamp
+	mkdir -p "$SRC.tmp"
+	tar -xJf "$TARBALL" -C "$SRC.tmp" --strip-components=1
+	apply_series "$SRC.tmp"
+	mv "$SRC.tmp" "$SRC"
+	mark_done source "$key"
+}
+
+# Every option of the fragment must have survived olddefconfig.
+check_config() {
+	local line opt bad=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$CONFIG/.config" || {
+				say "config: $line did not survive olddefconfig"
+				bad=1
+			} ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			grep -q "^$opt=" "$CONFIG/.config" && {
+				say "config: $opt is set, the fragment unsets it"
+				bad=1
+			} ;;
+		esac
+	done < "$FRAGMENT"
+	[ $bad -eq 0 ] || die "the configuration is not the fragment's (see above)"
+}
+
+phase_config() {
+	local key log=$E2E/config.log
+	key="$(stamp_of source) $(sha "$FRAGMENT") $(gcc -dumpfullversion) $(pahole --version)"
+	step_done config "$key" && [ -f "$CONFIG/.config" ] && return 0
+	: > "$log"
+	rm -rf "$CONFIG"
+	mkdir -p "$CONFIG"
+	kmake "$CONFIG" "$log" tinyconfig
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$CONFIG" "$CONFIG/.config" \
+		"$FRAGMENT" >>"$log" 2>&1 || die "merge_config.sh failed (see $log)"
+	kmake "$CONFIG" "$log" olddefconfig
+	check_config
+	mark_done config "$key"
+}
+
+# build NAME DIR ARGSFN KEY: build the tree in DIR, from scratch when KEY
+# (what it is built with) changed since the last time.
+build() {
+	local name=$1 dir=$2 fn=$3 key log=$E2E/$1.log
+	key="$(stamp_of config) $($fn | tr '\n' ' ') $4"
+	: > "$log"
+	if ! step_done "$name" "$key" || ! [ -f "$dir/vmlinux" ]; then
+		say "building $name from scratch: make $($fn | tr '\n' ' ')"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		cp "$CONFIG/.config" "$dir/.config"
+		rm -f "$E2E/$name.stamp"
+	fi
+	kmake_build "$dir" "$log" "$fn"
+	mark_done "$name" "$key"
+	if grep -E "orphan section|non-allocatable section" "$log" >&2; then
+		fail "$name: orphan or unexpected sections (above)"
+	fi
+	if ! [ -f "$dir/vmlinux" ] || ! [ -f "$dir/arch/x86/boot/bzImage" ]; then
+		die "$name: make left no vmlinux or bzImage"
+	fi
+}
+
+tools_key() {
+	sha "$CC_BTF_BIN" "$BTF_LINK_BIN" | tr '\n' ' '
+}
+
+phase_pahole() {
+	build pahole "$B_PAHOLE" args_pahole "$(pahole --version)"
+}
+
+phase_cc_btf() {
+	build cc-btf "$B_CC" args_cc "$(tools_key)"
+}
+
+# check_image NAME DIR: the images of a BTF_LINK build carry the final BTF
+# and nothing of the archive.
+check_image() {
+	local name=$1 dir=$2 size start stop ko bad
+	mkdir -p "$RES"
+
+	# vmlinux: one BTF, __start_BTF..__stop_BTF, the size of btf-link's
+	size=$(section_size "$dir/.btf.vmlinux.bin.o" .BTF) ||
+		{ fail "$name: .btf.vmlinux.bin.o has no .BTF"; return; }
+	start=$(symbol_addr "$dir/vmlinux" __start_BTF)
+	stop=$(symbol_addr "$dir/vmlinux" __stop_BTF)
+	[ $((stop - start)) -eq "$size" ] ||
+		fail "$name: vmlinux: __stop_BTF - __start_BTF = $((stop - start)), the final BTF is $size bytes"
+	[ "$(section_size "$dir/vmlinux" .BTF)" -eq "$size" ] ||
+		fail "$name: vmlinux: .BTF is $(section_size "$dir/vmlinux" .BTF) bytes, the final BTF $size"
+	readelf -SW "$dir/vmlinux" | grep -qF .debug_btf_addr &&
+		fail "$name: vmlinux has a .debug_btf_addr section"
+	section "$dir/vmlinux" .BTF "$RES/$name.vmlinux.btf" ||
+		fail "$name: no .BTF in vmlinux"
+	section "$dir/.btf.vmlinux.bin.o" .BTF "$RES/$name.final.btf"
+	cmp -s "$RES/$name.vmlinux.btf" "$RES/$name.final.btf" ||
+		fail "$name: vmlinux's .BTF is not .btf.vmlinux.bin.o's"
+	bpftool btf dump file "$RES/$name.vmlinux.btf" >/dev/null 2>&1 ||
+		fail "$name: bpftool cannot read vmlinux's BTF"
+	"$BTF_LINK_BIN" -v -o /dev/null "$dir/.tmp_vmlinux.btf" 2>"$RES/$name.archive" ||
+		fail "$name: btf-link cannot read the archive of .tmp_vmlinux.btf again"
+	say "$name: archive: $(head -n 1 "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
+	say "$name: vmlinux: final BTF $size bytes, __stop_BTF - __start_BTF $((stop - start))"
+
+	# modules: the final split BTF, nothing else
+	for ko in $(modules_of "$dir"); do
+		bad=$(readelf -SW "$dir/$ko" |
+			awk '$2 == ".debug_btf_addr" && $6 !~ /^0+$/ { print }')
+		[ -z "$bad" ] || fail "$name: $ko: .debug_btf_addr is not empty"
+		size=$(section_size "$dir/$ko" .BTF) ||
+			{ fail "$name: $ko has no .BTF"; continue; }
+		bpftool -B "$dir/vmlinux" btf dump file "$dir/$ko" >/dev/null 2>&1 ||
+			fail "$name: bpftool cannot read $ko's BTF on top of vmlinux"
+		say "$name: $ko: split BTF $size bytes"
+	done
+}
+
+phase_check() {
+	check_image cc-btf "$B_CC"
+}
+
+# funcs BTF [BASE]: the names of the FUNCs of BTF, split BTF on BASE if given.
+funcs() {
+	bpftool ${2:+-B "$2"} btf dump file "$1" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p"
+}
+
+# compare IMAGE A B OUT LINES [--base BASE]: btf-link --compare A B, the
+# differences in OUT, the first LINES of them shown, all of them sorted into
+# the deliberate ones (docs/design.md) and the others. IMAGE is the ELF
+# file that B is the BTF of.
+compare() {
+	local image=$1 a=$2 b=$3 out=$4 lines=$5 rc=0
+	shift 5
+	"$BTF_LINK_BIN" --compare "$@" "$a" "$b" >"$out" || rc=$?
+	case $rc in
+	0)	say "  equal by meaning: ${a#"$E2E"/} and ${b#"$E2E"/}"
+		return ;;
+	1)	say "  $(wc -l < "$out") differences (- only pahole's, + only archive-btf's," \
+		    "~ both), in ${out#"$E2E"/}"
+		head -n "$lines" "$out" | sed -e 's/^/    /' -e 's/^\(.\{200\}\).*/\1 .../' >&2
+		[ "$(wc -l < "$out")" -le "$lines" ] || say "    ..." ;;
+	*)	fail "btf-link --compare $* $a $b failed ($rc)"
+		return ;;
+	esac
+	funcs "$a" "${2:-}" > "$out.a-funcs"
+	funcs "$b" "${2:-}" > "$out.b-funcs"
+	nm "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
+	rc=0
+	"$HERE/e2e-classify" "$out" "$out.a-funcs" "$out.b-funcs" "$out.dup-funcs" \
+		> "$out.kinds" || rc=$?
+	sed -e 's/^/  /' "$out.kinds" >&2
+	[ $rc -le 1 ] || fail "e2e-classify failed"
+	[ $rc -ne 1 ] || fail "${out#"$E2E"/}: differences that docs/design.md does not explain"
+}
+
+phase_compare() {
+	local ko m flags serial
+	mkdir -p "$RES"
+	section "$B_PAHOLE/vmlinux" .BTF "$RES/pahole.vmlinux.btf" ||
+		die "pahole/vmlinux has no .BTF"
+	section "$B_CC/vmlinux" .BTF "$RES/cc-btf.vmlinux.btf" ||
+		die "cc-btf/vmlinux has no .BTF"
+	flags=$(PAHOLE=pahole "$SRC/scripts/pahole-flags.sh")
+	say "vmlinux: pahole $(stat -c %s "$RES/pahole.vmlinux.btf") bytes," \
+	    "archive-btf $(stat -c %s "$RES/cc-btf.vmlinux.btf") bytes"
+	compare "$B_CC/vmlinux" "$RES/pahole.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
+		"$RES/vmlinux.diff" 0
+
+	# pahole -j, as the kernel runs it, keeps one FUNC per name and
+	# thread, which thread depends on scheduling: its BTF changes from
+	# run to run. Without -j, it keeps the first in DWARF order, as
+	# btf-link does in link order.
+	# shellcheck disable=SC2086
+	serial=$(printf '%s\n' $flags | grep -vx -- -j | tr '\n' ' ')
+	say "vmlinux: against pahole without -j ($serial), on pahole/vmlinux:"
+	# shellcheck disable=SC2086
+	pahole -J $serial --btf_encode_detached="$RES/pahole-serial.vmlinux.btf" \
+		"$B_PAHOLE/vmlinux" >/dev/null 2>&1 || die "pahole failed on pahole/vmlinux"
+	compare "$B_CC/vmlinux" "$RES/pahole-serial.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
+		"$RES/vmlinux-serial.diff" 20
+
+	# A module's split BTF refers to its base by type ID, and the two
+	# builds' bases number their types differently: pahole encodes the
+	# pahole build's module again, on top of the cc-btf build's vmlinux,
+	# with the kernel's flags.
+	for ko in $(modules_of "$B_CC"); do
+		m=$(basename "$ko" .ko)
+		# shellcheck disable=SC2086
+		pahole -J $flags --btf_base "$B_CC/vmlinux" \
+			--btf_encode_detached="$RES/$m.pahole.btf" "$B_PAHOLE/$ko" \
+			>/dev/null 2>&1 || { fail "pahole cannot encode $ko"; continue; }
+		say "$ko: pahole $(stat -c %s "$RES/$m.pahole.btf") bytes," \
+		    "archive-btf $(section_size "$B_CC/$ko" .BTF) bytes (split BTF)"
+		compare "$B_CC/$ko" "$RES/$m.pahole.btf" "$B_CC/$ko" "$RES/$m.diff" 20 \
+			--base "$B_CC/vmlinux"
+	done
+}
+
+# initramfs DIR OUT: busybox, e2e-init as /init, DIR's modules.
+initramfs() {
+	local dir=$1 out=$2 list=$2.list ko
+	{
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "dir /proc 0755 0 0"
+		echo "dir /sys 0755 0 0"
+		echo "dir /bin 0755 0 0"
+		echo "dir /modules 0755 0 0"
+		echo "file /bin/busybox $(readlink -f /bin/busybox) 0755 0 0"
+		echo "file /init $HERE/e2e-init 0755 0 0"
+		for ko in $(modules_of "$dir"); do
+			echo "file /modules/$(basename "$ko") $dir/$ko 0644 0 0"
+		done
+	} > "$list"
+	"$dir/usr/gen_init_cpio" "$list" > "$out"
+}
+
+# report LOG KEY: the value of the guest's "E2E: KEY VALUE" line.
+report() {
+	tr -d '\r' < "$1" | sed -n "s/^E2E: $2 //p" | head -n 1
+}
+
+phase_boot() {
+	local log=$RES/boot.log size md5 ko m got rc=0
+	mkdir -p "$RES"
+	[ -x "$B_CC/usr/gen_init_cpio" ] || die "no usr/gen_init_cpio in the cc-btf build"
+	initramfs "$B_CC" "$RES/initramfs.cpio"
+	say "booting cc-btf/arch/x86/boot/bzImage (qemu, $ACCEL)"
+	timeout "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -m 256M -smp 2 \
+		-nographic -no-reboot -kernel "$B_CC/arch/x86/boot/bzImage" \
+		-initrd "$RES/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=7" \
+		</dev/null >"$log" 2>&1 || rc=$?
+	[ $rc -eq 0 ] || fail "qemu exited with $rc (124: timeout after ${BOOT_TIMEOUT}s); see $log"
+	grep -q '^E2E: end' <(tr -d '\r' < "$log") ||
+		{ tail -n 30 "$log" >&2; fail "the guest did not get to the end of /init"; return; }
+
+	size=$(stat -c %s "$RES/cc-btf.vmlinux.btf")
+	md5=$(md5sum < "$RES/cc-btf.vmlinux.btf" | cut -d' ' -f1)
+	got=$(report "$log" vmlinux-btf-size)
+	[ "$got" = "$size" ] ||
+		fail "/sys/kernel/btf/vmlinux is ${got:-missing} bytes, vmlinux's .BTF $size"
+	[ "$(report "$log" vmlinux-btf-md5)" = "$md5" ] ||
+		fail "/sys/kernel/btf/vmlinux is not vmlinux's .BTF"
+	for ko in $(modules_of "$B_CC"); do
+		m=$(basename "$ko" .ko)
+		[ "$(report "$log" "insmod $m")" = ok ] || fail "insmod $m failed"
+		got=$(report "$log" "module-btf-size $m")
+		[ "$got" = "$(section_size "$B_CC/$ko" .BTF)" ] ||
+			fail "/sys/kernel/btf/$m is ${got:-missing}, $ko's .BTF $(section_size "$B_CC/$ko" .BTF) bytes"
+	done
+	say "the guest's BTF lines:"
+	tr -d '\r' < "$log" | grep -E 'E2E:|BTF|btf|BPF' | grep -v 'Linux version' |
+		sed 's/^/    /' >&2
+	# the kernel's BTF verifier logs "BPF: ..." lines; module BTF that
+	# fails it: "failed to validate module [m] BTF: -22"
+	if tr -d '\r' < "$log" | grep -v '^E2E:' |
+		grep -iE '^(\[[ 0-9.]*\] )?BPF:|btf.*(error|fail|invalid|bad|mismatch|reject)|failed to validate module' >&2
+	then
+		fail "BTF errors in the boot log (above)"
+	fi
+}
+
+phase_repro() {
+	local ko
+	build cc-btf-only "$B_ONLY" args_only "$(tools_key)"
+	check_image cc-btf-only "$B_ONLY"
+	cmp "$RES/cc-btf.vmlinux.btf" "$RES/cc-btf-only.vmlinux.btf" >&2 ||
+		fail "vmlinux's .BTF differs between cc-btf and cc-btf-only"
+	for ko in $(modules_of "$B_CC"); do
+		section "$B_CC/$ko" .BTF "$RES/a.btf"
+		section "$B_ONLY/$ko" .BTF "$RES/b.btf"
+		cmp "$RES/a.btf" "$RES/b.btf" >&2 ||
+			fail "$ko's .BTF differs between cc-btf and cc-btf-only"
+	done
+	rm -f "$RES/a.btf" "$RES/b.btf"
+	say "cc-btf and cc-btf-only: the same .BTF bytes in vmlinux and the modules"
+	readelf -SW "$B_ONLY/$(dirname "$TOUCH_C")/$(basename "$TOUCH_C" .c).o" |
+		grep -q '\.debug_info' && fail "BTF_ONLY=1 left DWARF in the objects"
+	say "sizes in MiB, pahole / cc-btf / cc-btf-only:" \
+	    "object files but vmlinux.o $(sizes objects_size)," \
+	    "vmlinux.o $(sizes file_size vmlinux.o), vmlinux $(sizes file_size vmlinux)," \
+	    "build directory $(sizes dir_size)"
+}
+
+objects_size() {
+	find "$1" -name '*.o' ! -path "$1/vmlinux.o" -printf '%s\n' |
+		awk '{ s += $1 } END { print int(s / 1048576) }'
+}
+file_size() { echo $(($(stat -c %s "$1/$2") >> 20)); }
+dir_size() { du -sm "$1" | cut -f1; }
+
+# sizes FN [ARGS...]: FN DIR ARGS... of each build, as A / B / C.
+sizes() {
+	local fn=$1
+	shift
+	echo "$($fn "$B_PAHOLE" "$@") / $($fn "$B_CC" "$@") / $($fn "$B_ONLY" "$@")"
+}
+
+# relink NAME DIR ARGSFN: time the link step alone (the modules follow).
+relink() {
+	local t0 log=$E2E/relink-$1.log
+	: > "$log"
+	rm -f "$2/vmlinux"
+	t0=$(date +%s.%N)
+	kmake_build "$2" "$log" "$3"
+	say "relink $1: $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5)s" \
+	    "(LD .tmp_vmlinux.btf, BTF, LD vmlinux, BTFIDS, the modules' LD and BTF)"
+}
+
+phase_relink() {
+	local name
+	relink pahole "$B_PAHOLE" args_pahole
+	relink cc-btf "$B_CC" args_cc
+	relink cc-btf-only "$B_ONLY" args_only
+	for name in cc-btf cc-btf-only; do
+		grep -q '^  BTF     .btf.vmlinux.bin.o$' "$E2E/relink-$name.log" ||
+			fail "$name: no BTF step in the link"
+		if grep -E "orphan section|non-allocatable section" "$E2E/relink-$name.log" >&2; then
+			fail "$name: orphan or unexpected sections in the link (above)"
+		fi
+		# resolve_btfids resolves as much with btf-link's BTF as with pahole's
+		diff <(grep 'resolve_btfids' "$E2E/relink-pahole.log" | sort -u) \
+		     <(grep 'resolve_btfids' "$E2E/relink-$name.log" | sort -u) >&2 ||
+			fail "$name: resolve_btfids warns differently than with pahole (above)"
+	done
+	section "$B_CC/vmlinux" .BTF "$RES/relink.btf"
+	cmp -s "$RES/relink.btf" "$RES/cc-btf.vmlinux.btf" ||
+		fail "relinking cc-btf changed vmlinux's .BTF"
+	rm -f "$RES/relink.btf"
+}
+
+phase_incremental() {
+	local log=$E2E/incremental.log obj built encoded boot
+	obj=${TOUCH_C%.c}.o
+	: > "$log"
+	section "$B_CC/vmlinux" .BTF "$RES/before.btf"
+	touch "$SRC/$TOUCH_C"
+	CC_BTF_OPTS=-v kmake_build "$B_CC" "$log" args_cc
+	# arch/x86/boot/ makes bzImage of vmlinux, and compiles again after
+	# every change of vmlinux, with or without cc-btf
+	boot=$(sed -n 's/^  \(CC\|AS\)  *\(arch\/x86\/boot\/[^ ]*\.o\)$/\2/p' "$log" |
+		sort | tr '\n' ' ')
+	built=$(sed -n 's/^  \(CC\|AS\)  *\([^ ]*\.o\)$/\2/p' "$log" |
+		grep -v '^arch/x86/boot/' | sort | tr '\n' ' ')
+	encoded=$(sed -n 's/^cc-btf: \([^:]*\.o\): .*/\1/p' "$log" |
+		grep -v '^arch/x86/boot/' | sort | tr '\n' ' ')
+	say "incremental: compiled: $built; encoded: $encoded;" \
+	    "and for bzImage, as after any change of vmlinux: $boot"
+	[ "$built" = "$obj " ] || fail "touching $TOUCH_C compiled $built, not $obj alone"
+	[ "$encoded" = "$obj " ] || fail "touching $TOUCH_C encoded $encoded, not $obj alone"
+	grep -q '^  LD      vmlinux$' "$log" || fail "vmlinux was not linked again"
+	grep -q '^  BTF     .btf.vmlinux.bin.o$' "$log" || fail "btf-link did not run again"
+	for ko in $(modules_of "$B_CC"); do
+		grep -q "^  BTF \[M\] $ko$" "$log" || fail "$ko's BTF was not linked again"
+	done
+	section "$B_CC/vmlinux" .BTF "$RES/after.btf"
+	cmp "$RES/before.btf" "$RES/after.btf" >&2 ||
+		fail "vmlinux's .BTF changed although $TOUCH_C did not"
+	rm -f "$RES/before.btf" "$RES/after.btf"
+}
+
+main() {
+	local phases=("$@") p t t0
+	[ "$(uname -m)" = x86_64 ] || unavailable "this test is x86-64 and this is $(uname -m)"
+	[ ${#phases[@]} -gt 0 ] || read -r -a phases <<< "$ALL_PHASES"
+	for p in "${phases[@]}"; do
+		case " $ALL_PHASES " in
+		*" $p "*) ;;
+		*) die "unknown phase $p; the phases: $ALL_PHASES" ;;
+		esac
+	done
+	install_missing
+	mkdir -p "$E2E"
+	exec 9>"$E2E/.lock"
+	flock 9
+	: > "$E2E/summary"
+	t0=$SECONDS
+	for p in "${phases[@]}"; do
+		t=$SECONDS
+		say "--- $p"
+		"phase_${p//-/_}"
+		printf 'e2e: phase %-12s %4ds\n' "$p" $((SECONDS - t)) | tee -a "$E2E/summary" >&2
+	done
+	printf 'e2e: total %20ds\n' $((SECONDS - t0)) | tee -a "$E2E/summary" >&2
+	[ $FAILED -eq 0 ] || die "some checks failed (FAIL above)"
+	say "passed"
+}
+
+main "$@"
