@@ -367,3 +367,18 @@ funcs() {
 		}
 	done
 }
+
+# Objects whose DWARF the encoder cannot relocate itself (here: compressed
+# debug sections) go through libdwfl: the BTF must be the same bytes.
+@test "encoder: compressed DWARF (libdwfl's way) gives the same BTF bytes" {
+	need_tools
+	gcc -g -O2 -c "$FIXTURES/percpu.c" -o plain.o
+	gcc -g -O2 -gz=zlib -c "$FIXTURES/percpu.c" -o gz.o
+	readelf -SW gz.o | grep -E ' \.debug_info .* [A-Z]*C[A-Z]* ' ||
+		skip "gcc did not compress .debug_info"
+	run "$CC_BTF" --encode -o plain.btf plain.o
+	[ "$status" -eq 0 ]
+	run "$CC_BTF" --encode -o gz.btf gz.o
+	[ "$status" -eq 0 ]
+	cmp plain.btf gz.btf
+}
