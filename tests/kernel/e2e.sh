@@ -388,7 +388,7 @@ compare() {
 	1)	say "  $(wc -l < "$out") differences (- only pahole's, + only archive-btf's," \
 		    "~ both), in ${out#"$E2E"/}"
 		head -n "$lines" "$out" | sed -e 's/^/    /' -e 's/^\(.\{200\}\).*/\1 .../' >&2
-		[ "$(wc -l < "$out")" -le "$lines" ] || say "    ..." ;;
+		[ "$lines" -eq 0 ] || [ "$(wc -l < "$out")" -le "$lines" ] || say "    ..." ;;
 	*)	fail "btf-link --compare $* $a $b failed ($rc)"
 		return ;;
 	esac
