@@ -323,6 +323,31 @@ phase_cc_btf() {
 	build cc-btf "$B_CC" args_cc "$(tools_key)"
 }
 
+# check_objects NAME DIR: every object that kbuild compiled from C with
+# $(CC), that is with cc-btf, and with debug information (-g) carries its
+# own .BTF. Host programs (scripts/, tools/) are built with $(HOSTCC).
+check_objects() {
+	local name=$1 dir=$2 obj rel cmd line n=0 missing=()
+	while IFS= read -r obj; do
+		rel=${obj#"$dir"/}
+		cmd=$(dirname "$obj")/.$(basename "$obj").cmd
+		[ -f "$SRC/${rel%.o}.c" ] && [ -f "$cmd" ] || continue
+		line=$(head -n 1 "$cmd")
+		case $line in
+		*"$CC_BTF_BIN gcc "*" -g "*) ;;
+		*) continue ;;
+		esac
+		case $(readelf -SW "$obj") in
+		*" .BTF "*) n=$((n + 1)) ;;
+		*) missing+=("$rel") ;;
+		esac
+	done < <(find "$dir" -name '*.o' ! -name vmlinux.o | sort)
+	say "$name: $n objects compiled from C by cc-btf with -g, all with .BTF"
+	[ ${#missing[@]} -eq 0 ] ||
+		fail "$name: ${#missing[@]} objects compiled from C by cc-btf with -g have no .BTF: ${missing[*]:0:10}"
+	[ "$n" -gt 0 ] || fail "$name: no object compiled by cc-btf with -g"
+}
+
 # check_image NAME DIR: the images of a BTF_LINK build carry the final BTF
 # and nothing of the archive.
 check_image() {
@@ -351,6 +376,8 @@ check_image() {
 		fail "$name: btf-link cannot read the archive of .tmp_vmlinux.btf again"
 	say "$name: archive: $(head -n 1 "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
 	say "$name: vmlinux: final BTF $size bytes, __stop_BTF - __start_BTF $((stop - start))"
+
+	check_objects "$name" "$dir"
 
 	# modules: the final split BTF, nothing else
 	for ko in $(modules_of "$dir"); do

@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark: a whole kernel build, the pahole path against the cc-btf path,
+# in the same run, on the same source and configuration.
+#
+# Usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k]
+#
+#   -j N   make -jN for every build (default: the number of CPUs)
+#   -r N   the BTF step alone is timed N times, the best kept (default 3)
+#   -k     keep the build directories (they are removed at the start of
+#          the next run anyway; 2 GiB)
+#
+# The source and the configuration are tests/kernel/e2e.sh's (Debian's
+# linux-source-6.1 with kbuild-patches/v6.1, tinyconfig plus
+# tests/kernel/config-fragment; its phases "tools source config" make or
+# reuse them). Three builds from scratch, one after the other, into
+# ${ABTF_BENCH_DIR:-tests/.work/bench}:
+#   pahole       make -jN                                   (BTF from pahole -J)
+#   cc-btf       make -jN CC="cc-btf gcc" BTF_LINK=btf-link
+#   btf-only     the same with BTF_ONLY=1 (no DWARF kept in the objects)
+# Each is timed with GNU time: wall, CPU (user + sys of every process of
+# the build) and the peak RSS of its largest process.
+#
+# Then the post-link BTF step alone, as scripts/link-vmlinux.sh runs it,
+# on each build's own .tmp_vmlinux.btf (best wall of RUNS):
+#   pahole       pahole -J $(scripts/pahole-flags.sh) on a copy, then the
+#                objcopy that extracts .btf.vmlinux.bin.o
+#   btf-link     btf-link --object .btf.vmlinux.bin.o .tmp_vmlinux.btf
+# and the sizes: .tmp_vmlinux.btf (the intermediate image), vmlinux.o,
+# vmlinux, the object files but vmlinux.o, the build directory, the final
+# vmlinux BTF.
+#
+# This is a benchmark, not a test: it never fails on a slow result. The
+# machine should be otherwise idle; say in what you report if it was not.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+TOOLS=${ABTF_BUILD:-$TOP/build}
+E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e
+BENCH=${ABTF_BENCH_DIR:-$TOP/tests/.work/bench}
+JOBS=$(nproc 2>/dev/null || echo 2)
+RUNS=3
+KEEP=0
+
+usage() { echo "usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k]" >&2; exit 2; }
+while getopts 'j:r:k' opt; do
+	case $opt in
+	j) JOBS=$OPTARG ;;
+	r) RUNS=$OPTARG ;;
+	k) KEEP=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+
+say() { printf 'kbuild: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=bench KBUILD_BUILD_VERSION=1
+unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
+
+# timed OUT CMD...: run CMD under GNU time; OUT gets "wall cpu rss_kb".
+timed() {
+	local out=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$out.t" "$@"
+	awk '{ printf "%.2f %.2f %d\n", $1, $2 + $3, $4 }' "$out.t" > "$out"
+}
+
+# args NAME: the make arguments of a build.
+args() {
+	case $1 in
+	pahole)		;;
+	cc-btf)		printf '%s\n' "CC=$TOOLS/bin/cc-btf gcc" "BTF_LINK=$TOOLS/bin/btf-link" ;;
+	btf-only)	printf '%s\n' "CC=$TOOLS/bin/cc-btf gcc" "BTF_LINK=$TOOLS/bin/btf-link" \
+				BTF_ONLY=1 ;;
+	esac
+}
+
+build() {
+	local name=$1 dir=$BENCH/$1 extra=()
+	mapfile -t extra < <(args "$name")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$E2E/config/.config" "$dir/.config"
+	say "building $name: make -j$JOBS ${extra[*]}"
+	timed "$BENCH/$name.build" make -C "$E2E/src" O="$dir" ARCH=x86_64 \
+		-j"$JOBS" "${extra[@]}" > "$BENCH/$name.log" 2>&1 ||
+		{ tail -n 30 "$BENCH/$name.log" >&2; die "the $name build failed"; }
+}
+
+# best OUT CMD...: the run of CMD with the lowest wall time, of $RUNS.
+best() {
+	local out=$1 i
+	shift
+	for i in $(seq "$RUNS"); do
+		timed "$out.$i" "$@" > /dev/null 2>&1 || die "$* failed"
+	done
+	sort -n "$out".[0-9]* | head -n 1 > "$out"
+	rm -f "$out".[0-9]*
+}
+
+pahole_step() {
+	local dir=$1 tmp=$2
+	cp "$dir/.tmp_vmlinux.btf" "$tmp/img"
+	# shellcheck disable=SC2046
+	LLVM_OBJCOPY=objcopy pahole -J $(PAHOLE=pahole "$E2E/src/scripts/pahole-flags.sh") \
+		"$tmp/img"
+	objcopy --only-section=.BTF --set-section-flags .BTF=alloc,readonly \
+		--strip-all "$tmp/img" "$tmp/btf.o" 2>/dev/null
+	printf '\1\0' | dd of="$tmp/btf.o" conv=notrunc bs=1 seek=16 status=none
+}
+
+mib() { echo "$(($1 >> 20))"; }
+objects_bytes() {
+	find "$1" -name '*.o' ! -path "$1/vmlinux.o" -printf '%s\n' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+field() { cut -d' ' -f"$2" "$BENCH/$1"; }
+
+report() {
+	local n
+	echo
+	echo "| make -j$JOBS, from scratch | wall s | CPU s | peak RSS MiB |"
+	echo "|---|---|---|---|"
+	for n in pahole cc-btf btf-only; do
+		echo "| $n | $(field "$n.build" 1) | $(field "$n.build" 2) |" \
+		     "$(($(field "$n.build" 3) >> 10)) |"
+	done
+	echo
+	echo "| the BTF step alone (best of $RUNS) | wall s | CPU s | peak RSS MiB |"
+	echo "|---|---|---|---|"
+	for n in pahole btf-link btf-link-only; do
+		echo "| $n | $(field "$n.step" 1) | $(field "$n.step" 2) |" \
+		     "$(($(field "$n.step" 3) >> 10)) |"
+	done
+	echo
+	echo "| sizes, MiB (BTF: bytes) | pahole | cc-btf | btf-only |"
+	echo "|---|---|---|---|"
+	for f in .tmp_vmlinux.btf vmlinux.o vmlinux; do
+		echo "| $f | $(mib "$(stat -c %s "$BENCH/pahole/$f")") |" \
+		     "$(mib "$(stat -c %s "$BENCH/cc-btf/$f")") |" \
+		     "$(mib "$(stat -c %s "$BENCH/btf-only/$f")") |"
+	done
+	echo "| object files but vmlinux.o | $(mib "$(objects_bytes "$BENCH/pahole")") |" \
+	     "$(mib "$(objects_bytes "$BENCH/cc-btf")") |" \
+	     "$(mib "$(objects_bytes "$BENCH/btf-only")") |"
+	echo "| build directory | $(du -sm "$BENCH/pahole" | cut -f1) |" \
+	     "$(du -sm "$BENCH/cc-btf" | cut -f1) | $(du -sm "$BENCH/btf-only" | cut -f1) |"
+	echo "| final vmlinux BTF | $(stat -c %s "$BENCH/pahole.btf") |" \
+	     "$(stat -c %s "$BENCH/cc-btf.btf") | $(stat -c %s "$BENCH/btf-only.btf") |"
+}
+
+main() {
+	local tmp n
+	say "the source and the configuration (tests/kernel/e2e.sh tools source config)"
+	ABTF_BUILD=$TOOLS "$TOP/tests/kernel/e2e.sh" tools source config
+	mkdir -p "$BENCH"
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	for n in pahole cc-btf btf-only; do
+		build "$n"
+		objcopy --dump-section .BTF="$BENCH/$n.btf" "$BENCH/$n/vmlinux" /dev/null
+	done
+	cmp -s "$BENCH/cc-btf.btf" "$BENCH/btf-only.btf" ||
+		say "warning: the cc-btf and btf-only builds have different BTF"
+
+	say "the BTF step alone, best of $RUNS"
+	export -f pahole_step
+	export E2E
+	best "$BENCH/pahole.step" bash -c 'pahole_step "$1" "$2"' _ "$BENCH/pahole" "$tmp"
+	best "$BENCH/btf-link.step" "$TOOLS/bin/btf-link" --object "$tmp/o" \
+		"$BENCH/cc-btf/.tmp_vmlinux.btf"
+	best "$BENCH/btf-link-only.step" "$TOOLS/bin/btf-link" --object "$tmp/o" \
+		"$BENCH/btf-only/.tmp_vmlinux.btf"
+	report
+	[ "$KEEP" -eq 1 ] || rm -rf "$BENCH/pahole" "$BENCH/cc-btf" "$BENCH/btf-only"
+}
+
+main
