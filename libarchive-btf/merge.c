@@ -89,7 +89,12 @@ void abtf__node_free(struct node *n)
 	free(n->vars);
 	free(n->var_ids);
 	free(n->raw);
+	free(n->smap);
+	free(n->smap_used);
+	abtf__exact_free(n);
 	memset(&n->strs, 0, sizeof(n->strs));
+	n->smap = n->smap_used = NULL;
+	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
 	n->types = NULL;
 	n->fn_seen = NULL;
 	n->vars = NULL;
@@ -210,9 +215,7 @@ struct scratch {
 	uint32_t *dsec_of;	/* local VAR ID -> its DATASEC record offset + 1 */
 	uint32_t *dsec_off;	/* local VAR ID -> its DATASEC entry offset */
 	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry size */
-	uint32_t *str_keys;	/* memo: member string offset + 1 ... */
-	uint32_t *str_vals;	/* ... -> node string offset */
-	size_t str_slots, str_cnt;
+	uint32_t *toff;		/* local ID -> its record's offset */
 	uint32_t next_slot;	/* IN_SLOTS: slots go FUNC and VAR, in order */
 	uint32_t next_var;	/* IN_NAMES, IN_CHILD: the next VAR's place */
 };
@@ -364,66 +367,67 @@ static int remap_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-static size_t memo_slot(const struct scratch *sc, uint32_t key)
+/*
+ * The node's offset of string @off of input @in, interned on first use: a
+ * member names many things with the same string.
+ */
+int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off)
 {
-	size_t i = (key * 2654435761u) & (sc->str_slots - 1);
+	int64_t no;
 
-	while (sc->str_keys[i] && sc->str_keys[i] != key)
-		i = (i + 1) & (sc->str_slots - 1);
-	return i;
+	if (!off)
+		return 0;
+	if (n->smap[off])
+		return n->smap[off] - 1;
+	if (n->nr_smap_used == n->cap_smap_used) {
+		size_t ncap = n->cap_smap_used ? n->cap_smap_used * 2 : 4096;
+		uint32_t *u = realloc(n->smap_used, ncap * sizeof(*u));
+
+		if (!u)
+			return -ENOMEM;
+		n->smap_used = u;
+		n->cap_smap_used = ncap;
+	}
+	no = abtf__strtab_add(&n->strs, in->strs + off);
+	if (no < 0)
+		return no;
+	n->smap[off] = no + 1;
+	n->smap_used[n->nr_smap_used++] = off;
+	return no;
 }
 
-static int memo_grow(struct scratch *sc)
+/* Room in the string map for @in's offsets, all unset. */
+static int smap_reserve(struct node *n, const struct input *in)
 {
-	struct scratch old = *sc;
-	size_t i, j;
+	uint32_t *p;
 
-	sc->str_slots = old.str_slots ? old.str_slots * 2 : 1024;
-	sc->str_keys = calloc(sc->str_slots, sizeof(*sc->str_keys));
-	sc->str_vals = malloc(sc->str_slots * sizeof(*sc->str_vals));
-	if (!sc->str_keys || !sc->str_vals) {
-		free(sc->str_keys);
-		free(sc->str_vals);
-		sc->str_keys = old.str_keys;
-		sc->str_vals = old.str_vals;
-		sc->str_slots = old.str_slots;
+	if (in->str_len <= n->smap_cap)
+		return 0;
+	p = calloc(in->str_len, sizeof(*p));
+	if (!p)
 		return -ENOMEM;
-	}
-	for (i = 0; i < old.str_slots; i++) {
-		if (!old.str_keys[i])
-			continue;
-		j = memo_slot(sc, old.str_keys[i]);
-		sc->str_keys[j] = old.str_keys[i];
-		sc->str_vals[j] = old.str_vals[i];
-	}
-	free(old.str_keys);
-	free(old.str_vals);
+	free(n->smap);
+	n->smap = p;
+	n->smap_cap = in->str_len;
 	return 0;
 }
 
-/* A member names many things with the same string: intern each once. */
+static void smap_clear(struct node *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_smap_used; i++)
+		n->smap[n->smap_used[i]] = 0;
+	n->nr_smap_used = 0;
+}
+
 static int remap_str(uint32_t *off, void *ctx)
 {
 	struct remap *r = ctx;
-	struct scratch *sc = r->sc;
-	int64_t no;
-	size_t i;
+	int64_t no = abtf__node_str(r->n, r->sc->in, *off);
 
-	if (!*off)
-		return 0;
-	if ((sc->str_cnt + 1) * 2 > sc->str_slots && memo_grow(sc))
-		return -ENOMEM;
-	i = memo_slot(sc, *off + 1);
-	if (sc->str_keys[i]) {
-		*off = sc->str_vals[i];
-		return 0;
-	}
-	no = abtf__strtab_add(&r->n->strs, sc->in->strs + *off);
 	if (no < 0)
 		return no;
-	sc->str_keys[i] = *off + 1;
-	sc->str_vals[i] = no;
-	sc->str_cnt++;
 	*off = no;
 	return 0;
 }
@@ -446,57 +450,86 @@ static int grow_types(struct node *n, size_t more)
 	return 0;
 }
 
-static int append_type(struct node *n, struct scratch *sc,
+static int append_type(struct node *n, struct scratch *sc, uint32_t id,
 		       const struct btf_type *t)
 {
 	size_t sz = abtf__record_size(t);
 	struct remap r = { .n = n, .sc = sc };
 	struct btf_type *dst;
+	int err;
 
 	if (grow_types(n, sz))
 		return -ENOMEM;
 	dst = (void *)(n->types + n->types_len);
 	memcpy(dst, t, sz);
-	n->types_len += sz;
 	if (abtf__for_each_type_id(dst, remap_id, &r))
 		return node_error(n, -EINVAL, "a type refers to a dropped type");
-	return abtf__for_each_str_off(dst, remap_str, &r);
+	err = abtf__for_each_str_off(dst, remap_str, &r);
+	if (err)
+		return err;
+	err = abtf__exact_add(n, id, n->types_len);
+	n->types_len += sz;
+	return err;
 }
 
-/* Pass 1 decides and numbers; pass 2 appends, every reference known. */
-static int merge_input(struct abtf_linker *l, struct node *n,
-		       struct scratch *sc)
+/* Which input types survive: EXACT_NEW, or 0 (dropped). */
+static int decide_all(struct abtf_linker *l, struct node *n,
+		      struct scratch *sc)
 {
 	const struct input *in = sc->in;
 	uint32_t off = 0, id;
-	int keep, err;
+	int keep;
 
 	if (in->kind == IN_RAW)
 		collect_datasecs(sc);
 	for (id = 1; id <= in->nr_types; id++) {
+		sc->toff[id] = off;
 		keep = decide(l, n, sc, id, next_type(in, &off));
 		if (keep < 0)
 			return keep == -EINVAL ?
 			       node_error(n, keep, ".debug_btf_addr does not match its member") :
 			       keep;
-		if (keep)
-			sc->map[id] = n->next_id++;
+		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
-	for (off = 0, id = 1; id <= in->nr_types; id++) {
-		const struct btf_type *t = next_type(in, &off);
+	return 0;
+}
 
-		if (!sc->map[id])
-			continue;
-		err = append_type(n, sc, t);
+/*
+ * Pass 1 decides which types survive and maps those the node already has
+ * (exact.c); the others are numbered in order and, in pass 2, appended,
+ * every reference known.
+ */
+static int merge_input(struct abtf_linker *l, struct node *n,
+		       struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t id, first_new = n->next_id;
+	int err;
+
+	err = decide_all(l, n, sc);
+	if (!err)
+		err = abtf__exact_map(n, in, sc->map, sc->toff);
+	if (err)
+		return err;
+	for (id = 1; id <= in->nr_types; id++)
+		if (sc->map[id] == EXACT_NEW)
+			sc->map[id] = n->next_id++;
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t = (const void *)(in->types + sc->toff[id]);
+		int kind = BTF_INFO_KIND(t->info);
+
+		if (!sc->map[id] || sc->map[id] < first_new)
+			continue;	/* dropped, or the node has it */
+		err = append_type(n, sc, sc->map[id], t);
 		if (err)
 			return err;
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_VAR) {
+		if (kind == BTF_KIND_VAR) {
 			if (in->kind == IN_SLOTS || in->kind == IN_RAW)
 				sc->places[id].size = sc->var_size[id];
 			err = add_var(n, &sc->places[id], sc->map[id]);
 			if (err)
 				return err;
-		} else if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC) {
+		} else if (kind == BTF_KIND_FUNC) {
 			n->funcs++;
 		}
 	}
@@ -522,16 +555,17 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 	sc.dsec_of = calloc(cnt, sizeof(*sc.dsec_of));
 	sc.dsec_off = calloc(cnt, sizeof(*sc.dsec_off));
 	sc.var_size = calloc(cnt, sizeof(*sc.var_size));
+	sc.toff = malloc(cnt * sizeof(*sc.toff));
 	if (sc.map && sc.places && sc.dsec_of && sc.dsec_off && sc.var_size &&
-	    !memo_grow(&sc))
+	    sc.toff && !smap_reserve(n, in))
 		err = merge_input(l, n, &sc);
-	free(sc.str_keys);
-	free(sc.str_vals);
+	smap_clear(n);
 	free(sc.map);
 	free(sc.places);
 	free(sc.dsec_of);
 	free(sc.dsec_off);
 	free(sc.var_size);
+	free(sc.toff);
 	return err;
 }
 
@@ -579,6 +613,11 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	/* the merge state is no longer needed: free it before dedup's peak */
 	abtf__strtab_free(&n->strs);
 	memset(&n->strs, 0, sizeof(n->strs));
+	free(n->smap);
+	free(n->smap_used);
+	n->smap = n->smap_used = NULL;
+	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
+	abtf__exact_free(n);
 	return raw;
 }
 
