@@ -252,19 +252,10 @@ static const struct btf_type *in_type(const struct exact *x, uint32_t id)
 	return (const void *)(x->in->types + x->toff[id]);
 }
 
-/* The node's offset of input string @off; -1 (never equal) on error. */
-static int64_t str_of(struct exact *x, uint32_t off)
-{
-	int64_t s = abtf__node_str(x->n, x->in, off);
-
-	if (s < 0 && !x->err)
-		x->err = s;
-	return s;
-}
-
+/* Input string @a is node string @b. */
 static bool same_str(struct exact *x, uint32_t a, uint32_t b)
 {
-	return str_of(x, a) == b;
+	return abtf__node_str_is(x->n, x->in, a, b);
 }
 
 static bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
@@ -366,15 +357,12 @@ static bool equal_record(struct exact *x, const struct btf_type *a,
 	}
 }
 
-/* @fwd is a FWD of the struct or union @t: the same name, the same kind. */
-static bool fwd_names(struct exact *x, const struct btf_type *fwd,
-		      uint32_t fwd_name, const struct btf_type *t,
-		      uint32_t t_name)
+/* @fwd is a FWD of the struct or union @t, by kind (names apart). */
+static bool fwd_kind_of(const struct btf_type *fwd, const struct btf_type *t)
 {
 	return BTF_INFO_KIND(fwd->info) == BTF_KIND_FWD && is_composite(t) &&
 	       BTF_INFO_KFLAG(fwd->info) ==
-	       (BTF_INFO_KIND(t->info) == BTF_KIND_UNION) &&
-	       fwd_name == t_name;
+	       (BTF_INFO_KIND(t->info) == BTF_KIND_UNION);
 }
 
 /*
@@ -395,12 +383,12 @@ static bool fwd_equal(struct exact *x, uint32_t a, uint32_t b)
 	const struct btf_type *ta = in_type(x, a), *tb = node_type(x->n, b);
 	uint32_t m = x->map[a];
 
-	if (fwd_names(x, tb, tb->name_off, ta, str_of(x, ta->name_off)))
+	if (fwd_kind_of(tb, ta) && same_str(x, ta->name_off, tb->name_off))
 		return true;	/* input struct, node FWD */
 	if (x->state[a] != T_DONE || m < x->n->first_id || m >= x->end_old)
 		return false;
 	ta = node_type(x->n, m);	/* input mapped to a node FWD */
-	return fwd_names(x, ta, ta->name_off, tb, tb->name_off);
+	return fwd_kind_of(ta, tb) && ta->name_off == tb->name_off;
 }
 
 /* The pairs walked from index @from on become mappings. */
@@ -458,7 +446,7 @@ static bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
 	x->walked[i] = a;
 	x->widx[a] = i;
 	x->hyp[a] = b;
-	if (!(fwd_names(x, ta, str_of(x, ta->name_off), tb, tb->name_off) ||
+	if (!((fwd_kind_of(ta, tb) && same_str(x, ta->name_off, tb->name_off)) ||
 	      equal_record(x, ta, tb, depth, &mine))) {
 		failed_add(x, a, b);
 		return false;

@@ -367,6 +367,18 @@ static int remap_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
+static int smap_used_grow(struct node *n)
+{
+	size_t ncap = n->cap_smap_used ? n->cap_smap_used * 2 : 4096;
+	uint32_t *u = realloc(n->smap_used, ncap * sizeof(*u));
+
+	if (!u)
+		return -ENOMEM;
+	n->smap_used = u;
+	n->cap_smap_used = ncap;
+	return 0;
+}
+
 /*
  * The node's offset of string @off of input @in, interned on first use: a
  * member names many things with the same string.
@@ -379,21 +391,34 @@ int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off)
 		return 0;
 	if (n->smap[off])
 		return n->smap[off] - 1;
-	if (n->nr_smap_used == n->cap_smap_used) {
-		size_t ncap = n->cap_smap_used ? n->cap_smap_used * 2 : 4096;
-		uint32_t *u = realloc(n->smap_used, ncap * sizeof(*u));
-
-		if (!u)
-			return -ENOMEM;
-		n->smap_used = u;
-		n->cap_smap_used = ncap;
-	}
+	if (n->nr_smap_used == n->cap_smap_used && smap_used_grow(n))
+		return -ENOMEM;
 	no = abtf__strtab_add(&n->strs, in->strs + off);
 	if (no < 0)
 		return no;
 	n->smap[off] = no + 1;
 	n->smap_used[n->nr_smap_used++] = off;
 	return no;
+}
+
+/*
+ * Is string @off of @in the node's string @node_off? A walk compares names
+ * of types the node mostly has already: by their bytes, no interning, and
+ * a match is what interning would have given (the node's strings are
+ * unique), so it is noted.
+ */
+bool abtf__node_str_is(struct node *n, const struct input *in, uint32_t off,
+		       uint32_t node_off)
+{
+	if (n->smap[off])
+		return n->smap[off] - 1 == node_off;
+	if (strcmp(in->strs + off, n->strs.data + node_off))
+		return false;
+	if (off && (n->nr_smap_used < n->cap_smap_used || !smap_used_grow(n))) {
+		n->smap[off] = node_off + 1;
+		n->smap_used[n->nr_smap_used++] = off;
+	}
+	return true;
 }
 
 /* Room in the string map for @in's offsets, all unset. */
