@@ -44,39 +44,6 @@ static int bad(const struct check *c, size_t off, const char *what)
 	return -EINVAL;
 }
 
-/* Size of the type record at @t, or 0 if it is not a known kind. */
-size_t abtf__record_size(const struct btf_type *t)
-{
-	uint16_t vlen = BTF_INFO_VLEN(t->info);
-
-	switch (BTF_INFO_KIND(t->info)) {
-	case BTF_KIND_FWD: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
-	case BTF_KIND_RESTRICT: case BTF_KIND_PTR: case BTF_KIND_TYPEDEF:
-	case BTF_KIND_FUNC: case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
-		return sizeof(*t);
-	case BTF_KIND_INT:
-		return sizeof(*t) + sizeof(uint32_t);
-	case BTF_KIND_ARRAY:
-		return sizeof(*t) + sizeof(struct btf_array);
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		return sizeof(*t) + vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return sizeof(*t) + vlen * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64:
-		return sizeof(*t) + vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO:
-		return sizeof(*t) + vlen * sizeof(struct btf_param);
-	case BTF_KIND_VAR:
-		return sizeof(*t) + sizeof(struct btf_var);
-	case BTF_KIND_DATASEC:
-		return sizeof(*t) + vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_DECL_TAG:
-		return sizeof(*t) + sizeof(struct btf_decl_tag);
-	default:
-		return 0;
-	}
-}
-
 static bool has_type_ref(int kind)
 {
 	switch (kind) {

@@ -91,6 +91,7 @@ static bool is_composite(const struct btf_type *t)
 	return kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION;
 }
 
+/* Types are of known kinds here: the archive's were validated. */
 static bool can_map(const struct btf_type *t)
 {
 	switch (BTF_INFO_KIND(t->info)) {
@@ -98,7 +99,7 @@ static bool can_map(const struct btf_type *t)
 	case BTF_KIND_DECL_TAG:
 		return false;
 	default:
-		return abtf__record_size(t) != 0;
+		return true;
 	}
 }
 
@@ -614,7 +615,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 
 	if (!n->ex_cnt)
 		return 0;	/* nothing to match: all new */
-	x.state = calloc(cnt, sizeof(*x.state));
+	x.state = malloc(cnt * sizeof(*x.state));
 	x.hyp = calloc(cnt, sizeof(*x.hyp));
 	x.walked = malloc(cnt * sizeof(*x.walked));
 	x.widx = malloc(cnt * sizeof(*x.widx));
@@ -623,8 +624,8 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 		goto out;
 	}
 	for (id = 1; id < cnt; id++)
-		if (!map[id] || !can_map(in_type(&x, id)))
-			x.state[id] = T_DONE;
+		x.state[id] = map[id] && can_map(in_type(&x, id)) ? T_OPEN :
+			      T_DONE;
 	for (id = 1; id < cnt && !x.err; id++)
 		decide(&x, id, 0);
 out:

@@ -497,19 +497,53 @@ static int append_type(struct node *n, struct scratch *sc, uint32_t id,
 	return err;
 }
 
+/* Each input type's offset; whether there are VARs or DATASECs. */
+static bool index_types(struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t off = 0, id;
+	bool vars = false;
+
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t;
+
+		sc->toff[id] = off;
+		t = next_type(in, &off);
+		vars |= BTF_INFO_KIND(t->info) == BTF_KIND_VAR ||
+			BTF_INFO_KIND(t->info) == BTF_KIND_DATASEC;
+	}
+	return vars;
+}
+
+/* Where VARs go: most members have none, and need none of this. */
+static int alloc_var_scratch(struct scratch *sc, bool vars)
+{
+	size_t cnt = vars ? sc->in->nr_types + 1 : 0;
+
+	if (!cnt)
+		return 0;
+	sc->places = calloc(cnt, sizeof(*sc->places));
+	sc->dsec_of = calloc(cnt, sizeof(*sc->dsec_of));
+	sc->dsec_off = calloc(cnt, sizeof(*sc->dsec_off));
+	sc->var_size = calloc(cnt, sizeof(*sc->var_size));
+	if (sc->places && sc->dsec_of && sc->dsec_off && sc->var_size)
+		return 0;
+	return -ENOMEM;
+}
+
 /* Which input types survive: EXACT_NEW, or 0 (dropped). */
 static int decide_all(struct abtf_linker *l, struct node *n,
 		      struct scratch *sc)
 {
 	const struct input *in = sc->in;
-	uint32_t off = 0, id;
+	uint32_t id;
 	int keep;
 
-	if (in->kind == IN_RAW)
+	if (in->kind == IN_RAW && sc->places)
 		collect_datasecs(sc);
 	for (id = 1; id <= in->nr_types; id++) {
-		sc->toff[id] = off;
-		keep = decide(l, n, sc, id, next_type(in, &off));
+		keep = decide(l, n, sc, id,
+			      (const void *)(in->types + sc->toff[id]));
 		if (keep < 0)
 			return keep == -EINVAL ?
 			       node_error(n, keep, ".debug_btf_addr does not match its member") :
@@ -575,14 +609,10 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 		n->first_id = n->root && l->base ? btf__type_cnt(l->base) : 1;
 		n->next_id = n->first_id;
 	}
-	sc.map = calloc(cnt, sizeof(*sc.map));
-	sc.places = calloc(cnt, sizeof(*sc.places));
-	sc.dsec_of = calloc(cnt, sizeof(*sc.dsec_of));
-	sc.dsec_off = calloc(cnt, sizeof(*sc.dsec_off));
-	sc.var_size = calloc(cnt, sizeof(*sc.var_size));
+	sc.map = malloc(cnt * sizeof(*sc.map));
 	sc.toff = malloc(cnt * sizeof(*sc.toff));
-	if (sc.map && sc.places && sc.dsec_of && sc.dsec_off && sc.var_size &&
-	    sc.toff && !smap_reserve(n, in))
+	if (sc.map && sc.toff && !smap_reserve(n, in) &&
+	    !alloc_var_scratch(&sc, index_types(&sc)))
 		err = merge_input(l, n, &sc);
 	smap_clear(n);
 	free(sc.map);
