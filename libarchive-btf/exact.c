@@ -259,8 +259,8 @@ static bool same_str(struct exact *x, uint32_t a, uint32_t b)
 	return abtf__node_str_is(x->n, x->in, a, b);
 }
 
-static bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
-		  uint32_t *low);
+static inline bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
+			 uint32_t *low);
 
 static bool equal_members(struct exact *x, const struct btf_type *a,
 			  const struct btf_type *b, int depth, uint32_t *low)
@@ -414,20 +414,14 @@ static void commit(struct exact *x, uint32_t from)
  * it is settled, with all it walked (Tarjan's rule for strongly connected
  * components): whatever becomes of the walk, those are equal.
  */
-static bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
-		  uint32_t *low)
+static bool walk(struct exact *x, uint32_t a, uint32_t b, int depth,
+		 uint32_t *low)
 {
 	const struct btf_type *ta, *tb;
 	uint32_t i, mine;
 
-	if (!a || !b)
-		return a == b;
-	if (a > x->in->nr_types || !x->map[a])
-		return false;
-	if (b < x->n->first_id || b >= x->end_old)
-		return false;
 	if (x->state[a] == T_DONE)
-		return x->map[a] == b || fwd_equal(x, a, b);
+		return fwd_equal(x, a, b);
 	if (x->hyp[a]) {
 		if (x->hyp[a] != b)
 			return fwd_equal(x, a, b);
@@ -457,6 +451,20 @@ static bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
 	else if (mine < *low)
 		*low = mine;
 	return true;
+}
+
+/* The common answers (void, or a type mapped already) without a call. */
+static inline bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
+			 uint32_t *low)
+{
+	if (!a || !b)
+		return a == b;
+	if (a > x->in->nr_types || !x->map[a] || b < x->n->first_id ||
+	    b >= x->end_old)
+		return false;
+	if (x->state[a] == T_DONE && x->map[a] == b)
+		return true;
+	return walk(x, a, b, depth, low);
 }
 
 /* After a failed walk: its open pairs are forgotten. */

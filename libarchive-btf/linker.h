@@ -170,8 +170,17 @@ void abtf__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 size_t abtf__slot_size(const struct abtf_linker *l);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
-bool abtf__node_str_is(struct node *n, const struct input *in, uint32_t off,
-		       uint32_t node_off);
+bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
+			uint32_t node_off);
+
+/* Is string @off of @in the node's string @node_off? */
+static inline bool abtf__node_str_is(struct node *n, const struct input *in,
+				     uint32_t off, uint32_t node_off)
+{
+	if (n->smap[off])
+		return n->smap[off] - 1 == node_off;
+	return abtf__node_str_cmp(n, in, off, node_off);
+}
 
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */

@@ -402,16 +402,14 @@ int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off)
 }
 
 /*
- * Is string @off of @in the node's string @node_off? A walk compares names
+ * abtf__node_str_is() for a string not mapped yet. A walk compares names
  * of types the node mostly has already: by their bytes, no interning, and
  * a match is what interning would have given (the node's strings are
  * unique), so it is noted.
  */
-bool abtf__node_str_is(struct node *n, const struct input *in, uint32_t off,
-		       uint32_t node_off)
+bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
+			uint32_t node_off)
 {
-	if (n->smap[off])
-		return n->smap[off] - 1 == node_off;
 	if (strcmp(in->strs + off, n->strs.data + node_off))
 		return false;
 	if (off && (n->nr_smap_used < n->cap_smap_used || !smap_used_grow(n))) {
