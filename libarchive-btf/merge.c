@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * One node of btf-link's merge tree: append inputs (archive members or
- * child nodes' results) with their type IDs and strings remapped, keep one
- * FUNC per name and only the VARs that have a place, then deduplicate.
+ * One node of btf-link's merge tree: take inputs (archive members or child
+ * nodes' results) in order, keep one FUNC per name and only the VARs that
+ * have a place, map the types the node has already (exact.c) and append
+ * the others with their type IDs and strings remapped, then deduplicate.
  * The root also rebuilds the DATASECs. See the essay atop linker.c.
  *
  * A node touches only its own state and the linker's read-only tables, so
