@@ -9,11 +9,10 @@
  * type of the input is mapped to a type of the node instead of appended
  * when the two are *exactly* equal: same kind, name, sizes, members and
  * values, and every type they refer to mapped to the very type the node's
- * refers to. Only that; whatever else libbpf's dedup would merge (a FWD
- * and its struct, types that differ in a FWD deep down) is appended as
- * before and left to it.
+ * refers to. Whatever else libbpf's dedup would merge is appended as
+ * before and left to it, but for libbpf's own FWD rule (below).
  *
- * How (the scheme of libbpf's own dedup, less its FWD rules):
+ * How (the scheme of libbpf's own dedup):
  *  - types without a cycle through them (everything but structs and
  *    unions, in C) are resolved depth first: their referenced types
  *    first, then the record with its strings and IDs mapped is looked up
@@ -22,15 +21,23 @@
  *    names and offsets, and each candidate is walked together with it:
  *    every pair of referenced types must be exactly equal too, assuming
  *    the pairs on the way are (cycles), each input type paired with one
- *    node type only. The first candidate that passes maps the whole walk;
- *    a failed walk maps nothing, and remembers its failed pairs so that
- *    later walks do not explore them again.
+ *    node type only. The first candidate that passes maps the whole walk.
+ *    A part of the walk that depends on no pair still open when it ends
+ *    (a strongly connected component, in Tarjan's terms) is settled at
+ *    once, even if the walk fails later; the rest of a failed walk maps
+ *    nothing, and its failed pairs are remembered, so that later walks do
+ *    not explore them again;
+ *  - inside a walk, a FWD and a struct or union of the same name are
+ *    equal, as in libbpf: one object saw the definition, the other did
+ *    not. An input FWD is then mapped to the node's struct (libbpf maps
+ *    it so); an input struct against a node FWD maps nothing (the struct
+ *    is decided on its own; libbpf's dedup of the node resolves its FWD).
  *
- * A mapping is made only when the input type, its strings and IDs mapped,
- * is byte for byte the node type: replacing one by the other changes no
- * meaning, whatever libbpf would have done. Anything unusual (a walk too
- * deep, a reference cycle without a struct, a dropped type) only means
- * "append": correctness never depends on finding a match. The decisions
+ * Otherwise a mapping is made only when the input type, its strings and
+ * IDs mapped, is byte for byte the node type: replacing one by the other
+ * changes no meaning. Anything unusual (a walk too deep, a reference
+ * cycle without a struct, a dropped type) only means "append":
+ * correctness never depends on finding a match. The decisions
  * depend only on the node's types and the input, in order, so the result
  * is as deterministic as the rest of the merge. FUNCs (one per name
  * already), VARs, DATASECs and DECL_TAGs are never mapped.
