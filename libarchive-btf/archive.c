@@ -44,39 +44,6 @@ static int bad(const struct check *c, size_t off, const char *what)
 	return -EINVAL;
 }
 
-/* Size of the type record at @t, or 0 if it is not a known kind. */
-size_t abtf__record_size(const struct btf_type *t)
-{
-	uint16_t vlen = BTF_INFO_VLEN(t->info);
-
-	switch (BTF_INFO_KIND(t->info)) {
-	case BTF_KIND_FWD: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
-	case BTF_KIND_RESTRICT: case BTF_KIND_PTR: case BTF_KIND_TYPEDEF:
-	case BTF_KIND_FUNC: case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
-		return sizeof(*t);
-	case BTF_KIND_INT:
-		return sizeof(*t) + sizeof(uint32_t);
-	case BTF_KIND_ARRAY:
-		return sizeof(*t) + sizeof(struct btf_array);
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		return sizeof(*t) + vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return sizeof(*t) + vlen * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64:
-		return sizeof(*t) + vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO:
-		return sizeof(*t) + vlen * sizeof(struct btf_param);
-	case BTF_KIND_VAR:
-		return sizeof(*t) + sizeof(struct btf_var);
-	case BTF_KIND_DATASEC:
-		return sizeof(*t) + vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_DECL_TAG:
-		return sizeof(*t) + sizeof(struct btf_decl_tag);
-	default:
-		return 0;
-	}
-}
-
 static bool has_type_ref(int kind)
 {
 	switch (kind) {
@@ -183,20 +150,6 @@ int abtf__for_each_str_off(struct btf_type *t, abtf_id_fn fn, void *ctx)
 	}
 }
 
-static int check_id(uint32_t *id, void *ctx)
-{
-	const struct check *c = ctx;
-
-	return *id > c->nr_types ? -ERANGE : 0;
-}
-
-static int check_str(uint32_t *off, void *ctx)
-{
-	const struct check *c = ctx;
-
-	return *off >= c->str_len ? -ERANGE : 0;
-}
-
 /* Pass 1: record sizes and kinds, counting types. */
 static int count_types(struct check *c, size_t types_at)
 {
@@ -222,26 +175,98 @@ static int count_types(struct check *c, size_t types_at)
 	return 0;
 }
 
+/* Every string offset of the record @t inside the string section. */
+static bool strs_ok(const struct check *c, const struct btf_type *t)
+{
+	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
+	const struct btf_member *m = (const void *)(t + 1);
+	const struct btf_param *p = (const void *)(t + 1);
+	const struct btf_enum *e = (const void *)(t + 1);
+	const struct btf_enum64 *e64 = (const void *)(t + 1);
+	uint32_t len = c->str_len;
+	bool ok = t->name_off < len;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (i = 0; ok && i < vlen; i++)
+			ok = m[i].name_off < len;
+		return ok;
+	case BTF_KIND_ENUM:
+		for (i = 0; ok && i < vlen; i++)
+			ok = e[i].name_off < len;
+		return ok;
+	case BTF_KIND_ENUM64:
+		for (i = 0; ok && i < vlen; i++)
+			ok = e64[i].name_off < len;
+		return ok;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; ok && i < vlen; i++)
+			ok = p[i].name_off < len;
+		return ok;
+	default:
+		return ok;
+	}
+}
+
+/* Every type ID of the record @t at most the member's last. */
+static bool ids_ok(const struct check *c, const struct btf_type *t)
+{
+	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
+	const struct btf_member *m = (const void *)(t + 1);
+	const struct btf_param *p = (const void *)(t + 1);
+	const struct btf_var_secinfo *v = (const void *)(t + 1);
+	const struct btf_array *a = (const void *)(t + 1);
+	uint32_t last = c->nr_types;
+	bool ok = true;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		return t->type <= last;
+	case BTF_KIND_ARRAY:
+		return a->type <= last && a->index_type <= last;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (i = 0; ok && i < vlen; i++)
+			ok = m[i].type <= last;
+		return ok;
+	case BTF_KIND_FUNC_PROTO:
+		ok = t->type <= last;
+		for (i = 0; ok && i < vlen; i++)
+			ok = p[i].type <= last;
+		return ok;
+	case BTF_KIND_DATASEC:
+		for (i = 0; ok && i < vlen; i++)
+			ok = v[i].type <= last;
+		return ok;
+	default:
+		return true;
+	}
+}
+
 /* Pass 2: every string offset and type ID in range. */
 static int check_refs(struct check *c, size_t types_at)
 {
-	struct btf_type *t;
-	uint8_t *copy;
+	const uint8_t *types = c->types;
+	uint8_t *copy = NULL;
 	uint32_t off = 0, id = 1;
 	int err = 0;
 
-	copy = malloc(c->type_len ? c->type_len : 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, c->types, c->type_len);	/* aligned, writable view */
+	if ((uintptr_t)types % 4) {	/* records are read in place if aligned */
+		copy = malloc(c->type_len ? c->type_len : 1);
+		if (!copy)
+			return -ENOMEM;
+		types = memcpy(copy, c->types, c->type_len);
+	}
 	while (off < c->type_len) {
-		t = (void *)(copy + off);
-		if (abtf__for_each_str_off(t, check_str, c)) {
+		const struct btf_type *t = (const void *)(types + off);
+
+		if (!strs_ok(c, t)) {
 			err = bad(c, types_at + off,
 				  "string offset past the string section");
 			break;
 		}
-		if (abtf__for_each_type_id(t, check_id, c)) {
+		if (!ids_ok(c, t)) {
 			char msg[80];
 
 			snprintf(msg, sizeof(msg),

@@ -5,9 +5,9 @@
 
 #include <stdint.h>
 
-#include "internal.h"
+#include <linux/btf.h>
 
-struct btf_type;
+#include "internal.h"
 
 /* One member: a complete BTF blob inside the section. */
 struct abtf_member {
@@ -45,7 +45,38 @@ int abtf__member_padding(const uint8_t *p, size_t avail, size_t idx,
 			 const struct abtf_printer *pr, size_t *pad);
 
 /* Size of the BTF type record @t, or 0 for an unknown kind. */
-size_t abtf__record_size(const struct btf_type *t);
+static inline size_t abtf__record_size(const struct btf_type *t)
+{
+	uint16_t vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_FWD: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_PTR: case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC: case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
+		return sizeof(*t);
+	case BTF_KIND_INT:
+		return sizeof(*t) + sizeof(uint32_t);
+	case BTF_KIND_ARRAY:
+		return sizeof(*t) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return sizeof(*t) + vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(*t) + vlen * sizeof(struct btf_param);
+	case BTF_KIND_VAR:
+		return sizeof(*t) + sizeof(struct btf_var);
+	case BTF_KIND_DATASEC:
+		return sizeof(*t) + vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_DECL_TAG:
+		return sizeof(*t) + sizeof(struct btf_decl_tag);
+	default:
+		return 0;
+	}
+}
+
 
 typedef int (*abtf_id_fn)(uint32_t *field, void *ctx);
 

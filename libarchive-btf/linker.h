@@ -101,6 +101,17 @@ struct node {
 	uint32_t *var_ids;	/* their IDs in this node's merged types */
 	size_t nr_vars, cap_vars;
 
+	/* input string offset -> node string offset + 1; reset per input */
+	uint32_t *smap;
+	size_t smap_cap;
+	uint32_t *smap_used;	/* the offsets set, to reset */
+	size_t nr_smap_used, cap_smap_used;
+	/* exact.c: the node's types by ID and by hash */
+	uint32_t *type_off;	/* ID - first_id -> offset in types */
+	size_t cap_type_off;
+	struct exact_ent *ex_tab;
+	size_t ex_slots, ex_cnt;
+
 	void *raw;		/* result (not root): deduplicated raw BTF */
 	uint32_t raw_size;
 	size_t types_in, funcs;
@@ -158,5 +169,24 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
 void abtf__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 size_t abtf__slot_size(const struct abtf_linker *l);
+int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
+bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
+			uint32_t node_off);
+
+/* Is string @off of @in the node's string @node_off? */
+static inline bool abtf__node_str_is(struct node *n, const struct input *in,
+				     uint32_t off, uint32_t node_off)
+{
+	if (n->smap[off])
+		return n->smap[off] - 1 == node_off;
+	return abtf__node_str_cmp(n, in, off, node_off);
+}
+
+/* exact.c */
+#define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
+int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
+		    const uint32_t *toff);
+int abtf__exact_add(struct node *n, uint32_t id, size_t off);
+void abtf__exact_free(struct node *n);
 
 #endif /* __ABTF_LINKER_H */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * One node of btf-link's merge tree: append inputs (archive members or
- * child nodes' results) with their type IDs and strings remapped, keep one
- * FUNC per name and only the VARs that have a place, then deduplicate.
+ * One node of btf-link's merge tree: take inputs (archive members or child
+ * nodes' results) in order, keep one FUNC per name and only the VARs that
+ * have a place, map the types the node has already (exact.c) and append
+ * the others with their type IDs and strings remapped, then deduplicate.
  * The root also rebuilds the DATASECs. See the essay atop linker.c.
  *
  * A node touches only its own state and the linker's read-only tables, so
@@ -89,7 +90,12 @@ void abtf__node_free(struct node *n)
 	free(n->vars);
 	free(n->var_ids);
 	free(n->raw);
+	free(n->smap);
+	free(n->smap_used);
+	abtf__exact_free(n);
 	memset(&n->strs, 0, sizeof(n->strs));
+	n->smap = n->smap_used = NULL;
+	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
 	n->types = NULL;
 	n->fn_seen = NULL;
 	n->vars = NULL;
@@ -210,9 +216,7 @@ struct scratch {
 	uint32_t *dsec_of;	/* local VAR ID -> its DATASEC record offset + 1 */
 	uint32_t *dsec_off;	/* local VAR ID -> its DATASEC entry offset */
 	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry size */
-	uint32_t *str_keys;	/* memo: member string offset + 1 ... */
-	uint32_t *str_vals;	/* ... -> node string offset */
-	size_t str_slots, str_cnt;
+	uint32_t *toff;		/* local ID -> its record's offset */
 	uint32_t next_slot;	/* IN_SLOTS: slots go FUNC and VAR, in order */
 	uint32_t next_var;	/* IN_NAMES, IN_CHILD: the next VAR's place */
 };
@@ -364,66 +368,90 @@ static int remap_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-static size_t memo_slot(const struct scratch *sc, uint32_t key)
+static int smap_used_grow(struct node *n)
 {
-	size_t i = (key * 2654435761u) & (sc->str_slots - 1);
+	size_t ncap = n->cap_smap_used ? n->cap_smap_used * 2 : 4096;
+	uint32_t *u = realloc(n->smap_used, ncap * sizeof(*u));
 
-	while (sc->str_keys[i] && sc->str_keys[i] != key)
-		i = (i + 1) & (sc->str_slots - 1);
-	return i;
-}
-
-static int memo_grow(struct scratch *sc)
-{
-	struct scratch old = *sc;
-	size_t i, j;
-
-	sc->str_slots = old.str_slots ? old.str_slots * 2 : 1024;
-	sc->str_keys = calloc(sc->str_slots, sizeof(*sc->str_keys));
-	sc->str_vals = malloc(sc->str_slots * sizeof(*sc->str_vals));
-	if (!sc->str_keys || !sc->str_vals) {
-		free(sc->str_keys);
-		free(sc->str_vals);
-		sc->str_keys = old.str_keys;
-		sc->str_vals = old.str_vals;
-		sc->str_slots = old.str_slots;
+	if (!u)
 		return -ENOMEM;
-	}
-	for (i = 0; i < old.str_slots; i++) {
-		if (!old.str_keys[i])
-			continue;
-		j = memo_slot(sc, old.str_keys[i]);
-		sc->str_keys[j] = old.str_keys[i];
-		sc->str_vals[j] = old.str_vals[i];
-	}
-	free(old.str_keys);
-	free(old.str_vals);
+	n->smap_used = u;
+	n->cap_smap_used = ncap;
 	return 0;
 }
 
-/* A member names many things with the same string: intern each once. */
+/*
+ * The node's offset of string @off of input @in, interned on first use: a
+ * member names many things with the same string.
+ */
+int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off)
+{
+	int64_t no;
+
+	if (!off)
+		return 0;
+	if (n->smap[off])
+		return n->smap[off] - 1;
+	if (n->nr_smap_used == n->cap_smap_used && smap_used_grow(n))
+		return -ENOMEM;
+	no = abtf__strtab_add(&n->strs, in->strs + off);
+	if (no < 0)
+		return no;
+	n->smap[off] = no + 1;
+	n->smap_used[n->nr_smap_used++] = off;
+	return no;
+}
+
+/*
+ * abtf__node_str_is() for a string not mapped yet. A walk compares names
+ * of types the node mostly has already: by their bytes, no interning, and
+ * a match is what interning would have given (the node's strings are
+ * unique), so it is noted.
+ */
+bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
+			uint32_t node_off)
+{
+	if (strcmp(in->strs + off, n->strs.data + node_off))
+		return false;
+	if (off && (n->nr_smap_used < n->cap_smap_used || !smap_used_grow(n))) {
+		n->smap[off] = node_off + 1;
+		n->smap_used[n->nr_smap_used++] = off;
+	}
+	return true;
+}
+
+/* Room in the string map for @in's offsets, all unset. */
+static int smap_reserve(struct node *n, const struct input *in)
+{
+	uint32_t *p;
+
+	if (in->str_len <= n->smap_cap)
+		return 0;
+	p = calloc(in->str_len, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	free(n->smap);
+	n->smap = p;
+	n->smap_cap = in->str_len;
+	return 0;
+}
+
+static void smap_clear(struct node *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_smap_used; i++)
+		n->smap[n->smap_used[i]] = 0;
+	n->nr_smap_used = 0;
+}
+
 static int remap_str(uint32_t *off, void *ctx)
 {
 	struct remap *r = ctx;
-	struct scratch *sc = r->sc;
-	int64_t no;
-	size_t i;
+	int64_t no = abtf__node_str(r->n, r->sc->in, *off);
 
-	if (!*off)
-		return 0;
-	if ((sc->str_cnt + 1) * 2 > sc->str_slots && memo_grow(sc))
-		return -ENOMEM;
-	i = memo_slot(sc, *off + 1);
-	if (sc->str_keys[i]) {
-		*off = sc->str_vals[i];
-		return 0;
-	}
-	no = abtf__strtab_add(&r->n->strs, sc->in->strs + *off);
 	if (no < 0)
 		return no;
-	sc->str_keys[i] = *off + 1;
-	sc->str_vals[i] = no;
-	sc->str_cnt++;
 	*off = no;
 	return 0;
 }
@@ -446,57 +474,120 @@ static int grow_types(struct node *n, size_t more)
 	return 0;
 }
 
-static int append_type(struct node *n, struct scratch *sc,
+static int append_type(struct node *n, struct scratch *sc, uint32_t id,
 		       const struct btf_type *t)
 {
 	size_t sz = abtf__record_size(t);
 	struct remap r = { .n = n, .sc = sc };
 	struct btf_type *dst;
+	int err;
 
 	if (grow_types(n, sz))
 		return -ENOMEM;
 	dst = (void *)(n->types + n->types_len);
 	memcpy(dst, t, sz);
-	n->types_len += sz;
 	if (abtf__for_each_type_id(dst, remap_id, &r))
 		return node_error(n, -EINVAL, "a type refers to a dropped type");
-	return abtf__for_each_str_off(dst, remap_str, &r);
+	err = abtf__for_each_str_off(dst, remap_str, &r);
+	if (err)
+		return err;
+	err = abtf__exact_add(n, id, n->types_len);
+	n->types_len += sz;
+	return err;
 }
 
-/* Pass 1 decides and numbers; pass 2 appends, every reference known. */
-static int merge_input(struct abtf_linker *l, struct node *n,
-		       struct scratch *sc)
+/* Each input type's offset; whether there are VARs or DATASECs. */
+static bool index_types(struct scratch *sc)
 {
 	const struct input *in = sc->in;
 	uint32_t off = 0, id;
-	int keep, err;
+	bool vars = false;
 
-	if (in->kind == IN_RAW)
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t;
+
+		sc->toff[id] = off;
+		t = next_type(in, &off);
+		vars |= BTF_INFO_KIND(t->info) == BTF_KIND_VAR ||
+			BTF_INFO_KIND(t->info) == BTF_KIND_DATASEC;
+	}
+	return vars;
+}
+
+/* Where VARs go: most members have none, and need none of this. */
+static int alloc_var_scratch(struct scratch *sc, bool vars)
+{
+	size_t cnt = vars ? sc->in->nr_types + 1 : 0;
+
+	if (!cnt)
+		return 0;
+	sc->places = calloc(cnt, sizeof(*sc->places));
+	sc->dsec_of = calloc(cnt, sizeof(*sc->dsec_of));
+	sc->dsec_off = calloc(cnt, sizeof(*sc->dsec_off));
+	sc->var_size = calloc(cnt, sizeof(*sc->var_size));
+	if (sc->places && sc->dsec_of && sc->dsec_off && sc->var_size)
+		return 0;
+	return -ENOMEM;
+}
+
+/* Which input types survive: EXACT_NEW, or 0 (dropped). */
+static int decide_all(struct abtf_linker *l, struct node *n,
+		      struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t id;
+	int keep;
+
+	if (in->kind == IN_RAW && sc->places)
 		collect_datasecs(sc);
 	for (id = 1; id <= in->nr_types; id++) {
-		keep = decide(l, n, sc, id, next_type(in, &off));
+		keep = decide(l, n, sc, id,
+			      (const void *)(in->types + sc->toff[id]));
 		if (keep < 0)
 			return keep == -EINVAL ?
 			       node_error(n, keep, ".debug_btf_addr does not match its member") :
 			       keep;
-		if (keep)
-			sc->map[id] = n->next_id++;
+		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
-	for (off = 0, id = 1; id <= in->nr_types; id++) {
-		const struct btf_type *t = next_type(in, &off);
+	return 0;
+}
 
-		if (!sc->map[id])
-			continue;
-		err = append_type(n, sc, t);
+/*
+ * Pass 1 decides which types survive and maps those the node already has
+ * (exact.c); the others are numbered in order and, in pass 2, appended,
+ * every reference known.
+ */
+static int merge_input(struct abtf_linker *l, struct node *n,
+		       struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t id, first_new = n->next_id;
+	int err;
+
+	err = decide_all(l, n, sc);
+	if (!err)
+		err = abtf__exact_map(n, in, sc->map, sc->toff);
+	if (err)
+		return err;
+	for (id = 1; id <= in->nr_types; id++)
+		if (sc->map[id] == EXACT_NEW)
+			sc->map[id] = n->next_id++;
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t = (const void *)(in->types + sc->toff[id]);
+		int kind = BTF_INFO_KIND(t->info);
+
+		if (!sc->map[id] || sc->map[id] < first_new)
+			continue;	/* dropped, or the node has it */
+		err = append_type(n, sc, sc->map[id], t);
 		if (err)
 			return err;
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_VAR) {
+		if (kind == BTF_KIND_VAR) {
 			if (in->kind == IN_SLOTS || in->kind == IN_RAW)
 				sc->places[id].size = sc->var_size[id];
 			err = add_var(n, &sc->places[id], sc->map[id]);
 			if (err)
 				return err;
-		} else if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC) {
+		} else if (kind == BTF_KIND_FUNC) {
 			n->funcs++;
 		}
 	}
@@ -517,21 +608,18 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 		n->first_id = n->root && l->base ? btf__type_cnt(l->base) : 1;
 		n->next_id = n->first_id;
 	}
-	sc.map = calloc(cnt, sizeof(*sc.map));
-	sc.places = calloc(cnt, sizeof(*sc.places));
-	sc.dsec_of = calloc(cnt, sizeof(*sc.dsec_of));
-	sc.dsec_off = calloc(cnt, sizeof(*sc.dsec_off));
-	sc.var_size = calloc(cnt, sizeof(*sc.var_size));
-	if (sc.map && sc.places && sc.dsec_of && sc.dsec_off && sc.var_size &&
-	    !memo_grow(&sc))
+	sc.map = malloc(cnt * sizeof(*sc.map));
+	sc.toff = malloc(cnt * sizeof(*sc.toff));
+	if (sc.map && sc.toff && !smap_reserve(n, in) &&
+	    !alloc_var_scratch(&sc, index_types(&sc)))
 		err = merge_input(l, n, &sc);
-	free(sc.str_keys);
-	free(sc.str_vals);
+	smap_clear(n);
 	free(sc.map);
 	free(sc.places);
 	free(sc.dsec_of);
 	free(sc.dsec_off);
 	free(sc.var_size);
+	free(sc.toff);
 	return err;
 }
 
@@ -579,6 +667,11 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	/* the merge state is no longer needed: free it before dedup's peak */
 	abtf__strtab_free(&n->strs);
 	memset(&n->strs, 0, sizeof(n->strs));
+	free(n->smap);
+	free(n->smap_used);
+	n->smap = n->smap_used = NULL;
+	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
+	abtf__exact_free(n);
 	return raw;
 }
 

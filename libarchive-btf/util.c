@@ -216,16 +216,23 @@ uint32_t abtf__hash32(const void *data, size_t size)
 
 /* String interning for the BTF we build: one copy of each string. */
 
-/* FNV-1a over the bytes up to the NUL, and the length on the way. */
+/* The string's length, then its bytes eight at a time (the tail alone). */
 static uint32_t str_hash(const char *s, size_t *len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	uint32_t h = 2166136261u;
+	size_t n = strlen(s), i;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
 
-	for (; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	*len = p - (const unsigned char *)s;
-	return h | 1;	/* 0 marks an empty slot */
+	*len = n;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	for (w = 0, i = 0; i < n; i++)
+		w = w << 8 | (unsigned char)s[i];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 32;
+	return (uint32_t)h | 1;	/* 0 marks an empty slot */
 }
 
 static int strtab_grow_slots(struct strtab *st)

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Exact pre-deduplication of a merge node's input, before libbpf's dedup.
+ *
+ * An archive repeats each header's types in every object that includes
+ * it: most of what a node takes in is, type for type, already there.
+ * Appending all of it and letting btf__dedup() find the copies costs
+ * libbpf's hashing, string set and equivalence walk on every copy. Here a
+ * type of the input is mapped to a type of the node instead of appended
+ * when the two are *exactly* equal: same kind, name, sizes, members and
+ * values, and every type they refer to mapped to the very type the node's
+ * refers to. Whatever else libbpf's dedup would merge is appended as
+ * before and left to it, but for libbpf's own FWD rule (below).
+ *
+ * How (the scheme of libbpf's own dedup):
+ *  - types without a cycle through them (everything but structs and
+ *    unions, in C) are resolved depth first: their referenced types
+ *    first, then the record with its strings and IDs mapped is looked up
+ *    by a hash of all of it and compared byte for byte;
+ *  - a struct or union is looked up by a hash of its name, size, member
+ *    names and offsets, and each candidate is walked together with it:
+ *    every pair of referenced types must be exactly equal too, assuming
+ *    the pairs on the way are (cycles), each input type paired with one
+ *    node type only. The first candidate that passes maps the whole walk.
+ *    A part of the walk that depends on no pair still open when it ends
+ *    (a strongly connected component, in Tarjan's terms) is settled at
+ *    once, even if the walk fails later; the rest of a failed walk maps
+ *    nothing, and its failed pairs are remembered, so that later walks do
+ *    not explore them again;
+ *  - inside a walk, a FWD and a struct or union of the same name are
+ *    equal, as in libbpf: one object saw the definition, the other did
+ *    not. An input FWD is then mapped to the node's struct (libbpf maps
+ *    it so); an input struct against a node FWD maps nothing (the struct
+ *    is decided on its own; libbpf's dedup of the node resolves its FWD).
+ *
+ * Otherwise a mapping is made only when the input type, its strings and
+ * IDs mapped, is byte for byte the node type: replacing one by the other
+ * changes no meaning. Anything unusual (a walk too deep, a reference
+ * cycle without a struct, a dropped type) only means "append":
+ * correctness never depends on finding a match. The decisions
+ * depend only on the node's types and the input, in order, so the result
+ * is as deterministic as the rest of the merge. FUNCs (one per name
+ * already), VARs, DATASECs and DECL_TAGs are never mapped.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/btf.h>
+
+#include "linker.h"
+
+/* Deeper walks give up (append): a bound on stack use, not on meaning. */
+#define EXACT_MAX_DEPTH	1024
+
+struct exact_ent {
+	uint32_t hash;		/* 0: empty */
+	uint32_t id;
+};
+
+enum { T_OPEN, T_BUSY, T_DONE };
+
+struct exact {
+	struct node *n;
+	const struct input *in;
+	uint32_t *map;		/* in: EXACT_NEW or a node ID; 0 dropped */
+	const uint32_t *toff;	/* input ID -> record offset */
+	uint8_t *state;		/* input ID -> T_* */
+	uint32_t *hyp;		/* input ID -> node ID assumed by the walk */
+	uint32_t *widx;		/* input ID -> its index in walked */
+	uint32_t *walked;	/* input IDs with a hyp, to commit or undo */
+	uint32_t nr_walked;
+	uint64_t *failed;	/* (input ID << 32 | node ID) + 1: not equal */
+	size_t failed_slots, failed_cnt;
+	uint32_t end_old;	/* node IDs below this existed before the input */
+	uint8_t *rec;		/* one record, mapped, for hashing */
+	size_t rec_cap;
+	int err;
+};
+
+/* ---- hashing ---- */
+
+static uint32_t hash_words(const uint32_t *w, size_t nr, uint64_t h)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 31;
+	}
+	return (uint32_t)(h >> 32) | 1;
+}
+
+static bool is_composite(const struct btf_type *t)
+{
+	int kind = BTF_INFO_KIND(t->info);
+
+	return kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION;
+}
+
+/* Types are of known kinds here: the archive's were validated. */
+static bool can_map(const struct btf_type *t)
+{
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DATASEC:
+	case BTF_KIND_DECL_TAG:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* A struct or union by what does not refer to other types. */
+static uint32_t composite_hash(const struct btf_type *t)
+{
+	const struct btf_member *m = (const void *)(t + 1);
+	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
+	uint64_t h = 0x243f6a8885a308d3ULL;
+	uint32_t w[3] = { t->name_off, t->info, t->size };
+
+	h = hash_words(w, 3, h);
+	for (i = 0; i < vlen; i++) {
+		w[0] = m[i].name_off;
+		w[1] = m[i].offset;
+		h = hash_words(w, 2, h);
+	}
+	return h;
+}
+
+/* Any other type by all of its record. */
+static uint32_t record_hash(const struct btf_type *t)
+{
+	return hash_words((const uint32_t *)t, abtf__record_size(t) / 4,
+			  0x13198a2e03707344ULL);
+}
+
+static uint32_t node_hash(const struct btf_type *t)
+{
+	return is_composite(t) ? composite_hash(t) : record_hash(t);
+}
+
+/* ---- the node's types by hash ---- */
+
+static const struct btf_type *node_type(const struct node *n, uint32_t id)
+{
+	return (const void *)(n->types + n->type_off[id - n->first_id]);
+}
+
+static int table_grow(struct node *n)
+{
+	size_t ns = n->ex_slots ? n->ex_slots * 2 : 1 << 12, i, j;
+	struct exact_ent *tab = calloc(ns, sizeof(*tab));
+
+	if (!tab)
+		return -ENOMEM;
+	for (i = 0; i < n->ex_slots; i++) {
+		if (!n->ex_tab[i].hash)
+			continue;
+		for (j = n->ex_tab[i].hash & (ns - 1); tab[j].hash;
+		     j = (j + 1) & (ns - 1))
+			;
+		tab[j] = n->ex_tab[i];
+	}
+	free(n->ex_tab);
+	n->ex_tab = tab;
+	n->ex_slots = ns;
+	return 0;
+}
+
+/* Index the type just appended at @off as node ID @id. */
+int abtf__exact_add(struct node *n, uint32_t id, size_t off)
+{
+	const struct btf_type *t = (const void *)(n->types + off);
+	size_t idx = id - n->first_id, i;
+	uint32_t h;
+
+	if (idx >= n->cap_type_off) {
+		size_t ncap = n->cap_type_off ? n->cap_type_off * 2 : 1 << 14;
+		uint32_t *p = realloc(n->type_off, ncap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		n->type_off = p;
+		n->cap_type_off = ncap;
+	}
+	n->type_off[idx] = off;
+	if (!can_map(t))
+		return 0;
+	if ((n->ex_cnt + 1) * 2 > n->ex_slots && table_grow(n))
+		return -ENOMEM;
+	h = node_hash(t);
+	for (i = h & (n->ex_slots - 1); n->ex_tab[i].hash;
+	     i = (i + 1) & (n->ex_slots - 1))
+		;
+	n->ex_tab[i].hash = h;
+	n->ex_tab[i].id = id;
+	n->ex_cnt++;
+	return 0;
+}
+
+void abtf__exact_free(struct node *n)
+{
+	free(n->type_off);
+	free(n->ex_tab);
+	n->type_off = NULL;
+	n->ex_tab = NULL;
+	n->cap_type_off = n->ex_slots = n->ex_cnt = 0;
+}
+
+/* ---- failed pairs ---- */
+
+static size_t failed_slot(const struct exact *x, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 40) &
+		   (x->failed_slots - 1);
+
+	while (x->failed[i] && x->failed[i] != key)
+		i = (i + 1) & (x->failed_slots - 1);
+	return i;
+}
+
+static bool failed_has(const struct exact *x, uint32_t in_id, uint32_t id)
+{
+	uint64_t key = ((uint64_t)in_id << 32 | id) + 1;
+
+	return x->failed_slots && x->failed[failed_slot(x, key)] == key;
+}
+
+/* Losing one is harmless (a walk is explored again): no error. */
+static void failed_add(struct exact *x, uint32_t in_id, uint32_t id)
+{
+	uint64_t key = ((uint64_t)in_id << 32 | id) + 1;
+	size_t i;
+
+	if ((x->failed_cnt + 1) * 2 > x->failed_slots) {
+		size_t ns = x->failed_slots ? x->failed_slots * 2 : 1024;
+		uint64_t *old = x->failed, *nf = calloc(ns, sizeof(*nf));
+		size_t os = x->failed_slots;
+
+		if (!nf)
+			return;
+		x->failed = nf;
+		x->failed_slots = ns;
+		for (i = 0; i < os; i++)
+			if (old[i])
+				x->failed[failed_slot(x, old[i])] = old[i];
+		free(old);
+	}
+	i = failed_slot(x, key);
+	if (!x->failed[i]) {
+		x->failed[i] = key;
+		x->failed_cnt++;
+	}
+}
+
+/* ---- one walk: is input type @a exactly node type @b? ---- */
+
+static const struct btf_type *in_type(const struct exact *x, uint32_t id)
+{
+	return (const void *)(x->in->types + x->toff[id]);
+}
+
+/* Input string @a is node string @b. */
+static bool same_str(struct exact *x, uint32_t a, uint32_t b)
+{
+	return abtf__node_str_is(x->n, x->in, a, b);
+}
+
+static inline bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
+			 uint32_t *low);
+
+static bool equal_members(struct exact *x, const struct btf_type *a,
+			  const struct btf_type *b, int depth, uint32_t *low)
+{
+	const struct btf_member *ma = (const void *)(a + 1);
+	const struct btf_member *mb = (const void *)(b + 1);
+	uint16_t i, vlen = BTF_INFO_VLEN(a->info);
+
+	if (a->size != b->size)
+		return false;
+	for (i = 0; i < vlen; i++)
+		if (ma[i].offset != mb[i].offset ||
+		    !same_str(x, ma[i].name_off, mb[i].name_off))
+			return false;
+	for (i = 0; i < vlen; i++)
+		if (!equal(x, ma[i].type, mb[i].type, depth + 1, low))
+			return false;
+	return true;
+}
+
+static bool equal_enum(struct exact *x, const struct btf_type *a,
+		       const struct btf_type *b)
+{
+	uint16_t i, vlen = BTF_INFO_VLEN(a->info);
+	size_t esz = BTF_INFO_KIND(a->info) == BTF_KIND_ENUM ?
+		     sizeof(struct btf_enum) : sizeof(struct btf_enum64);
+	const uint8_t *ea = (const void *)(a + 1), *eb = (const void *)(b + 1);
+
+	if (a->size != b->size)
+		return false;
+	for (i = 0; i < vlen; i++, ea += esz, eb += esz) {
+		uint32_t na, nb;
+
+		memcpy(&na, ea, 4);
+		memcpy(&nb, eb, 4);
+		if (memcmp(ea + 4, eb + 4, esz - 4) || !same_str(x, na, nb))
+			return false;
+	}
+	return true;
+}
+
+static bool equal_proto(struct exact *x, const struct btf_type *a,
+			const struct btf_type *b, int depth, uint32_t *low)
+{
+	const struct btf_param *pa = (const void *)(a + 1);
+	const struct btf_param *pb = (const void *)(b + 1);
+	uint16_t i, vlen = BTF_INFO_VLEN(a->info);
+
+	for (i = 0; i < vlen; i++)
+		if (!same_str(x, pa[i].name_off, pb[i].name_off))
+			return false;
+	if (!equal(x, a->type, b->type, depth + 1, low))
+		return false;
+	for (i = 0; i < vlen; i++)
+		if (!equal(x, pa[i].type, pb[i].type, depth + 1, low))
+			return false;
+	return true;
+}
+
+/* The records, kind by kind; referenced types through equal(). */
+static bool equal_record(struct exact *x, const struct btf_type *a,
+			 const struct btf_type *b, int depth, uint32_t *low)
+{
+	const struct btf_array *aa, *ab;
+	uint32_t ia, ib;
+
+	if (a->info != b->info || !same_str(x, a->name_off, b->name_off))
+		return false;
+	switch (BTF_INFO_KIND(a->info)) {
+	case BTF_KIND_INT:
+		memcpy(&ia, a + 1, 4);
+		memcpy(&ib, b + 1, 4);
+		return a->size == b->size && ia == ib;
+	case BTF_KIND_FLOAT:
+		return a->size == b->size;
+	case BTF_KIND_FWD:
+		return true;
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPEDEF: case BTF_KIND_TYPE_TAG:
+		return equal(x, a->type, b->type, depth + 1, low);
+	case BTF_KIND_ARRAY:
+		aa = (const void *)(a + 1);
+		ab = (const void *)(b + 1);
+		return aa->nelems == ab->nelems &&
+		       equal(x, aa->type, ab->type, depth + 1, low) &&
+		       equal(x, aa->index_type, ab->index_type, depth + 1, low);
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return equal_members(x, a, b, depth, low);
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+		return equal_enum(x, a, b);
+	case BTF_KIND_FUNC_PROTO:
+		return equal_proto(x, a, b, depth, low);
+	default:
+		return false;
+	}
+}
+
+/* @fwd is a FWD of the struct or union @t, by kind (names apart). */
+static bool fwd_kind_of(const struct btf_type *fwd, const struct btf_type *t)
+{
+	return BTF_INFO_KIND(fwd->info) == BTF_KIND_FWD && is_composite(t) &&
+	       BTF_INFO_KFLAG(fwd->info) ==
+	       (BTF_INFO_KIND(t->info) == BTF_KIND_UNION);
+}
+
+/*
+ * libbpf's one exception to exactness: inside a walk, a FWD and a struct
+ * or union of the same name are equal (one object saw the definition, the
+ * other did not). Without it, one header's FWD spoils every struct that
+ * reaches it, which is nearly all of them. Both ways keep the definition:
+ *  - an input FWD against a node struct is mapped to the struct, as
+ *    libbpf maps the FWD of a successful walk;
+ *  - an input struct against a node FWD maps nothing: the input struct is
+ *    decided on its own, and the node keeps its FWD, which libbpf's dedup
+ *    of the node resolves as before.
+ * Node types equal by this rule are given a FWD-to-struct pair of node
+ * types: @a's mapping (a node FWD) against @b (a node struct).
+ */
+static bool fwd_equal(struct exact *x, uint32_t a, uint32_t b)
+{
+	const struct btf_type *ta = in_type(x, a), *tb = node_type(x->n, b);
+	uint32_t m = x->map[a];
+
+	if (fwd_kind_of(tb, ta) && same_str(x, ta->name_off, tb->name_off))
+		return true;	/* input struct, node FWD */
+	if (x->state[a] != T_DONE || m < x->n->first_id || m >= x->end_old)
+		return false;
+	ta = node_type(x->n, m);	/* input mapped to a node FWD */
+	return fwd_kind_of(ta, tb) && ta->name_off == tb->name_off;
+}
+
+/* The pairs walked from index @from on become mappings. */
+static void commit(struct exact *x, uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < x->nr_walked; i++) {
+		uint32_t a = x->walked[i];
+
+		x->map[a] = x->hyp[a];
+		x->state[a] = T_DONE;
+		x->hyp[a] = 0;
+	}
+	x->nr_walked = from;
+}
+
+/*
+ * Is input type @a exactly node type @b, assuming the pairs of the walk
+ * so far? *@low: the lowest walk index of a pair still open that the
+ * answer depends on. A pair whose answer depends on no pair walked before
+ * it is settled, with all it walked (Tarjan's rule for strongly connected
+ * components): whatever becomes of the walk, those are equal.
+ */
+static bool walk(struct exact *x, uint32_t a, uint32_t b, int depth,
+		 uint32_t *low)
+{
+	const struct btf_type *ta, *tb;
+	uint32_t i, mine;
+
+	if (x->state[a] == T_DONE)
+		return fwd_equal(x, a, b);
+	if (x->hyp[a]) {
+		if (x->hyp[a] != b)
+			return fwd_equal(x, a, b);
+		if (x->widx[a] < *low)
+			*low = x->widx[a];
+		return true;
+	}
+	if (depth > EXACT_MAX_DEPTH || failed_has(x, a, b))
+		return false;
+	ta = in_type(x, a);
+	tb = node_type(x->n, b);
+	if (!can_map(ta))
+		return false;
+	if (is_composite(ta) && fwd_equal(x, a, b))
+		return true;
+	i = mine = x->nr_walked++;
+	x->walked[i] = a;
+	x->widx[a] = i;
+	x->hyp[a] = b;
+	if (!((fwd_kind_of(ta, tb) && same_str(x, ta->name_off, tb->name_off)) ||
+	      equal_record(x, ta, tb, depth, &mine))) {
+		failed_add(x, a, b);
+		return false;
+	}
+	if (mine >= i)
+		commit(x, i);
+	else if (mine < *low)
+		*low = mine;
+	return true;
+}
+
+/* The common answers (void, or a type mapped already) without a call. */
+static inline bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
+			 uint32_t *low)
+{
+	if (!a || !b)
+		return a == b;
+	if (a > x->in->nr_types || !x->map[a] || b < x->n->first_id ||
+	    b >= x->end_old)
+		return false;
+	if (x->state[a] == T_DONE && x->map[a] == b)
+		return true;
+	return walk(x, a, b, depth, low);
+}
+
+/* After a failed walk: its open pairs are forgotten. */
+static void undo_walk(struct exact *x)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->nr_walked; i++)
+		x->hyp[x->walked[i]] = 0;
+	x->nr_walked = 0;
+}
+
+/* ---- deciding each input type ---- */
+
+/* @t with its strings and (all mapped) IDs in the node's terms, in x->rec. */
+static int map_str_cb(uint32_t *off, void *ctx)
+{
+	struct exact *x = ctx;
+	int64_t s = abtf__node_str(x->n, x->in, *off);
+
+	if (s < 0)
+		return s;
+	*off = s;
+	return 0;
+}
+
+static int map_id_cb(uint32_t *id, void *ctx)
+{
+	struct exact *x = ctx;
+
+	if (!*id)
+		return 0;
+	if (*id > x->in->nr_types || x->state[*id] != T_DONE ||
+	    x->map[*id] >= x->end_old || !x->map[*id])
+		return 1;	/* refers to a new or dropped type */
+	*id = x->map[*id];
+	return 0;
+}
+
+static struct btf_type *mapped_record(struct exact *x,
+				      const struct btf_type *t, bool ids)
+{
+	size_t sz = abtf__record_size(t);
+	struct btf_type *r;
+	int err;
+
+	if (sz > x->rec_cap) {
+		uint8_t *p = realloc(x->rec, sz);
+
+		if (!p) {
+			x->err = -ENOMEM;
+			return NULL;
+		}
+		x->rec = p;
+		x->rec_cap = sz;
+	}
+	r = memcpy(x->rec, t, sz);
+	err = abtf__for_each_str_off(r, map_str_cb, x);
+	if (err) {
+		x->err = err;
+		return NULL;
+	}
+	if (ids && abtf__for_each_type_id(r, map_id_cb, x))
+		return NULL;
+	return r;
+}
+
+/* A struct or union: the first candidate whose walk passes. */
+static void decide_composite(struct exact *x, uint32_t id)
+{
+	const struct btf_type *r = mapped_record(x, in_type(x, id), false);
+	struct node *n = x->n;
+	uint32_t h;
+	size_t i;
+
+	x->state[id] = T_DONE;	/* new, unless a walk maps it */
+	if (!r || !n->ex_slots)
+		return;
+	h = composite_hash(r);
+	for (i = h & (n->ex_slots - 1); n->ex_tab[i].hash;
+	     i = (i + 1) & (n->ex_slots - 1)) {
+		uint32_t low = UINT32_MAX;
+
+		if (n->ex_tab[i].hash != h)
+			continue;
+		x->state[id] = T_OPEN;
+		if (equal(x, id, n->ex_tab[i].id, 0, &low))
+			return;	/* settled: mapped */
+		undo_walk(x);
+		x->state[id] = T_DONE;
+	}
+}
+
+static int resolve_ref(uint32_t *id, void *ctx);
+
+/* Any other type: its references first, then the whole record. */
+static void decide(struct exact *x, uint32_t id, int depth)
+{
+	const struct btf_type *t = in_type(x, id), *r;
+	struct node *n = x->n;
+	uint32_t h;
+	size_t i;
+
+	if (x->state[id] != T_OPEN)
+		return;
+	if (is_composite(t)) {
+		decide_composite(x, id);
+		return;
+	}
+	x->state[id] = T_BUSY;
+	if (depth < EXACT_MAX_DEPTH) {
+		struct { struct exact *x; int depth; } c = { x, depth + 1 };
+
+		abtf__for_each_type_id((struct btf_type *)t, resolve_ref, &c);
+	}
+	if (x->state[id] == T_DONE)	/* mapped by a walk meanwhile */
+		return;
+	x->state[id] = T_DONE;
+	r = mapped_record(x, t, true);
+	if (!r || !n->ex_slots)
+		return;
+	h = record_hash(r);
+	for (i = h & (n->ex_slots - 1); n->ex_tab[i].hash;
+	     i = (i + 1) & (n->ex_slots - 1)) {
+		const struct btf_type *c = node_type(n, n->ex_tab[i].id);
+
+		if (n->ex_tab[i].hash == h && c->info == r->info &&
+		    !memcmp(c, r, abtf__record_size(r))) {
+			x->map[id] = n->ex_tab[i].id;
+			return;
+		}
+	}
+}
+
+static int resolve_ref(uint32_t *id, void *ctx)
+{
+	struct { struct exact *x; int depth; } *c = ctx;
+
+	if (*id && *id <= c->x->in->nr_types && c->x->map[*id])
+		decide(c->x, *id, c->depth);
+	return c->x->err;
+}
+
+/*
+ * Map the input types @map marks EXACT_NEW to equal node types where
+ * there are some; the rest stay EXACT_NEW. @toff: each input type's
+ * record offset.
+ */
+int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
+		    const uint32_t *toff)
+{
+	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
+			   .end_old = n->next_id };
+	size_t cnt = (size_t)in->nr_types + 1;
+	uint32_t id;
+
+	if (!n->ex_cnt)
+		return 0;	/* nothing to match: all new */
+	x.state = malloc(cnt * sizeof(*x.state));
+	x.hyp = calloc(cnt, sizeof(*x.hyp));
+	x.walked = malloc(cnt * sizeof(*x.walked));
+	x.widx = malloc(cnt * sizeof(*x.widx));
+	if (!x.state || !x.hyp || !x.walked || !x.widx) {
+		x.err = -ENOMEM;
+		goto out;
+	}
+	for (id = 1; id < cnt; id++)
+		x.state[id] = map[id] && can_map(in_type(&x, id)) ? T_OPEN :
+			      T_DONE;
+	for (id = 1; id < cnt && !x.err; id++)
+		decide(&x, id, 0);
+out:
+	free(x.state);
+	free(x.hyp);
+	free(x.walked);
+	free(x.widx);
+	free(x.failed);
+	free(x.rec);
+	return x.err;
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# btf-link on real kernel objects: the sample of tests/kernel/objects
+# (built by tests/kernel/prepare.sh, as for tests/kernel-objects.bats),
+# encoded by cc-btf and linked together with `ld -r`, against pahole 1.24
+# run on the same linked object.
+#
+# What this exercises that the small fixtures of tests/link.bats do not:
+# dozens of members that repeat each other's header types, each having
+# seen a different set of definitions (a FWD in one object is the struct
+# in the next). Most of a member is merged into what came before it by
+# exact.c before libbpf's dedup sees it; the meaning must be pahole's, to
+# the last line.
+#
+# Skipped only when the kernel source is not there and cannot be installed.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+KERNEL_DIR=${ABTF_KERNEL_DIR:-$ABTF_TOP/tests/.work/kernel}
+KBUILD=$KERNEL_DIR/build
+
+setup_file() {
+	local status=0
+	[ -x "$CC_BTF" ] && [ -x "$BTF_LINK" ] || return 0
+	"$ABTF_TOP/tests/kernel/prepare.sh" \
+		> "$BATS_FILE_TMPDIR/prepare.out" 2>&1 || status=$?
+	export KERNEL_PREPARE_STATUS=$status
+	export KERNEL_PREPARE_OUT=$BATS_FILE_TMPDIR/prepare.out
+}
+
+need_kernel() {
+	need_cmd gcc ld pahole readelf objcopy
+	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	case ${KERNEL_PREPARE_STATUS:-1} in
+	0) ;;
+	77) skip "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
+	*) cat "${KERNEL_PREPARE_OUT:-/dev/null}"
+	   echo "tests/kernel/prepare.sh failed"
+	   return 1 ;;
+	esac
+}
+
+# linked_sample OUT: the sample's built-in objects (modules apart: they are
+# built with -DMODULE), encoded by cc-btf, in list order, `ld -r`ed to OUT.
+linked_sample() {
+	local out=$1 path n=0 objs=()
+	mkdir -p objs
+	while read -r path _; do
+		case $path in ''|'#'*|drivers/net/veth.o|drivers/net/dummy.o) continue ;; esac
+		n=$((n + 1))
+		cp "$KBUILD/$path" "objs/$(printf %02d "$n").o"
+		"$CC_BTF" --encode "objs/$(printf %02d "$n").o"
+		objs+=("objs/$(printf %02d "$n").o")
+	done < "$ABTF_TOP/tests/kernel/objects"
+	[ "$n" -gt 20 ]
+	ld -r -o "$out" "${objs[@]}" 2>/dev/null
+}
+
+@test "link-kernel: the sample objects linked with ld -r mean what pahole makes of them" {
+	need_kernel
+	linked_sample linked.o
+	cp linked.o for-pahole.o
+	# serially: pahole -j keeps same-named FUNCs by thread (tests/link.bats)
+	pahole -J ${PAHOLE_KERNEL_FLAGS/-j /} --btf_encode_detached=ref.btf \
+		for-pahole.o
+	"$BTF_LINK" -v -o ours.btf linked.o 2> stats
+	cat stats
+	grep -q ' members (\([0-9]*\) placed by .debug_btf_addr)' stats
+	run -0 "$BTF_LINK" --compare ref.btf ours.btf
+	[ -z "$output" ]
+}
+
+@test "link-kernel: the sample objects give the same bytes at -j1, -j2 and -j4" {
+	need_kernel
+	linked_sample linked.o
+	"$BTF_LINK" -j1 -o j1.btf linked.o
+	"$BTF_LINK" -j2 -o j2.btf linked.o
+	"$BTF_LINK" -j4 -o j4.btf linked.o
+	cmp j1.btf j2.btf
+	cmp j1.btf j4.btf
+}
