@@ -59,6 +59,9 @@ void ir__fini(struct ir *ir)
 	free(ir->items);
 	free(ir->map.keys);
 	free(ir->map.vals);
+	free(ir->out);
+	free(ir->kept);
+	abtf__strtab_free(&ir->strs);
 	memset(ir, 0, sizeof(*ir));
 }
 
@@ -1005,15 +1008,14 @@ int ir__type_of_attr(struct ir *ir, Dwarf_Die *die)
 /* ---- emission ---- */
 
 /*
- * The nodes are written straight into a raw BTF buffer, with a string table
- * of our own: libbpf's btf__add_*() would intern every string in a hash
- * set one at a time, and btf__dedup() builds its own set anyway.
+ * The surviving nodes are written straight into a raw BTF buffer, with the
+ * strings ir__dedup() interned: libbpf's btf__add_*() would intern every
+ * string in a hash set one at a time.
  */
 struct emit {
 	struct ir *ir;
 	uint8_t *buf;
 	size_t len, cap;
-	struct strtab strs;
 };
 
 static int emit_grow(struct emit *e, size_t more)
@@ -1034,45 +1036,36 @@ static int emit_grow(struct emit *e, size_t more)
 	return 0;
 }
 
-static int emit_str(struct emit *e, const char *s, uint32_t *off)
+/* Room for @nr more words; then emit_u32() cannot fail. */
+static int emit_room(struct emit *e, size_t nr)
 {
-	int64_t o;
-
-	if (!s || !*s) {
-		*off = 0;
-		return 0;
-	}
-	o = abtf__strtab_add(&e->strs, s);
-	if (o < 0)
-		return o;
-	*off = o;
-	return 0;
+	return emit_grow(e, nr * 4);
 }
 
-static int emit_u32(struct emit *e, uint32_t v)
+static void emit_u32(struct emit *e, uint32_t v)
 {
-	if (emit_grow(e, 4))
-		return -ENOMEM;
 	memcpy(e->buf + e->len, &v, 4);
 	e->len += 4;
-	return 0;
 }
 
-static int emit_head(struct emit *e, const struct ir_node *n, int kflag,
-		     uint32_t vlen, uint32_t size_or_type)
+/* The BTF type ID of node @id (0: void). */
+static uint32_t out_id(const struct emit *e, uint32_t id)
 {
-	uint32_t name = 0;
-	int err = emit_str(e, n->name, &name);
+	return e->ir->out[id];
+}
 
-	if (err)
-		return err;
+static int emit_head(struct emit *e, const struct ir_node *n, uint32_t vlen,
+		     uint32_t size_or_type, size_t words)
+{
 	if (vlen > 0xffff)
 		return -E2BIG;
-	err = emit_u32(e, name);
-	if (!err)
-		err = emit_u32(e, (uint32_t)kflag << 31 | (uint32_t)n->kind << 24 |
-			       vlen);
-	return err ? err : emit_u32(e, size_or_type);
+	if (emit_room(e, 3 + words))
+		return -ENOMEM;
+	emit_u32(e, n->name_off);
+	emit_u32(e, (uint32_t)ir__kflag(e->ir, n) << 31 |
+		    (uint32_t)n->kind << 24 | vlen);
+	emit_u32(e, size_or_type);
+	return 0;
 }
 
 static bool has_bitfield(const struct ir *ir, const struct ir_node *n)
@@ -1085,22 +1078,44 @@ static bool has_bitfield(const struct ir *ir, const struct ir_node *n)
 	return false;
 }
 
+static bool has_negative(const struct ir *ir, const struct ir_node *n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if ((int64_t)ir->items[n->first + i].val < 0)
+			return true;
+	return false;
+}
+
+int ir__kflag(const struct ir *ir, const struct ir_node *n)
+{
+	switch (n->kind) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return has_bitfield(ir, n);
+	case BTF_KIND_ENUM:
+		return has_negative(ir, n);
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FWD:
+		return n->flag;
+	default:
+		return 0;
+	}
+}
+
 static int emit_members(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
-	uint32_t i, name = 0;
-	int err = 0;
+	uint32_t i;
+	int err = emit_head(e, n, n->nr, n->size, 3 * (size_t)n->nr);
 
 	for (i = 0; i < n->nr && !err; i++, it++) {
 		if (it->bit_sz > 255 || (it->bit_sz && it->bit_off > 0xffffff))
 			return -E2BIG;
-		err = emit_str(e, it->name, &name);
-		if (!err)
-			err = emit_u32(e, name);
-		if (!err)
-			err = emit_u32(e, it->type);
-		if (!err)
-			err = emit_u32(e, it->bit_off | it->bit_sz << 24);
+		emit_u32(e, it->name_off);
+		emit_u32(e, out_id(e, it->type));
+		emit_u32(e, it->bit_off | it->bit_sz << 24);
 	}
 	return err;
 }
@@ -1108,27 +1123,22 @@ static int emit_members(struct emit *e, const struct ir_node *n)
 static int emit_enum(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
-	bool neg = false;
-	uint32_t i, name = 0;
+	size_t words = n->kind == BTF_KIND_ENUM64 ? 3 : 2;
+	uint32_t i;
 	int err;
 
 	for (i = 0; i < n->nr; i++) {
 		int64_t v = it[i].val;
 
-		neg |= v < 0;
 		if (n->kind == BTF_KIND_ENUM && (v < INT32_MIN || v > UINT32_MAX))
 			return -E2BIG;
 	}
-	err = emit_head(e, n, n->kind == BTF_KIND_ENUM ? neg : n->flag, n->nr,
-			n->size);
+	err = emit_head(e, n, n->nr, n->size, words * n->nr);
 	for (i = 0; i < n->nr && !err; i++, it++) {
-		err = emit_str(e, it->name, &name);
-		if (!err)
-			err = emit_u32(e, name);
-		if (!err)
-			err = emit_u32(e, it->val);
-		if (!err && n->kind == BTF_KIND_ENUM64)
-			err = emit_u32(e, it->val >> 32);
+		emit_u32(e, it->name_off);
+		emit_u32(e, it->val);
+		if (n->kind == BTF_KIND_ENUM64)
+			emit_u32(e, it->val >> 32);
 	}
 	return err;
 }
@@ -1136,15 +1146,12 @@ static int emit_enum(struct emit *e, const struct ir_node *n)
 static int emit_params(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
-	uint32_t i, name = 0;
-	int err = 0;
+	uint32_t i;
+	int err = emit_head(e, n, n->nr, out_id(e, n->ref), 2 * (size_t)n->nr);
 
 	for (i = 0; i < n->nr && !err; i++, it++) {
-		err = emit_str(e, it->name, &name);
-		if (!err)
-			err = emit_u32(e, name);
-		if (!err)
-			err = emit_u32(e, it->type);
+		emit_u32(e, it->name_off);
+		emit_u32(e, out_id(e, it->type));
 	}
 	return err;
 }
@@ -1153,14 +1160,12 @@ static int emit_datasec(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
 	uint32_t i;
-	int err = emit_head(e, n, 0, n->nr, n->size);
+	int err = emit_head(e, n, n->nr, n->size, 3 * (size_t)n->nr);
 
 	for (i = 0; i < n->nr && !err; i++, it++) {
-		err = emit_u32(e, it->type);
-		if (!err)
-			err = emit_u32(e, it->bit_off);
-		if (!err)
-			err = emit_u32(e, it->bit_sz);
+		emit_u32(e, out_id(e, it->type));
+		emit_u32(e, it->bit_off);
+		emit_u32(e, it->bit_sz);
 	}
 	return err;
 }
@@ -1171,40 +1176,43 @@ static int emit_node(struct emit *e, const struct ir_node *n)
 
 	switch (n->kind) {
 	case BTF_KIND_INT:
-		err = emit_head(e, n, 0, 0, n->size);
-		return err ? err : emit_u32(e, (uint32_t)n->flag << 24 | n->size * 8);
+		err = emit_head(e, n, 0, n->size, 1);
+		if (!err)
+			emit_u32(e, (uint32_t)n->flag << 24 | n->size * 8);
+		return err;
 	case BTF_KIND_FLOAT:
-		return emit_head(e, n, 0, 0, n->size);
+	case BTF_KIND_FWD:
+		return emit_head(e, n, 0, n->kind == BTF_KIND_FWD ? 0 : n->size,
+				 0);
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
-		return emit_head(e, n, 0, 0, n->ref);
-	case BTF_KIND_FWD:
-		return emit_head(e, n, n->flag, 0, 0);
+		return emit_head(e, n, 0, out_id(e, n->ref), 0);
 	case BTF_KIND_ARRAY:
-		err = emit_head(e, n, 0, 0, 0);
-		if (!err)
-			err = emit_u32(e, n->ref);
-		if (!err)
-			err = emit_u32(e, n->first);	/* index type */
-		return err ? err : emit_u32(e, n->size);
+		err = emit_head(e, n, 0, 0, 3);
+		if (!err) {
+			emit_u32(e, out_id(e, n->ref));
+			emit_u32(e, out_id(e, n->first));	/* index type */
+			emit_u32(e, n->size);
+		}
+		return err;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		err = emit_head(e, n, has_bitfield(e->ir, n), n->nr, n->size);
-		return err ? err : emit_members(e, n);
+		return emit_members(e, n);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		return emit_enum(e, n);
 	case BTF_KIND_FUNC_PROTO:
-		err = emit_head(e, n, 0, n->nr, n->ref);
-		return err ? err : emit_params(e, n);
-	case BTF_KIND_FUNC:
-		return emit_head(e, n, 0, n->flag, n->ref);	/* vlen: linkage */
+		return emit_params(e, n);
+	case BTF_KIND_FUNC:	/* vlen: linkage */
+		return emit_head(e, n, n->flag, out_id(e, n->ref), 0);
 	case BTF_KIND_VAR:
-		err = emit_head(e, n, 0, 0, n->ref);
-		return err ? err : emit_u32(e, n->flag);
+		err = emit_head(e, n, 0, out_id(e, n->ref), 1);
+		if (!err)
+			emit_u32(e, n->flag);
+		return err;
 	case BTF_KIND_DATASEC:
 		return emit_datasec(e, n);
 	default:
@@ -1242,31 +1250,29 @@ void *ir__emit_raw(struct ir *ir, size_t *size)
 	size_t i;
 	int err = 0;
 
-	if (abtf__strtab_add(&e.strs, "") < 0)
-		err = -ENOMEM;
-	for (i = 0; i < ir->nr_nodes && !err; i++) {
-		err = emit_node(&e, &ir->nodes[i]);
+	for (i = 0; i < ir->nr_out && !err; i++) {
+		const struct ir_node *n = &ir->nodes[ir->kept[i] - 1];
+
+		err = emit_node(&e, n);
 		if (err)
 			pr_warn(ir->pr, "%s: cannot encode BTF %s '%s': %s",
-				ir->path, kind_str(ir->nodes[i].kind),
-				ir->nodes[i].name ? ir->nodes[i].name : "",
-				strerror(-err));
+				ir->path, kind_str(n->kind),
+				n->name ? n->name : "", strerror(-err));
 	}
 	if (!err) {
 		hdr.type_len = e.len;
 		hdr.str_off = e.len;
-		hdr.str_len = e.strs.len;
-		*size = sizeof(hdr) + e.len + e.strs.len;
+		hdr.str_len = ir->strs.len;
+		*size = sizeof(hdr) + e.len + ir->strs.len;
 		raw = malloc(*size);
 	}
 	if (raw) {
 		memcpy(raw, &hdr, sizeof(hdr));
 		memcpy(raw + sizeof(hdr), e.buf, e.len);
-		memcpy(raw + sizeof(hdr) + e.len, e.strs.data, e.strs.len);
+		memcpy(raw + sizeof(hdr) + e.len, ir->strs.data, ir->strs.len);
 	} else {
 		errno = err ? -err : ENOMEM;
 	}
 	free(e.buf);
-	abtf__strtab_free(&e.strs);
 	return raw;
 }

@@ -21,7 +21,7 @@
  *    entries sorted by offset, sized as the section. pahole on a lone object sees only ".data..percpu" itself and
  *    loses the subsections, which the vmlinux linker script merges later.
  *
- * Everything is then deduplicated with libbpf, which keeps the surviving
+ * Everything is then deduplicated (ir_dedup.c), which keeps the surviving
  * types in their first-seen order: with the DWARF walked in file order, the
  * output is a pure function of the object.
  *
@@ -87,6 +87,7 @@ struct abtf_encoder {
 	size_t nr_placed, cap_placed;
 
 	bool has_percpu;	/* any non-empty object in a per-CPU section */
+	uint32_t nr_units;	/* compile units with types */
 
 	struct btf *btf;
 	struct abtf_reloc *relocs;
@@ -680,6 +681,7 @@ static int walk_unit(struct abtf_encoder *enc, Dwarf_Die *cudie,
 	if (dwarf_attr(cudie, DW_AT_language, &attr) &&
 	    dwarf_formudata(&attr, &lang) == 0 && lang == DW_LANG_Rust)
 		return 0;
+	enc->nr_units++;
 	return walk_die(enc, cudie, 0);
 }
 
@@ -816,13 +818,22 @@ static int compute_relocs(struct abtf_encoder *enc)
 	return 0;
 }
 
+/*
+ * The nodes, deduplicated (ir_dedup.c), as the object's BTF. An object of
+ * several compile units (an `ld -r` output; never a compiler's) may hold a
+ * struct forward-declared in one unit and defined in another, which
+ * libbpf resolves and we do not: it goes through btf__dedup() as well.
+ */
 static int build_btf(struct abtf_encoder *enc)
 {
+	size_t size;
+	void *raw;
 	int err;
 
-	size_t size;
-	void *raw = ir__emit_raw(&enc->ir, &size);
-
+	err = ir__dedup(&enc->ir);
+	if (err)
+		return err;
+	raw = ir__emit_raw(&enc->ir, &size);
 	if (!raw)
 		return -errno;
 	enc->btf = btf__new(raw, size);
@@ -833,13 +844,13 @@ static int build_btf(struct abtf_encoder *enc)
 			"%s", enc->path, strerror(-err));
 		return err;
 	}
+	if (enc->nr_units < 2)
+		return 0;
 	err = btf__dedup(enc->btf, NULL);
-	if (err) {
+	if (err)
 		pr_warn(&enc->pr, "%s: BTF deduplication failed: %s", enc->path,
 			strerror(-err));
-		return err;
-	}
-	return 0;
+	return err;
 }
 
 ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)

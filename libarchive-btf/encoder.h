@@ -23,6 +23,7 @@ struct btf;
 /* One member, parameter or enumerator of a node. */
 struct ir_item {
 	const char *name;	/* NULL: anonymous */
+	uint32_t name_off;	/* in ir.strs, set by ir__dedup() */
 	uint32_t type;		/* member/param/datasec var: BTF type ID */
 	uint32_t bit_off;	/* member: bit offset; datasec: byte offset */
 	uint32_t bit_sz;	/* member: bitfield size; datasec: size */
@@ -33,6 +34,7 @@ struct ir_node {
 	uint16_t kind;		/* BTF_KIND_* */
 	uint16_t flag;		/* INT encoding, FUNC/VAR linkage, FWD kind, enum signedness */
 	const char *name;
+	uint32_t name_off;	/* in ir.strs, set by ir__dedup() */
 	uint32_t size;		/* INT/FLOAT/STRUCT/UNION/ENUM/DATASEC size; ARRAY nelems */
 	uint32_t ref;		/* referenced type ID (ARRAY: element) */
 	uint32_t first;		/* index of the first item in ir.items */
@@ -53,6 +55,10 @@ struct ir {
 	struct ir_item *items;
 	size_t nr_items, cap_items;
 	struct die_map map;
+	struct strtab strs;	/* the BTF's strings, by ir__dedup() */
+	uint32_t *out;		/* node ID -> BTF type ID, by ir__dedup() */
+	uint32_t *kept;		/* BTF type ID - 1 -> node ID, by ir__dedup() */
+	uint32_t nr_out;	/* BTF types after deduplication */
 	uint32_t int_id;	/* the canonical array index type, 0 until needed */
 	const char *path;	/* for messages */
 	bool big_endian;	/* DWARF 4 bit offsets count from the MSB */
@@ -82,7 +88,18 @@ bool ir__is_type_tag(int tag);
 /* A FUNC_PROTO for the subprogram or subroutine type @die. */
 int ir__func_proto(struct ir *ir, Dwarf_Die *die);
 
-/* All nodes as one raw BTF (malloc()ed, *size bytes), or NULL with errno. */
+/*
+ * Deduplicate the nodes (ir_dedup.c): intern their strings and map every
+ * node to its BTF type ID, equal types to one. 0 or -ENOMEM.
+ */
+int ir__dedup(struct ir *ir);
+/* The kind_flag bit of node @n's BTF type. */
+int ir__kflag(const struct ir *ir, const struct ir_node *n);
+
+/*
+ * The deduplicated nodes as one raw BTF (malloc()ed, *size bytes), or NULL
+ * with errno. After ir__dedup().
+ */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 
 /* Pointer-sized relocations of .debug_info: which section an address is in. */

@@ -24,7 +24,7 @@ bats_require_minimum_version 1.5.0
 
 # Every fixture this file encodes; the last test checks none is forgotten.
 # (Other fixtures, compare-*.c say, belong to other bats files.)
-ENCODED_FIXTURES="anon-members arrays atomic bitfields enums float-types
+ENCODED_FIXTURES="anon-members arrays atomic bitfields dedup enums float-types
 	forward-decls func-protos functions int-types packed-aligned percpu
 	percpu-local qualifiers recursive typedefs vectors"
 UNSUPPORTED_FIXTURES="unsupported-complex"
@@ -195,6 +195,33 @@ funcs() {
 	need_tools
 	same_as_pahole vectors "STRUCT 'simd_state' size=128 vlen=6" \
 		"TYPEDEF 'v4si'"
+}
+
+# count PATTERN FILE: how many lines of FILE match the extended regex.
+count() {
+	grep -cE "$1" "$2" || true
+}
+
+@test "encoder: dedup.c (types equal in BTF merged within the object) as pahole" {
+	need_tools
+	same_as_pahole dedup "STRUCT 'node' size=16 vlen=2" \
+		"ENUM 'level' encoding=UNSIGNED size=4 vlen=2" \
+		"FUNC 'same_proto_a' type_id=" "FUNC 'other_names' type_id="
+	local version d
+	for version in 5 4; do
+		d=ours-dedup-d$version.dump
+		# the two int-valued "node"s through their cycle, not the long one
+		[ "$(count "^\[[0-9]+\] STRUCT 'node' " "$d")" -eq 2 ]
+		[ "$(count "^\[[0-9]+\] STRUCT '\(anon\)' size=16 " "$d")" -eq 1 ]
+		# (int x, long y) once, (int x, long z) and (void) apart
+		[ "$(count "^\[[0-9]+\] FUNC_PROTO " "$d")" -eq 3 ]
+		# the declaration of enum level resolved to f1()'s definition
+		[ "$(count "^\[[0-9]+\] ENUM 'level' " "$d")" -eq 1 ]
+		# nothing left for libbpf's btf__dedup() (btf-link runs it)
+		"$BTF_LINK" -o relinked.btf "ours-dedup-d$version.btf"
+		bpftool btf dump file relinked.btf > relinked.dump
+		[ "$(count '^\[' relinked.dump)" -eq "$(count '^\[' "$d")" ]
+	done
 }
 
 @test "encoder: functions.c (which functions become FUNC) as pahole" {
