@@ -10,7 +10,7 @@
  * none of them. So for the machines whose DWARF relocations we know, we
  * apply those of the sections the type walk reads (.debug_info,
  * .debug_str_offsets, .debug_types) in a private copy-on-write mapping of
- * the object, and open it with dwarf_begin_elf().
+ * the object, which dwarf_read.c reads.
  *
  * The value written is the symbol's value plus the addend: for the offsets
  * into other debug sections the symbol is a section symbol of value 0, and
@@ -231,13 +231,11 @@ void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel)
 	memset(rel, 0, sizeof(*rel));
 }
 
-Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp, struct abtf_dwarf_rel *rel)
+Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	GElf_Ehdr ehdr;
-	Dwarf *dw = NULL;
 
-	*elfp = NULL;
 	memset(rel, 0, sizeof(*rel));
 	if (!elf)
 		goto out_unsupported;
@@ -251,11 +249,7 @@ Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp, struct abtf_dwarf_rel *rel)
 		goto out_unsupported;
 	if (!addrs_sorted(rel))	/* GCC's relocations come in order */
 		qsort(rel->addrs, rel->nr, sizeof(*rel->addrs), addr_cmp);
-	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	if (!dw)
-		goto out_unsupported;
-	*elfp = elf;
-	return dw;
+	return elf;
 out_unsupported:
 	abtf__dwarf_rel_free(rel);
 	if (elf)
