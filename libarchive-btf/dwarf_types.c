@@ -221,7 +221,6 @@ int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
 	return err;
 }
 
-#define die_error ir__die_error
 
 /* A DWARF reader error (-EINVAL corrupt, -EOPNOTSUPP, -ENOMEM) at @die. */
 static int read_error(struct ir *ir, const struct dw_die *die, int err,
@@ -232,7 +231,7 @@ static int read_error(struct ir *ir, const struct dw_die *die, int err,
 	if (err == -ENOMEM)
 		return err;
 	snprintf(buf, sizeof(buf), "%s: %s", what, why ? why : "bad DWARF");
-	return die_error(ir, die, err, buf);
+	return ir__die_error(ir, die, err, buf);
 }
 
 /* ---- attributes ---- */
@@ -254,7 +253,7 @@ static int die_size(struct ir *ir, const struct dw_die *die, uint32_t *size)
 		return 0;
 	}
 	if (die->byte_size > UINT32_MAX)
-		return die_error(ir, die, -E2BIG, "size does not fit BTF");
+		return ir__die_error(ir, die, -E2BIG, "size does not fit BTF");
 	*size = die->byte_size;
 	return 0;
 }
@@ -301,7 +300,7 @@ static int scratch_store(struct ir *ir, const struct dw_die *die, uint32_t id,
 	int err = 0;
 
 	if (nr > 0xffff)
-		err = die_error(ir, die, -E2BIG, what);
+		err = ir__die_error(ir, die, -E2BIG, what);
 	else if (nr)
 		err = ir__set_items(ir, id, ir->scratch + base, nr);
 	ir->nr_scratch = base;
@@ -337,7 +336,7 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 	if (err)
 		return err;
 	if (!(die->have & DW_HAVE_ENCODING))
-		return die_error(ir, die, -EINVAL, "base type without encoding");
+		return ir__die_error(ir, die, -EINVAL, "base type without encoding");
 	switch (die->encoding) {
 	case DW_ATE_boolean:
 		n->flag = BTF_INT_BOOL;
@@ -355,7 +354,7 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 		n->kind = BTF_KIND_FLOAT;
 		return 0;
 	default:
-		return die_error(ir, die, -EOPNOTSUPP,
+		return ir__die_error(ir, die, -EOPNOTSUPP,
 				 "BTF cannot express this base type encoding "
 				 "(complex, decimal or fixed point)");
 	}
@@ -363,7 +362,7 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 	case 1: case 2: case 4: case 8: case 16:
 		return 0;
 	default:
-		return die_error(ir, die, -EOPNOTSUPP,
+		return ir__die_error(ir, die, -EOPNOTSUPP,
 				 "integer size BTF cannot express");
 	}
 }
@@ -401,7 +400,7 @@ static int member_byte_offset(struct ir *ir, const struct dw_die *die,
 	if (dw_value__udata(&die->member_loc, off) == 0 ||
 	    plus_uconst(&die->member_loc, off))
 		return 0;
-	return die_error(ir, die, -EOPNOTSUPP,
+	return ir__die_error(ir, die, -EOPNOTSUPP,
 			 "member location is not a constant offset");
 }
 
@@ -442,7 +441,7 @@ static int member_bits(struct ir *ir, const struct dw_die *die,
 		int64_t sz = type_byte_size(ir, die);
 
 		if (sz <= 0)
-			return die_error(ir, die, -EINVAL,
+			return ir__die_error(ir, die, -EINVAL,
 					 "bitfield without a storage size");
 		storage = sz;
 	}
@@ -504,9 +503,9 @@ static int enumerator_value(struct ir *ir, const struct dw_die *die,
 	const struct dw_value *v = &die->const_value;
 
 	if (!(die->have & DW_HAVE_CONST_VALUE))
-		return die_error(ir, die, -EINVAL, "enumerator without value");
+		return ir__die_error(ir, die, -EINVAL, "enumerator without value");
 	if (v->cls != DW_CLASS_UDATA && v->cls != DW_CLASS_SDATA)
-		return die_error(ir, die, -EINVAL, "bad enumerator value");
+		return ir__die_error(ir, die, -EINVAL, "bad enumerator value");
 	*val = v->u;
 	*neg = v->cls == DW_CLASS_SDATA && (int64_t)v->u < 0;
 	return 0;
@@ -592,7 +591,7 @@ static int conv_array(struct ir *ir, struct dw_die *die, uint32_t id)
 			continue;
 		nelems *= subrange_nelems(&child);
 		if (nelems > UINT32_MAX)
-			return die_error(ir, die, -E2BIG,
+			return ir__die_error(ir, die, -E2BIG,
 					 "array too large for BTF");
 		nr++;
 	}
@@ -705,7 +704,7 @@ static int qualifier_run(struct ir *ir, const struct dw_die *die, int *quals,
 	*base = *die;
 	while (is_qualifier(base->tag)) {
 		if (++n > 64)	/* GCC emits at most four */
-			return die_error(ir, die, -EINVAL,
+			return ir__die_error(ir, die, -EINVAL,
 					 "bad DWARF: a loop of qualifiers");
 		*quals |= qual_bit(base->tag);
 		if (!(base->have & DW_HAVE_TYPE)) {
@@ -838,7 +837,7 @@ static int conv_node(struct ir *ir, const struct dw_die *die,
 		n->kind = BTF_KIND_CONST;	/* refined by conv_qualifiers */
 		return 0;
 	default:
-		return die_error(ir, die, -EOPNOTSUPP,
+		return ir__die_error(ir, die, -EOPNOTSUPP,
 				 "BTF cannot express this DWARF type");
 	}
 }
@@ -1235,7 +1234,8 @@ void *ir__emit_raw(struct ir *ir, size_t *size)
 	}
 	if (raw) {
 		memcpy(raw, &hdr, sizeof(hdr));
-		memcpy(raw + sizeof(hdr), e.buf, e.len);
+		if (e.len)	/* no types: e.buf is NULL */
+			memcpy(raw + sizeof(hdr), e.buf, e.len);
 		memcpy(raw + sizeof(hdr) + e.len, ir->strs.data, ir->strs.len);
 	} else {
 		errno = err ? -err : ENOMEM;

@@ -702,11 +702,11 @@ static int walk_unit(struct abtf_encoder *enc, struct dw_unit *u)
 		goto out_split;
 	}
 	err = dw_die__read(&enc->dwf, u, u->die, &cu, &why);
-	if (err) {
+	if (err && err != -ENOMEM)
 		pr_warn(&enc->pr, "%s: .debug_info: unit at 0x%llx: %s",
 			enc->path, (unsigned long long)u->off, why);
+	if (err)
 		return err;
-	}
 	if (cu.have & DW_HAVE_DWO)	/* DWARF 4's GNU split DWARF */
 		goto out_split;
 	if ((cu.have & DW_HAVE_LANGUAGE) && cu.language == DW_LANG_Rust)
