@@ -341,6 +341,34 @@ count() {
 	done
 }
 
+# The encoder reads DWARF itself (libarchive-btf/dwarf_read.c): every
+# version GCC writes and 64-bit DWARF give the BTF that DWARF 5 gives.
+@test "encoder: DWARF 2, 3 and 64-bit DWARF encode as DWARF 5 does" {
+	need_tools
+	local name flags
+	for name in bitfields enums func-protos percpu recursive; do
+		gcc -g -O2 -c "$FIXTURES/$name.c" -o "$name-d5.o"
+		"$CC_BTF" --encode -o "$name-d5.btf" "$name-d5.o"
+		for flags in -gdwarf-2 -gdwarf-3 "-gdwarf-4 -gdwarf64" \
+			     "-gdwarf-5 -gdwarf64"; do
+			# shellcheck disable=SC2086
+			gcc -g -O2 $flags -c "$FIXTURES/$name.c" -o v.o
+			"$CC_BTF" --encode -o v.btf v.o
+			run "$BTF_LINK" --compare "$name-d5.btf" v.btf
+			if [ "$status" -ne 0 ] || [ -n "$output" ]; then
+				echo "$name.c with $flags:"
+				echo "$output"
+				return 1
+			fi
+		done
+	done
+	# so percpu.c's variables were found through DWARF 2's and 3's
+	# location blocks as well: they are there to compare
+	bpftool btf dump file percpu-d5.btf > percpu-d5.dump
+	grep -q "^\[[0-9]*\] DATASEC '.data..percpu' " percpu-d5.dump
+	grep -q "^\[[0-9]*\] VAR " percpu-d5.dump
+}
+
 @test "encoder: encoding is deterministic, raw and in place" {
 	need_tools
 	local name
