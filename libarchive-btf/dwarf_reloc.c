@@ -10,7 +10,7 @@
  * none of them. So for the machines whose DWARF relocations we know, we
  * apply those of the sections the type walk reads (.debug_info,
  * .debug_str_offsets, .debug_types) in a private copy-on-write mapping of
- * the object, and open it with dwarf_begin_elf().
+ * the object, which dwarf_read.c reads.
  *
  * The value written is the symbol's value plus the addend: for the offsets
  * into other debug sections the symbol is a section symbol of value 0, and
@@ -87,24 +87,31 @@ static int keep_addr(struct abtf_dwarf_rel *rel, uint64_t off, uint32_t shndx)
 	return 0;
 }
 
-static int apply_one(Elf_Data *target, Elf_Data *syms, GElf_Half machine,
-		     const GElf_Rela *r, struct reloc_ctx *rc)
+/*
+ * The fast way is for 64-bit objects on a little-endian host only, so the
+ * relocations and symbols are read in place as Elf64_Rela and Elf64_Sym
+ * (libelf has converted them to the host's order, which is theirs).
+ */
+static int apply_one(Elf_Data *target, const Elf64_Sym *syms, size_t nr_syms,
+		     GElf_Half machine, const Elf64_Rela *r,
+		     struct reloc_ctx *rc)
 {
-	int width = reloc_width(machine, GELF_R_TYPE(r->r_info));
+	int width = reloc_width(machine, ELF64_R_TYPE(r->r_info));
+	const Elf64_Sym *sym;
 	uint64_t v64;
 	uint32_t v32;
-	GElf_Sym sym;
 
-	if (!width || !gelf_getsym(syms, GELF_R_SYM(r->r_info), &sym) ||
+	if (!width || ELF64_R_SYM(r->r_info) >= nr_syms ||
 	    r->r_offset > target->d_size ||
 	    target->d_size - r->r_offset < (size_t)width)
 		return -EOPNOTSUPP;
-	v64 = sym.st_value + r->r_addend;
+	sym = &syms[ELF64_R_SYM(r->r_info)];
+	v64 = sym->st_value + r->r_addend;
 	if (width == 8) {
 		memcpy((char *)target->d_buf + r->r_offset, &v64, 8);
-		if (rc->is_info && sym.st_shndx != SHN_UNDEF &&
-		    sym.st_shndx < SHN_LORESERVE &&
-		    keep_addr(rc->rel, r->r_offset, sym.st_shndx))
+		if (rc->is_info && sym->st_shndx != SHN_UNDEF &&
+		    sym->st_shndx < SHN_LORESERVE &&
+		    keep_addr(rc->rel, r->r_offset, sym->st_shndx))
 			return -ENOMEM;
 	} else {
 		v32 = v64;
@@ -119,6 +126,7 @@ static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
 	Elf_Scn *tscn = elf_getscn(elf, rshdr->sh_info);
 	Elf_Scn *sscn = elf_getscn(elf, rshdr->sh_link);
 	Elf_Data *rel, *target, *syms;
+	const Elf64_Rela *r;
 	GElf_Shdr tshdr;
 	size_t i, n;
 
@@ -128,18 +136,18 @@ static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
 	rel = elf_getdata(rscn, NULL);
 	target = elf_getdata(tscn, NULL);
 	syms = elf_getdata(sscn, NULL);
-	if (!rel || !target || !syms || target->d_type != ELF_T_BYTE)
+	if (!rel || !target || !syms || target->d_type != ELF_T_BYTE ||
+	    rel->d_type != ELF_T_RELA || syms->d_type != ELF_T_SYM)
 		return -EOPNOTSUPP;
 	if (rc->is_info)
 		rc->rel->info = target;
-	n = rshdr->sh_entsize ? rshdr->sh_size / rshdr->sh_entsize : 0;
-	for (i = 0; i < n; i++) {
-		GElf_Rela r;
-
-		if (!gelf_getrela(rel, i, &r) ||
-		    apply_one(target, syms, machine, &r, rc))
+	r = rel->d_buf;
+	n = rel->d_size / sizeof(*r);
+	for (i = 0; i < n; i++)
+		if (apply_one(target, syms->d_buf,
+			      syms->d_size / sizeof(Elf64_Sym), machine, &r[i],
+			      rc))
 			return -EOPNOTSUPP;
-	}
 	return 0;
 }
 
@@ -190,6 +198,16 @@ static int addr_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+static bool addrs_sorted(const struct abtf_dwarf_rel *rel)
+{
+	size_t i;
+
+	for (i = 1; i < rel->nr; i++)
+		if (rel->addrs[i - 1].off > rel->addrs[i].off)
+			return false;
+	return true;
+}
+
 /* The section a relocated address at @p (inside .debug_info) points into. */
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
 			     const unsigned char *p, uint32_t *shndx)
@@ -213,13 +231,11 @@ void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel)
 	memset(rel, 0, sizeof(*rel));
 }
 
-Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp, struct abtf_dwarf_rel *rel)
+Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	GElf_Ehdr ehdr;
-	Dwarf *dw = NULL;
 
-	*elfp = NULL;
 	memset(rel, 0, sizeof(*rel));
 	if (!elf)
 		goto out_unsupported;
@@ -231,12 +247,9 @@ Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp, struct abtf_dwarf_rel *rel)
 			 R_X86_64_64 : R_AARCH64_ABS64) ||
 	    apply_relocations(elf, &ehdr, rel))
 		goto out_unsupported;
-	qsort(rel->addrs, rel->nr, sizeof(*rel->addrs), addr_cmp);
-	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	if (!dw)
-		goto out_unsupported;
-	*elfp = elf;
-	return dw;
+	if (!addrs_sorted(rel))	/* GCC's relocations come in order */
+		qsort(rel->addrs, rel->nr, sizeof(*rel->addrs), addr_cmp);
+	return elf;
 out_unsupported:
 	abtf__dwarf_rel_free(rel);
 	if (elf)

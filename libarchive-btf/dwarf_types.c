@@ -59,6 +59,10 @@ void ir__fini(struct ir *ir)
 	free(ir->items);
 	free(ir->map.keys);
 	free(ir->map.vals);
+	free(ir->out);
+	free(ir->kept);
+	free(ir->scratch);
+	abtf__strtab_free(&ir->strs);
 	memset(ir, 0, sizeof(*ir));
 }
 
@@ -142,7 +146,7 @@ static int map_grow(struct die_map *m)
 }
 
 /* Returns the ID, 0 if absent. IDs stored are never 0 (void is not stored). */
-static uint32_t map_get(const struct die_map *m, Dwarf_Off off)
+static uint32_t map_get(const struct die_map *m, uint64_t off)
 {
 	uint64_t key = off + 1;
 	size_t i;
@@ -155,7 +159,7 @@ static uint32_t map_get(const struct die_map *m, Dwarf_Off off)
 	return 0;
 }
 
-static int map_put(struct die_map *m, Dwarf_Off off, uint32_t id)
+static int map_put(struct die_map *m, uint64_t off, uint32_t id)
 {
 	uint64_t key = off + 1;
 	size_t i;
@@ -201,74 +205,56 @@ static const char *tag_name(int tag)
 	}
 }
 
-/* One error naming the object, the DIE and what it is. */
-static int die_error(struct ir *ir, Dwarf_Die *die, int err, const char *what)
+int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
+		  const char *what)
 {
-	const char *name = dwarf_diename(die);
-	const char *tname = tag_name(dwarf_tag(die));
+	const char *tname = tag_name(die->tag);
 	char tbuf[32];
 
 	if (!tname) {
-		snprintf(tbuf, sizeof(tbuf), "DW_TAG 0x%x", dwarf_tag(die));
+		snprintf(tbuf, sizeof(tbuf), "DW_TAG 0x%x", die->tag);
 		tname = tbuf;
 	}
 	pr_warn(ir->pr, "%s: DIE 0x%" PRIx64 " (%s %s): %s", ir->path,
-		(uint64_t)dwarf_dieoffset(die), tname, name ? name : "<anon>",
+		die->off, tname, die->have & DW_HAVE_NAME ? die->name : "<anon>",
 		what);
 	return err;
 }
 
-static int dwarf_error(struct ir *ir, Dwarf_Die *die, const char *what)
+
+/* A DWARF reader error (-EINVAL corrupt, -EOPNOTSUPP, -ENOMEM) at @die. */
+static int read_error(struct ir *ir, const struct dw_die *die, int err,
+		      const char *what, const char *why)
 {
 	char buf[256];
 
-	/* dwarf_errmsg(-1) before anything that could clear the error */
-	snprintf(buf, sizeof(buf), "%s: %s", what, dwarf_errmsg(-1));
-	return die_error(ir, die, -EINVAL, buf);
+	if (err == -ENOMEM)
+		return err;
+	snprintf(buf, sizeof(buf), "%s: %s", what, why ? why : "bad DWARF");
+	return ir__die_error(ir, die, err, buf);
 }
 
 /* ---- attributes ---- */
 
-/* A type DIE's own name: types have no abstract origin to follow. */
-static const char *type_name(Dwarf_Die *die)
+static const char *type_name(const struct dw_die *die)
 {
-	Dwarf_Attribute attr;
-
-	return dwarf_attr(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) :
-						    NULL;
+	return die->have & DW_HAVE_NAME ? die->name : NULL;
 }
 
-/* Type, member and subrange DIEs of C never have an abstract origin. */
-static int attr_udata(Dwarf_Die *die, unsigned int name, Dwarf_Word *val)
+static bool is_declaration(const struct dw_die *die)
 {
-	Dwarf_Attribute attr;
-
-	if (!dwarf_attr(die, name, &attr))
-		return -ENOENT;
-	return dwarf_formudata(&attr, val) ? -EINVAL : 0;
+	return (die->have & DW_HAVE_DECLARATION) && die->declaration;
 }
 
-static bool is_declaration(Dwarf_Die *die)
+static int die_size(struct ir *ir, const struct dw_die *die, uint32_t *size)
 {
-	Dwarf_Attribute attr;
-	bool flag = false;
-
-	if (!dwarf_attr(die, DW_AT_declaration, &attr))
-		return false;
-	return dwarf_formflag(&attr, &flag) == 0 && flag;
-}
-
-static int die_size(struct ir *ir, Dwarf_Die *die, uint32_t *size)
-{
-	Dwarf_Word sz;
-
-	if (attr_udata(die, DW_AT_byte_size, &sz)) {
+	if (!(die->have & DW_HAVE_BYTE_SIZE)) {
 		*size = 0;
 		return 0;
 	}
-	if (sz > UINT32_MAX)
-		return die_error(ir, die, -E2BIG, "size does not fit BTF");
-	*size = sz;
+	if (die->byte_size > UINT32_MAX)
+		return ir__die_error(ir, die, -E2BIG, "size does not fit BTF");
+	*size = die->byte_size;
 	return 0;
 }
 
@@ -290,19 +276,68 @@ static int index_type(struct ir *ir)
 	return id;
 }
 
+/* ---- items being gathered ---- */
+
+/*
+ * A node's items are gathered on one stack before they are stored, since
+ * converting a member's type may gather another node's items meanwhile:
+ * those are pushed above and popped again before the member is pushed.
+ */
+static int scratch_push(struct ir *ir, const struct ir_item *it)
+{
+	if (grow((void **)&ir->scratch, &ir->cap_scratch, ir->nr_scratch + 1,
+		 sizeof(*ir->scratch)))
+		return -ENOMEM;
+	ir->scratch[ir->nr_scratch++] = *it;
+	return 0;
+}
+
+/* Store the items pushed since @base as node @id's, and pop them. */
+static int scratch_store(struct ir *ir, const struct dw_die *die, uint32_t id,
+			 size_t base, const char *what)
+{
+	size_t nr = ir->nr_scratch - base;
+	int err = 0;
+
+	if (nr > 0xffff)
+		err = ir__die_error(ir, die, -E2BIG, what);
+	else if (nr)
+		err = ir__set_items(ir, id, ir->scratch + base, nr);
+	ir->nr_scratch = base;
+	return err;
+}
+
+/* Iterate over the children of @die: for (c = first; !c; c = next). */
+static int first_child(struct ir *ir, const struct dw_die *die,
+		       struct dw_die *child)
+{
+	const char *why = NULL;
+	int res = dw_die__child(ir->dw, die, child, &why);
+
+	return res < 0 ? read_error(ir, die, res, "bad children", why) : res;
+}
+
+static int next_child(struct ir *ir, const struct dw_die *parent,
+		      struct dw_die *child)
+{
+	const char *why = NULL;
+	int res = dw_die__sibling(ir->dw, child, &why);
+
+	return res < 0 ? read_error(ir, parent, res, "bad children", why) : res;
+}
+
 /* ---- one converter per tag ---- */
 
-static int conv_base(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
+static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 {
-	Dwarf_Word enc;
 	int err;
 
 	err = die_size(ir, die, &n->size);
 	if (err)
 		return err;
-	if (attr_udata(die, DW_AT_encoding, &enc))
-		return die_error(ir, die, -EINVAL, "base type without encoding");
-	switch (enc) {
+	if (!(die->have & DW_HAVE_ENCODING))
+		return ir__die_error(ir, die, -EINVAL, "base type without encoding");
+	switch (die->encoding) {
 	case DW_ATE_boolean:
 		n->flag = BTF_INT_BOOL;
 		break;
@@ -319,7 +354,7 @@ static int conv_base(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
 		n->kind = BTF_KIND_FLOAT;
 		return 0;
 	default:
-		return die_error(ir, die, -EOPNOTSUPP,
+		return ir__die_error(ir, die, -EOPNOTSUPP,
 				 "BTF cannot express this base type encoding "
 				 "(complex, decimal or fixed point)");
 	}
@@ -327,179 +362,134 @@ static int conv_base(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
 	case 1: case 2: case 4: case 8: case 16:
 		return 0;
 	default:
-		return die_error(ir, die, -EOPNOTSUPP,
+		return ir__die_error(ir, die, -EOPNOTSUPP,
 				 "integer size BTF cannot express");
 	}
 }
 
-/* What a DW_TAG_member says, from one pass over its attributes. */
-struct member_attrs {
-	const char *name;
-	Dwarf_Attribute type, loc;
-	bool has_type, has_loc, has_dbo, has_bit_off, has_byte_size;
-	Dwarf_Word bit_size, data_bit_off, bit_off, byte_size;
-};
-
-static int member_attr(Dwarf_Attribute *attr, void *arg)
+/* DW_OP_plus_uconst N and nothing else: N. */
+static bool plus_uconst(const struct dw_value *v, uint64_t *off)
 {
-	struct member_attrs *ma = arg;
+	const uint8_t *p = v->block, *end = v->block + v->u;
+	uint64_t n = 0;
+	unsigned int shift = 0;
 
-	switch (dwarf_whatattr(attr)) {
-	case DW_AT_name:
-		ma->name = dwarf_formstring(attr);
-		break;
-	case DW_AT_type:
-		ma->type = *attr;
-		ma->has_type = true;
-		break;
-	case DW_AT_data_member_location:
-		ma->loc = *attr;
-		ma->has_loc = true;
-		break;
-	case DW_AT_bit_size:
-		dwarf_formudata(attr, &ma->bit_size);
-		break;
-	case DW_AT_data_bit_offset:
-		ma->has_dbo = !dwarf_formudata(attr, &ma->data_bit_off);
-		break;
-	case DW_AT_bit_offset:
-		ma->has_bit_off = !dwarf_formudata(attr, &ma->bit_off);
-		break;
-	case DW_AT_byte_size:
-		ma->has_byte_size = !dwarf_formudata(attr, &ma->byte_size);
-		break;
+	if (v->cls != DW_CLASS_BLOCK || v->u < 2 || *p++ != DW_OP_plus_uconst)
+		return false;
+	while (p < end) {
+		uint8_t b = *p++;
+
+		if (shift < 64)
+			n |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			*off = n;
+			return p == end;
+		}
 	}
-	return DWARF_CB_OK;
+	return false;
 }
 
 /* DWARF 4 data_member_location may be an expression: DW_OP_plus_uconst N. */
-static int member_byte_offset(struct ir *ir, Dwarf_Die *die,
-			      struct member_attrs *ma, Dwarf_Word *off)
+static int member_byte_offset(struct ir *ir, const struct dw_die *die,
+			      uint64_t *off)
 {
-	Dwarf_Op *expr;
-	size_t len;
-
 	*off = 0;
-	if (!ma->has_loc)
+	if (!(die->have & DW_HAVE_MEMBER_LOC))
 		return 0;
-	if (dwarf_formudata(&ma->loc, off) == 0)
+	if (dw_value__udata(&die->member_loc, off) == 0 ||
+	    plus_uconst(&die->member_loc, off))
 		return 0;
-	if (dwarf_getlocation(&ma->loc, &expr, &len) == 0 && len == 1 &&
-	    expr[0].atom == DW_OP_plus_uconst) {
-		*off = expr[0].number;
-		return 0;
-	}
-	return die_error(ir, die, -EOPNOTSUPP,
+	return ir__die_error(ir, die, -EOPNOTSUPP,
 			 "member location is not a constant offset");
 }
 
-static int member_bits(struct ir *ir, Dwarf_Die *die, struct member_attrs *ma,
+/* The byte size of the type DIE @die names, as dwarf_bytesize(): or -1. */
+static int64_t type_byte_size(struct ir *ir, const struct dw_die *die)
+{
+	struct dw_die type;
+	const char *why;
+
+	if (!(die->have & DW_HAVE_TYPE) ||
+	    dw_die__read(ir->dw, die->cu, die->type, &type, &why) ||
+	    !(type.have & DW_HAVE_BYTE_SIZE))
+		return -1;
+	return type.byte_size;
+}
+
+static int member_bits(struct ir *ir, const struct dw_die *die,
 		       struct ir_item *it, bool big_endian)
 {
-	Dwarf_Word byte_off, storage;
+	uint64_t byte_off, storage;
+	uint64_t bit_size = die->have & DW_HAVE_BIT_SIZE ? die->bit_size : 0;
 	int err;
 
-	it->bit_sz = ma->bit_size;
-	if (ma->has_dbo) {
-		it->bit_off = ma->data_bit_off;		/* DWARF 5 */
+	it->bit_sz = bit_size;
+	if (die->have & DW_HAVE_DATA_BIT_OFF) {
+		it->bit_off = die->data_bit_off;	/* DWARF 5 */
 		return 0;
 	}
-	err = member_byte_offset(ir, die, ma, &byte_off);
+	err = member_byte_offset(ir, die, &byte_off);
 	if (err)
 		return err;
 	it->bit_off = byte_off * 8;
-	if (!ma->bit_size || !ma->has_bit_off)
+	if (!bit_size || !(die->have & DW_HAVE_BIT_OFF))
 		return 0;
 	/* DWARF 4: bit_off counts from the storage unit's most significant bit. */
-	storage = ma->byte_size;
-	if (!ma->has_byte_size) {
-		Dwarf_Die type;
-		int sz = -1;
+	storage = die->byte_size;
+	if (!(die->have & DW_HAVE_BYTE_SIZE)) {
+		int64_t sz = type_byte_size(ir, die);
 
-		if (ma->has_type && dwarf_formref_die(&ma->type, &type))
-			sz = dwarf_bytesize(&type);
 		if (sz <= 0)
-			return die_error(ir, die, -EINVAL,
+			return ir__die_error(ir, die, -EINVAL,
 					 "bitfield without a storage size");
 		storage = sz;
 	}
 	if (big_endian)
-		it->bit_off += ma->bit_off;
+		it->bit_off += die->bit_off;
 	else
-		it->bit_off += storage * 8 - ma->bit_off - ma->bit_size;
+		it->bit_off += storage * 8 - die->bit_off - bit_size;
 	return 0;
 }
 
-/* A node's items, gathered before they are stored (recursion may add others'). */
-struct item_buf {
-	struct ir_item *v;
-	uint32_t nr, cap;
-};
-
-static struct ir_item *item_push(struct item_buf *b)
+static int conv_member(struct ir *ir, const struct dw_die *m, struct ir_item *it)
 {
-	if (b->nr == b->cap) {
-		uint32_t ncap = b->cap ? b->cap * 2 : 16;
-		struct ir_item *n = realloc(b->v, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		b->v = n;
-		b->cap = ncap;
-	}
-	memset(&b->v[b->nr], 0, sizeof(b->v[b->nr]));
-	return &b->v[b->nr++];
-}
-
-static int store_items(struct ir *ir, Dwarf_Die *die, uint32_t id,
-		       struct item_buf *b, const char *what)
-{
-	if (!b->nr)
-		return 0;
-	if (b->nr > 0xffff)
-		return die_error(ir, die, -E2BIG, what);
-	return ir__set_items(ir, id, b->v, b->nr);
-}
-
-static int conv_member(struct ir *ir, Dwarf_Die *m, struct ir_item *it)
-{
-	struct member_attrs ma = { 0 };
-	Dwarf_Die type;
 	int tid = 0;
 
-	if (dwarf_getattrs(m, member_attr, &ma, 0) != 1)
-		return dwarf_error(ir, m, "bad member attributes");
-	it->name = ma.name;
-	if (ma.has_type)
-		tid = dwarf_formref_die(&ma.type, &type) ?
-		      ir__type_of_die(ir, &type) :
-		      dwarf_error(ir, m, "bad DW_AT_type reference");
+	it->name = type_name(m);
+	if (m->have & DW_HAVE_TYPE)
+		tid = ir__type_of_off(ir, m, m->type);
 	if (tid < 0)
 		return tid;
 	it->type = tid;
-	return member_bits(ir, m, &ma, it, ir->big_endian);
+	return member_bits(ir, m, it, ir->big_endian);
 }
 
-static int conv_composite(struct ir *ir, Dwarf_Die *die, uint32_t id)
+static int conv_composite(struct ir *ir, const struct dw_die *die, uint32_t id)
 {
-	struct item_buf items = { 0 };
-	Dwarf_Die child;
-	int err = 0;
+	size_t base = ir->nr_scratch;
+	struct dw_die child;
+	int res, err = 0;
 
-	if (dwarf_child(die, &child) != 0)
-		return 0;
-	do {
-		struct ir_item *it;
+	for (res = first_child(ir, die, &child); !res;
+	     res = next_child(ir, die, &child)) {
+		struct ir_item it = { 0 };
 
-		if (dwarf_tag(&child) != DW_TAG_member)
+		if (child.tag != DW_TAG_member)
 			continue;
-		it = item_push(&items);
-		err = it ? conv_member(ir, &child, it) : -ENOMEM;
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
-	if (!err)
-		err = store_items(ir, die, id, &items, "too many members for BTF");
-	free(items.v);
-	return err;
+		err = conv_member(ir, &child, &it);
+		if (!err)
+			err = scratch_push(ir, &it);
+		if (err)
+			break;
+	}
+	if (!err && res < 0)
+		err = res;
+	if (err) {
+		ir->nr_scratch = base;
+		return err;
+	}
+	return scratch_store(ir, die, id, base, "too many members for BTF");
 }
 
 /*
@@ -507,82 +497,58 @@ static int conv_composite(struct ir *ir, Dwarf_Die *die, uint32_t id)
  * writes negative values as DW_FORM_sdata and all others as unsigned data
  * forms (128 in an int enum is data1 0x80), so data forms zero-extend.
  */
-static int enumerator_value(struct ir *ir, Dwarf_Die *die, uint64_t *val,
-			    bool *neg)
+static int enumerator_value(struct ir *ir, const struct dw_die *die,
+			    uint64_t *val, bool *neg)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Sword s;
-	Dwarf_Word u;
+	const struct dw_value *v = &die->const_value;
 
-	if (!dwarf_attr(die, DW_AT_const_value, &attr))
-		return die_error(ir, die, -EINVAL, "enumerator without value");
-	switch (dwarf_whatform(&attr)) {
-	case DW_FORM_sdata:
-	case DW_FORM_implicit_const:
-		if (dwarf_formsdata(&attr, &s))
-			return dwarf_error(ir, die, "bad enumerator value");
-		*val = s;
-		*neg = s < 0;
-		return 0;
-	default:
-		if (dwarf_formudata(&attr, &u))
-			return dwarf_error(ir, die, "bad enumerator value");
-		*val = u;
-		*neg = false;
-		return 0;
-	}
+	if (!(die->have & DW_HAVE_CONST_VALUE))
+		return ir__die_error(ir, die, -EINVAL, "enumerator without value");
+	if (v->cls != DW_CLASS_UDATA && v->cls != DW_CLASS_SDATA)
+		return ir__die_error(ir, die, -EINVAL, "bad enumerator value");
+	*val = v->u;
+	*neg = v->cls == DW_CLASS_SDATA && (int64_t)v->u < 0;
+	return 0;
 }
 
-static int conv_enum(struct ir *ir, Dwarf_Die *die, uint32_t id)
+static int conv_enum(struct ir *ir, const struct dw_die *die, uint32_t id)
 {
-	struct item_buf items = { 0 };
+	size_t base = ir->nr_scratch;
 	bool neg = false, any_neg = false;
-	Dwarf_Die child;
-	int err = 0;
+	struct dw_die child;
+	int res, err = 0;
 
-	if (dwarf_child(die, &child) != 0)
-		return 0;
-	do {
-		struct ir_item *it;
+	for (res = first_child(ir, die, &child); !res;
+	     res = next_child(ir, die, &child)) {
+		struct ir_item it = { 0 };
 
-		if (dwarf_tag(&child) != DW_TAG_enumerator)
+		if (child.tag != DW_TAG_enumerator)
 			continue;
-		it = item_push(&items);
-		if (!it) {
-			err = -ENOMEM;
-			break;
-		}
-		it->name = type_name(&child);
-		err = enumerator_value(ir, &child, &it->val, &neg);
+		it.name = type_name(&child);
+		err = enumerator_value(ir, &child, &it.val, &neg);
 		any_neg |= neg;
-	} while (!err && dwarf_siblingof(&child, &child) == 0);
+		if (!err)
+			err = scratch_push(ir, &it);
+		if (err)
+			break;
+	}
+	if (!err && res < 0)
+		err = res;
 	ir->nodes[id - 1].flag = any_neg;
-	if (!err)
-		err = store_items(ir, die, id, &items,
-				  "too many enumerators for BTF");
-	free(items.v);
-	return err;
+	if (err) {
+		ir->nr_scratch = base;
+		return err;
+	}
+	return scratch_store(ir, die, id, base, "too many enumerators for BTF");
 }
 
 /* A constant bound: sdata is signed, data forms are unsigned (GCC). */
-static bool bound_value(Dwarf_Attribute *attr, int64_t *val)
+static bool bound_value(const struct dw_value *v, int64_t *val)
 {
-	Dwarf_Sword s;
-	Dwarf_Word u;
-	int form = dwarf_whatform(attr);
-
-	switch (form) {
-	case DW_FORM_sdata:
-	case DW_FORM_implicit_const:
-		if (dwarf_formsdata(attr, &s))
-			return false;
-		*val = s;
-		return true;
-	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4:
-	case DW_FORM_data8: case DW_FORM_udata:
-		if (dwarf_formudata(attr, &u))
-			return false;
-		*val = u;	/* data8 all ones: old GCC's -1 for [0] */
+	switch (v->cls) {
+	case DW_CLASS_SDATA:
+	case DW_CLASS_UDATA:	/* data8 all ones: old GCC's -1 for [0] */
+		*val = v->u;
 		return true;
 	default:
 		return false;	/* a VLA: an expression or a variable */
@@ -590,18 +556,18 @@ static bool bound_value(Dwarf_Attribute *attr, int64_t *val)
 }
 
 /* nelems of one DW_TAG_subrange_type: 0 for flexible, unknown or [0]. */
-static uint32_t subrange_nelems(Dwarf_Die *sub)
+static uint32_t subrange_nelems(const struct dw_die *sub)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word count, lower = 0;
+	uint64_t lower = 0;
 	int64_t upper;
 
-	if (attr_udata(sub, DW_AT_count, &count) == 0)
-		return count > UINT32_MAX ? 0 : count;
-	if (!dwarf_attr(sub, DW_AT_upper_bound, &attr) ||
-	    !bound_value(&attr, &upper))
+	if (sub->have & DW_HAVE_COUNT)
+		return sub->count > UINT32_MAX ? 0 : sub->count;
+	if (!(sub->have & DW_HAVE_UPPER_BOUND) ||
+	    !bound_value(&sub->upper_bound, &upper))
 		return 0;
-	attr_udata(sub, DW_AT_lower_bound, &lower);
+	if (sub->have & DW_HAVE_LOWER_BOUND)
+		lower = sub->lower_bound;
 	if (upper < 0 || (uint64_t)upper < lower ||
 	    (uint64_t)upper - lower + 1 > UINT32_MAX)
 		return 0;
@@ -613,23 +579,24 @@ static uint32_t subrange_nelems(Dwarf_Die *sub)
  * flattens multi-dimensional arrays (int a[2][3] is ARRAY(int, 6)), and the
  * kernel's BTF has always looked like that.
  */
-static int conv_array(struct ir *ir, Dwarf_Die *die, uint32_t id)
+static int conv_array(struct ir *ir, struct dw_die *die, uint32_t id)
 {
 	uint64_t nelems = 1;
-	Dwarf_Die child;
-	int nr = 0, elem, idx;
+	struct dw_die child;
+	int nr = 0, elem, idx, res;
 
-	if (dwarf_child(die, &child) == 0) {
-		do {
-			if (dwarf_tag(&child) != DW_TAG_subrange_type)
-				continue;
-			nelems *= subrange_nelems(&child);
-			if (nelems > UINT32_MAX)
-				return die_error(ir, die, -E2BIG,
-						 "array too large for BTF");
-			nr++;
-		} while (dwarf_siblingof(&child, &child) == 0);
+	for (res = first_child(ir, die, &child); !res;
+	     res = next_child(ir, die, &child)) {
+		if (child.tag != DW_TAG_subrange_type)
+			continue;
+		nelems *= subrange_nelems(&child);
+		if (nelems > UINT32_MAX)
+			return ir__die_error(ir, die, -E2BIG,
+					 "array too large for BTF");
+		nr++;
 	}
+	if (res < 0)
+		return res;
 	elem = ir__type_of_attr(ir, die);
 	if (elem < 0)
 		return elem;
@@ -643,106 +610,67 @@ static int conv_array(struct ir *ir, Dwarf_Die *die, uint32_t id)
 	return 0;
 }
 
-struct param_attrs {
-	const char *name;
-	Dwarf_Attribute type;
-	bool has_type, has_origin;
-};
-
-static int param_attr(Dwarf_Attribute *attr, void *arg)
+/* A parameter's name and type ID, from its origin if it has one. */
+static int param(struct ir *ir, struct dw_die *die, const char **name)
 {
-	struct param_attrs *pa = arg;
+	const char *why = NULL;
+	int err;
 
-	switch (dwarf_whatattr(attr)) {
-	case DW_AT_name:
-		pa->name = dwarf_formstring(attr);
-		break;
-	case DW_AT_type:
-		pa->type = *attr;
-		pa->has_type = true;
-		break;
-	case DW_AT_abstract_origin:
-	case DW_AT_specification:
-		pa->has_origin = true;
-		break;
+	if (die->have & DW_HAVE_ORIGIN) {
+		err = dw_die__integrate(ir->dw, die, &why);
+		if (err)
+			return read_error(ir, die, err, "bad DW_AT_abstract_origin",
+					  why);
 	}
-	return DWARF_CB_OK;
-}
-
-/* A parameter's name and type ID: one pass, unless it has an origin. */
-static int param(struct ir *ir, Dwarf_Die *die, const char **name)
-{
-	struct param_attrs pa = { 0 };
-	Dwarf_Die type;
-
-	if (dwarf_getattrs(die, param_attr, &pa, 0) != 1)
-		return dwarf_error(ir, die, "bad parameter attributes");
-	if (pa.has_origin) {
-		*name = dwarf_diename(die);
-		return ir__type_of_attr(ir, die);
-	}
-	*name = pa.name;
-	if (!pa.has_type)
+	*name = type_name(die);
+	if (!(die->have & DW_HAVE_TYPE))
 		return 0;
-	if (!dwarf_formref_die(&pa.type, &type))
-		return dwarf_error(ir, die, "bad DW_AT_type reference");
-	return ir__type_of_die(ir, &type);
+	return ir__type_of_off(ir, die, die->type);
 }
 
 /* FUNC_PROTO of a DW_TAG_subprogram or DW_TAG_subroutine_type. */
-int ir__func_proto(struct ir *ir, Dwarf_Die *die)
+int ir__func_proto(struct ir *ir, struct dw_die *die)
 {
 	struct ir_node n = { .kind = BTF_KIND_FUNC_PROTO };
-	struct ir_item *items = NULL;
-	Dwarf_Die child;
-	int nr = 0, cap = 0, id, tid, err = 0;
+	size_t base = ir->nr_scratch;
+	struct dw_die child;
+	int id, tid, res, err = 0;
 
 	id = ir__add_node(ir, &n);
 	if (id < 0)
 		return id;
-	if (dwarf_tag(die) == DW_TAG_subroutine_type &&
-	    map_put(&ir->map, dwarf_dieoffset(die), id))
+	if (die->tag == DW_TAG_subroutine_type &&
+	    map_put(&ir->map, die->off, id))
 		return -ENOMEM;
 	tid = ir__type_of_attr(ir, die);
 	if (tid < 0)
 		return tid;
 	ir->nodes[id - 1].ref = tid;
-	if (dwarf_child(die, &child) != 0)
-		return id;
-	do {
-		int tag = dwarf_tag(&child);
+	for (res = first_child(ir, die, &child); !res;
+	     res = next_child(ir, die, &child)) {
+		struct ir_item it = { 0 };
 
-		if (tag != DW_TAG_formal_parameter &&
-		    tag != DW_TAG_unspecified_parameters)
+		if (child.tag != DW_TAG_formal_parameter &&
+		    child.tag != DW_TAG_unspecified_parameters)
 			continue;
-		if (nr == cap) {
-			struct ir_item *ni;
-
-			cap = cap ? cap * 2 : 8;
-			ni = realloc(items, cap * sizeof(*items));
-			if (!ni) {
-				err = -ENOMEM;
-				goto out_free_items;
-			}
-			items = ni;
-		}
-		memset(&items[nr], 0, sizeof(items[nr]));
-		if (tag == DW_TAG_formal_parameter) {
-			tid = param(ir, &child, &items[nr].name);
+		if (child.tag == DW_TAG_formal_parameter) {
+			tid = param(ir, &child, &it.name);
 			if (tid < 0) {
 				err = tid;
-				goto out_free_items;
+				break;
 			}
-			items[nr].type = tid;
+			it.type = tid;
 		}
-		nr++;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	if (nr > 0xffff)
-		err = die_error(ir, die, -E2BIG, "too many parameters for BTF");
-	else if (nr)
-		err = ir__set_items(ir, id, items, nr);
-out_free_items:
-	free(items);
+		err = scratch_push(ir, &it);
+		if (err)
+			break;
+	}
+	if (!err && res < 0)
+		err = res;
+	if (!err)
+		err = scratch_store(ir, die, id, base,
+				    "too many parameters for BTF");
+	ir->nr_scratch = base;
 	return err ? err : id;
 }
 
@@ -752,25 +680,42 @@ static bool is_qualifier(int tag)
 	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
 }
 
-/* The BTF qualifiers of the run of qualifier DIEs starting at @die. */
-static int qualifier_set(Dwarf_Die *die)
+static int qual_bit(int tag)
 {
-	Dwarf_Die cur = *die;
-	Dwarf_Attribute attr;
-	int quals = 0, tag;
-
-	while (is_qualifier(tag = dwarf_tag(&cur))) {
-		if (tag == DW_TAG_const_type)
-			quals |= QUAL_CONST;
-		else if (tag == DW_TAG_volatile_type)
-			quals |= QUAL_VOLATILE;
-		else if (tag == DW_TAG_restrict_type)
-			quals |= QUAL_RESTRICT;
-		if (!dwarf_attr_integrate(&cur, DW_AT_type, &attr) ||
-		    !dwarf_formref_die(&attr, &cur))
-			break;
+	switch (tag) {
+	case DW_TAG_const_type:		return QUAL_CONST;
+	case DW_TAG_volatile_type:	return QUAL_VOLATILE;
+	case DW_TAG_restrict_type:	return QUAL_RESTRICT;
+	default:			return 0;	/* _Atomic */
 	}
-	return quals;
+}
+
+/*
+ * Follow the run of qualifier DIEs starting at @die: their BTF qualifiers
+ * into *quals, the first DIE that is not one into @base (tag 0: void).
+ */
+static int qualifier_run(struct ir *ir, const struct dw_die *die, int *quals,
+			 struct dw_die *base)
+{
+	const char *why = NULL;
+	int err, n = 0;
+
+	*quals = 0;
+	*base = *die;
+	while (is_qualifier(base->tag)) {
+		if (++n > 64)	/* GCC emits at most four */
+			return ir__die_error(ir, die, -EINVAL,
+					 "bad DWARF: a loop of qualifiers");
+		*quals |= qual_bit(base->tag);
+		if (!(base->have & DW_HAVE_TYPE)) {
+			base->tag = 0;	/* const void */
+			return 0;
+		}
+		err = dw_die__read(ir->dw, base->cu, base->type, base, &why);
+		if (err)
+			return read_error(ir, die, err, "bad DW_AT_type", why);
+	}
+	return 0;
 }
 
 /*
@@ -778,37 +723,25 @@ static int qualifier_set(Dwarf_Die *die)
  * the set in canonical order. @id is the node already reserved for @die and
  * becomes the outermost qualifier.
  */
-static int conv_qualifiers(struct ir *ir, Dwarf_Die *die, uint32_t id)
+static int conv_qualifiers(struct ir *ir, const struct dw_die *die,
+			   uint32_t id)
 {
 	static const struct { int bit; int kind; } order[] = {
 		{ QUAL_CONST, BTF_KIND_CONST },
 		{ QUAL_VOLATILE, BTF_KIND_VOLATILE },
 		{ QUAL_RESTRICT, BTF_KIND_RESTRICT },
 	};
-	Dwarf_Die cur = *die;
-	Dwarf_Attribute attr;
-	int quals = 0, base = 0, i, prev = 0;
+	struct dw_die cur;
+	int quals, base = 0, i, prev = 0, err;
 
-	for (;;) {
-		int tag = dwarf_tag(&cur);
-
-		if (!is_qualifier(tag))
-			break;
-		if (tag == DW_TAG_const_type)
-			quals |= QUAL_CONST;
-		else if (tag == DW_TAG_volatile_type)
-			quals |= QUAL_VOLATILE;
-		else if (tag == DW_TAG_restrict_type)
-			quals |= QUAL_RESTRICT;
-		if (!dwarf_attr_integrate(&cur, DW_AT_type, &attr))
-			goto have_base;	/* const void */
-		if (!dwarf_formref_die(&attr, &cur))
-			return dwarf_error(ir, die, "bad DW_AT_type");
+	err = qualifier_run(ir, die, &quals, &cur);
+	if (err)
+		return err;
+	if (cur.tag) {
+		base = ir__type_of_die(ir, &cur);
+		if (base < 0)
+			return base;
 	}
-	base = ir__type_of_die(ir, &cur);
-	if (base < 0)
-		return base;
-have_base:
 	/* build from the inside out so the outermost is @id */
 	for (i = ARRAY_SIZE(order) - 1; i >= 0; i--) {
 		struct ir_node n = { .kind = order[i].kind };
@@ -831,19 +764,22 @@ have_base:
 	return 0;
 }
 
-static int conv_struct(struct ir *ir, Dwarf_Die *die, struct ir_node *n,
-		       int tag)
+static int conv_struct(struct ir *ir, const struct dw_die *die,
+		       struct ir_node *n)
 {
-	n->kind = tag == DW_TAG_union_type ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+	bool is_union = die->tag == DW_TAG_union_type;
+
+	n->kind = is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT;
 	if (is_declaration(die)) {
 		n->kind = BTF_KIND_FWD;
-		n->flag = tag == DW_TAG_union_type;	/* kind_flag: union */
+		n->flag = is_union;	/* kind_flag: union */
 		return 0;
 	}
 	return die_size(ir, die, &n->size);
 }
 
-static int conv_enum_node(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
+static int conv_enum_node(struct ir *ir, const struct dw_die *die,
+			  struct ir_node *n)
 {
 	int err;
 
@@ -861,10 +797,10 @@ static int conv_enum_node(struct ir *ir, Dwarf_Die *die, struct ir_node *n)
 }
 
 /* Fill the node's own fields, before anything is recursed into. */
-
-static int conv_node(struct ir *ir, Dwarf_Die *die, int tag, struct ir_node *n)
+static int conv_node(struct ir *ir, const struct dw_die *die,
+		     struct ir_node *n)
 {
-	switch (tag) {
+	switch (die->tag) {
 	case DW_TAG_base_type:
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
@@ -873,13 +809,13 @@ static int conv_node(struct ir *ir, Dwarf_Die *die, int tag, struct ir_node *n)
 		n->name = type_name(die);
 		break;
 	}
-	switch (tag) {
+	switch (die->tag) {
 	case DW_TAG_base_type:
 		n->kind = BTF_KIND_INT;
 		return conv_base(ir, die, n);
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
-		return conv_struct(ir, die, n, tag);
+		return conv_struct(ir, die, n);
 	case DW_TAG_enumeration_type:
 		return conv_enum_node(ir, die, n);
 	case DW_TAG_pointer_type:
@@ -901,17 +837,17 @@ static int conv_node(struct ir *ir, Dwarf_Die *die, int tag, struct ir_node *n)
 		n->kind = BTF_KIND_CONST;	/* refined by conv_qualifiers */
 		return 0;
 	default:
-		return die_error(ir, die, -EOPNOTSUPP,
+		return ir__die_error(ir, die, -EOPNOTSUPP,
 				 "BTF cannot express this DWARF type");
 	}
 }
 
 /* Resolve what the node refers to, now that it is memoised. */
-static int conv_refs(struct ir *ir, Dwarf_Die *die, int tag, uint32_t id)
+static int conv_refs(struct ir *ir, struct dw_die *die, uint32_t id)
 {
 	int ref;
 
-	switch (tag) {
+	switch (die->tag) {
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 		if (ir->nodes[id - 1].kind == BTF_KIND_FWD)
@@ -959,61 +895,93 @@ bool ir__is_type_tag(int tag)
 	}
 }
 
-int ir__type_of_die(struct ir *ir, Dwarf_Die *die)
+/* A run of _Atomic only: BTF has no such qualifier, it is transparent. */
+static int atomic_type(struct ir *ir, struct dw_die *die)
+{
+	int id = ir__type_of_attr(ir, die);
+
+	if (id > 0 && map_put(&ir->map, die->off, id))
+		return -ENOMEM;
+	return id;
+}
+
+int ir__type_of_die(struct ir *ir, struct dw_die *die)
 {
 	struct ir_node n = { 0 };
-	int tag = dwarf_tag(die), id, err;
+	int id, err;
 
-	if (tag == DW_TAG_unspecified_type)
+	if (die->tag == DW_TAG_unspecified_type)
 		return 0;		/* C's void, where GCC names it */
-	id = map_get(&ir->map, dwarf_dieoffset(die));
+	id = map_get(&ir->map, die->off);
 	if (id)
 		return id;
-	if (is_qualifier(tag) && !qualifier_set(die)) {
-		/* only _Atomic: BTF has no such qualifier, it is transparent */
-		id = ir__type_of_attr(ir, die);
-		if (id > 0 && map_put(&ir->map, dwarf_dieoffset(die), id))
-			return -ENOMEM;
-		return id;
+	if (die->tag == DW_TAG_atomic_type) {
+		struct dw_die base;
+		int quals;
+
+		err = qualifier_run(ir, die, &quals, &base);
+		if (err)
+			return err;
+		if (!quals)
+			return atomic_type(ir, die);
 	}
-	err = conv_node(ir, die, tag, &n);
+	err = conv_node(ir, die, &n);
 	if (err)
 		return err;
-	if (tag == DW_TAG_subroutine_type)
+	if (die->tag == DW_TAG_subroutine_type)
 		return ir__func_proto(ir, die);
 	id = ir__add_node(ir, &n);
 	if (id < 0)
 		return id;
-	if (map_put(&ir->map, dwarf_dieoffset(die), id))
+	if (map_put(&ir->map, die->off, id))
 		return -ENOMEM;
-	err = conv_refs(ir, die, tag, id);
+	err = conv_refs(ir, die, id);
 	return err ? err : id;
 }
 
-int ir__type_of_attr(struct ir *ir, Dwarf_Die *die)
+int ir__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Die type;
+	const char *why = NULL;
+	struct dw_die die;
+	int id, err;
 
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
+	id = map_get(&ir->map, off);
+	if (id)
+		return id;
+	err = dw_die__read(ir->dw, from->cu, off, &die, &why);
+	if (err)
+		return read_error(ir, from, err, "bad DW_AT_type reference",
+				  why);
+	return ir__type_of_die(ir, &die);
+}
+
+int ir__type_of_attr(struct ir *ir, struct dw_die *die)
+{
+	const char *why = NULL;
+	int err;
+
+	if (!(die->have & DW_HAVE_TYPE) && (die->have & DW_HAVE_ORIGIN)) {
+		err = dw_die__integrate(ir->dw, die, &why);
+		if (err)
+			return read_error(ir, die, err,
+					  "bad DW_AT_abstract_origin", why);
+	}
+	if (!(die->have & DW_HAVE_TYPE))
 		return 0;
-	if (!dwarf_formref_die(&attr, &type))
-		return dwarf_error(ir, die, "bad DW_AT_type reference");
-	return ir__type_of_die(ir, &type);
+	return ir__type_of_off(ir, die, die->type);
 }
 
 /* ---- emission ---- */
 
 /*
- * The nodes are written straight into a raw BTF buffer, with a string table
- * of our own: libbpf's btf__add_*() would intern every string in a hash
- * set one at a time, and btf__dedup() builds its own set anyway.
+ * The surviving nodes are written straight into a raw BTF buffer, with the
+ * strings ir__dedup() interned: libbpf's btf__add_*() would intern every
+ * string in a hash set one at a time.
  */
 struct emit {
 	struct ir *ir;
 	uint8_t *buf;
 	size_t len, cap;
-	struct strtab strs;
 };
 
 static int emit_grow(struct emit *e, size_t more)
@@ -1034,45 +1002,36 @@ static int emit_grow(struct emit *e, size_t more)
 	return 0;
 }
 
-static int emit_str(struct emit *e, const char *s, uint32_t *off)
+/* Room for @nr more words; then emit_u32() cannot fail. */
+static int emit_room(struct emit *e, size_t nr)
 {
-	int64_t o;
-
-	if (!s || !*s) {
-		*off = 0;
-		return 0;
-	}
-	o = abtf__strtab_add(&e->strs, s);
-	if (o < 0)
-		return o;
-	*off = o;
-	return 0;
+	return emit_grow(e, nr * 4);
 }
 
-static int emit_u32(struct emit *e, uint32_t v)
+static void emit_u32(struct emit *e, uint32_t v)
 {
-	if (emit_grow(e, 4))
-		return -ENOMEM;
 	memcpy(e->buf + e->len, &v, 4);
 	e->len += 4;
-	return 0;
 }
 
-static int emit_head(struct emit *e, const struct ir_node *n, int kflag,
-		     uint32_t vlen, uint32_t size_or_type)
+/* The BTF type ID of node @id (0: void). */
+static uint32_t out_id(const struct emit *e, uint32_t id)
 {
-	uint32_t name = 0;
-	int err = emit_str(e, n->name, &name);
+	return e->ir->out[id];
+}
 
-	if (err)
-		return err;
+static int emit_head(struct emit *e, const struct ir_node *n, uint32_t vlen,
+		     uint32_t size_or_type, size_t words)
+{
 	if (vlen > 0xffff)
 		return -E2BIG;
-	err = emit_u32(e, name);
-	if (!err)
-		err = emit_u32(e, (uint32_t)kflag << 31 | (uint32_t)n->kind << 24 |
-			       vlen);
-	return err ? err : emit_u32(e, size_or_type);
+	if (emit_room(e, 3 + words))
+		return -ENOMEM;
+	emit_u32(e, n->name_off);
+	emit_u32(e, (uint32_t)ir__kflag(e->ir, n) << 31 |
+		    (uint32_t)n->kind << 24 | vlen);
+	emit_u32(e, size_or_type);
+	return 0;
 }
 
 static bool has_bitfield(const struct ir *ir, const struct ir_node *n)
@@ -1085,22 +1044,44 @@ static bool has_bitfield(const struct ir *ir, const struct ir_node *n)
 	return false;
 }
 
+static bool has_negative(const struct ir *ir, const struct ir_node *n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if ((int64_t)ir->items[n->first + i].val < 0)
+			return true;
+	return false;
+}
+
+int ir__kflag(const struct ir *ir, const struct ir_node *n)
+{
+	switch (n->kind) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return has_bitfield(ir, n);
+	case BTF_KIND_ENUM:
+		return has_negative(ir, n);
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FWD:
+		return n->flag;
+	default:
+		return 0;
+	}
+}
+
 static int emit_members(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
-	uint32_t i, name = 0;
-	int err = 0;
+	uint32_t i;
+	int err = emit_head(e, n, n->nr, n->size, 3 * (size_t)n->nr);
 
 	for (i = 0; i < n->nr && !err; i++, it++) {
 		if (it->bit_sz > 255 || (it->bit_sz && it->bit_off > 0xffffff))
 			return -E2BIG;
-		err = emit_str(e, it->name, &name);
-		if (!err)
-			err = emit_u32(e, name);
-		if (!err)
-			err = emit_u32(e, it->type);
-		if (!err)
-			err = emit_u32(e, it->bit_off | it->bit_sz << 24);
+		emit_u32(e, it->name_off);
+		emit_u32(e, out_id(e, it->type));
+		emit_u32(e, it->bit_off | it->bit_sz << 24);
 	}
 	return err;
 }
@@ -1108,27 +1089,22 @@ static int emit_members(struct emit *e, const struct ir_node *n)
 static int emit_enum(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
-	bool neg = false;
-	uint32_t i, name = 0;
+	size_t words = n->kind == BTF_KIND_ENUM64 ? 3 : 2;
+	uint32_t i;
 	int err;
 
 	for (i = 0; i < n->nr; i++) {
 		int64_t v = it[i].val;
 
-		neg |= v < 0;
 		if (n->kind == BTF_KIND_ENUM && (v < INT32_MIN || v > UINT32_MAX))
 			return -E2BIG;
 	}
-	err = emit_head(e, n, n->kind == BTF_KIND_ENUM ? neg : n->flag, n->nr,
-			n->size);
+	err = emit_head(e, n, n->nr, n->size, words * n->nr);
 	for (i = 0; i < n->nr && !err; i++, it++) {
-		err = emit_str(e, it->name, &name);
-		if (!err)
-			err = emit_u32(e, name);
-		if (!err)
-			err = emit_u32(e, it->val);
-		if (!err && n->kind == BTF_KIND_ENUM64)
-			err = emit_u32(e, it->val >> 32);
+		emit_u32(e, it->name_off);
+		emit_u32(e, it->val);
+		if (n->kind == BTF_KIND_ENUM64)
+			emit_u32(e, it->val >> 32);
 	}
 	return err;
 }
@@ -1136,15 +1112,12 @@ static int emit_enum(struct emit *e, const struct ir_node *n)
 static int emit_params(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
-	uint32_t i, name = 0;
-	int err = 0;
+	uint32_t i;
+	int err = emit_head(e, n, n->nr, out_id(e, n->ref), 2 * (size_t)n->nr);
 
 	for (i = 0; i < n->nr && !err; i++, it++) {
-		err = emit_str(e, it->name, &name);
-		if (!err)
-			err = emit_u32(e, name);
-		if (!err)
-			err = emit_u32(e, it->type);
+		emit_u32(e, it->name_off);
+		emit_u32(e, out_id(e, it->type));
 	}
 	return err;
 }
@@ -1153,14 +1126,12 @@ static int emit_datasec(struct emit *e, const struct ir_node *n)
 {
 	const struct ir_item *it = e->ir->items + n->first;
 	uint32_t i;
-	int err = emit_head(e, n, 0, n->nr, n->size);
+	int err = emit_head(e, n, n->nr, n->size, 3 * (size_t)n->nr);
 
 	for (i = 0; i < n->nr && !err; i++, it++) {
-		err = emit_u32(e, it->type);
-		if (!err)
-			err = emit_u32(e, it->bit_off);
-		if (!err)
-			err = emit_u32(e, it->bit_sz);
+		emit_u32(e, out_id(e, it->type));
+		emit_u32(e, it->bit_off);
+		emit_u32(e, it->bit_sz);
 	}
 	return err;
 }
@@ -1171,40 +1142,43 @@ static int emit_node(struct emit *e, const struct ir_node *n)
 
 	switch (n->kind) {
 	case BTF_KIND_INT:
-		err = emit_head(e, n, 0, 0, n->size);
-		return err ? err : emit_u32(e, (uint32_t)n->flag << 24 | n->size * 8);
+		err = emit_head(e, n, 0, n->size, 1);
+		if (!err)
+			emit_u32(e, (uint32_t)n->flag << 24 | n->size * 8);
+		return err;
 	case BTF_KIND_FLOAT:
-		return emit_head(e, n, 0, 0, n->size);
+	case BTF_KIND_FWD:
+		return emit_head(e, n, 0, n->kind == BTF_KIND_FWD ? 0 : n->size,
+				 0);
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
-		return emit_head(e, n, 0, 0, n->ref);
-	case BTF_KIND_FWD:
-		return emit_head(e, n, n->flag, 0, 0);
+		return emit_head(e, n, 0, out_id(e, n->ref), 0);
 	case BTF_KIND_ARRAY:
-		err = emit_head(e, n, 0, 0, 0);
-		if (!err)
-			err = emit_u32(e, n->ref);
-		if (!err)
-			err = emit_u32(e, n->first);	/* index type */
-		return err ? err : emit_u32(e, n->size);
+		err = emit_head(e, n, 0, 0, 3);
+		if (!err) {
+			emit_u32(e, out_id(e, n->ref));
+			emit_u32(e, out_id(e, n->first));	/* index type */
+			emit_u32(e, n->size);
+		}
+		return err;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		err = emit_head(e, n, has_bitfield(e->ir, n), n->nr, n->size);
-		return err ? err : emit_members(e, n);
+		return emit_members(e, n);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		return emit_enum(e, n);
 	case BTF_KIND_FUNC_PROTO:
-		err = emit_head(e, n, 0, n->nr, n->ref);
-		return err ? err : emit_params(e, n);
-	case BTF_KIND_FUNC:
-		return emit_head(e, n, 0, n->flag, n->ref);	/* vlen: linkage */
+		return emit_params(e, n);
+	case BTF_KIND_FUNC:	/* vlen: linkage */
+		return emit_head(e, n, n->flag, out_id(e, n->ref), 0);
 	case BTF_KIND_VAR:
-		err = emit_head(e, n, 0, 0, n->ref);
-		return err ? err : emit_u32(e, n->flag);
+		err = emit_head(e, n, 0, out_id(e, n->ref), 1);
+		if (!err)
+			emit_u32(e, n->flag);
+		return err;
 	case BTF_KIND_DATASEC:
 		return emit_datasec(e, n);
 	default:
@@ -1242,31 +1216,30 @@ void *ir__emit_raw(struct ir *ir, size_t *size)
 	size_t i;
 	int err = 0;
 
-	if (abtf__strtab_add(&e.strs, "") < 0)
-		err = -ENOMEM;
-	for (i = 0; i < ir->nr_nodes && !err; i++) {
-		err = emit_node(&e, &ir->nodes[i]);
+	for (i = 0; i < ir->nr_out && !err; i++) {
+		const struct ir_node *n = &ir->nodes[ir->kept[i] - 1];
+
+		err = emit_node(&e, n);
 		if (err)
 			pr_warn(ir->pr, "%s: cannot encode BTF %s '%s': %s",
-				ir->path, kind_str(ir->nodes[i].kind),
-				ir->nodes[i].name ? ir->nodes[i].name : "",
-				strerror(-err));
+				ir->path, kind_str(n->kind),
+				n->name ? n->name : "", strerror(-err));
 	}
 	if (!err) {
 		hdr.type_len = e.len;
 		hdr.str_off = e.len;
-		hdr.str_len = e.strs.len;
-		*size = sizeof(hdr) + e.len + e.strs.len;
+		hdr.str_len = ir->strs.len;
+		*size = sizeof(hdr) + e.len + ir->strs.len;
 		raw = malloc(*size);
 	}
 	if (raw) {
 		memcpy(raw, &hdr, sizeof(hdr));
-		memcpy(raw + sizeof(hdr), e.buf, e.len);
-		memcpy(raw + sizeof(hdr) + e.len, e.strs.data, e.strs.len);
+		if (e.len)	/* no types: e.buf is NULL */
+			memcpy(raw + sizeof(hdr), e.buf, e.len);
+		memcpy(raw + sizeof(hdr) + e.len, ir->strs.data, ir->strs.len);
 	} else {
 		errno = err ? -err : ENOMEM;
 	}
 	free(e.buf);
-	abtf__strtab_free(&e.strs);
 	return raw;
 }

@@ -21,7 +21,7 @@
  *    entries sorted by offset, sized as the section. pahole on a lone object sees only ".data..percpu" itself and
  *    loses the subsections, which the vmlinux linker script merges later.
  *
- * Everything is then deduplicated with libbpf, which keeps the surviving
+ * Everything is then deduplicated (ir_dedup.c), which keeps the surviving
  * types in their first-seen order: with the DWARF walked in file order, the
  * output is a pure function of the object.
  *
@@ -78,15 +78,16 @@ struct abtf_encoder {
 
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
-	Dwarf *dw;
 	Elf *dw_elf;		/* our own relocated copy, without libdwfl */
 	struct abtf_dwarf_rel dw_rel;	/* its address relocations */
+	struct dw_file dwf;	/* the DWARF, read from either */
 	struct ir ir;
 
 	struct placed *placed;	/* FUNCs and VARs, in node order */
 	size_t nr_placed, cap_placed;
 
 	bool has_percpu;	/* any non-empty object in a per-CPU section */
+	uint32_t nr_units;	/* compile units with types */
 
 	struct btf *btf;
 	struct abtf_reloc *relocs;
@@ -403,52 +404,65 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 static void close_dwarf(struct abtf_encoder *enc)
 {
+	dw_file__close(&enc->dwf);
 	if (enc->dwfl)
-		dwfl_end(enc->dwfl);	/* owns its Dwarf */
-	else if (enc->dw)
-		dwarf_end(enc->dw);
+		dwfl_end(enc->dwfl);	/* owns its Dwarf and Elf */
 	if (enc->dw_elf)
 		elf_end(enc->dw_elf);
 	abtf__dwarf_rel_free(&enc->dw_rel);
 	enc->dwfl = NULL;
 	enc->mod = NULL;
-	enc->dw = NULL;
 	enc->dw_elf = NULL;
+}
+
+/* libdwfl's way: it relocates (and decompresses) the DWARF in its Elf. */
+static Elf *open_dwfl(struct abtf_encoder *enc)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	enc->dwfl = dwfl_begin(&offline_callbacks);
+	if (!enc->dwfl)
+		return NULL;
+	mod = dwfl_report_offline(enc->dwfl, "", enc->path, -1);
+	if (!mod || dwfl_report_end(enc->dwfl, NULL, NULL))
+		return NULL;
+	dw = dwfl_module_getdwarf(mod, &bias);
+	if (!dw)
+		return NULL;
+	enc->mod = mod;
+	return dwarf_getelf(dw);
 }
 
 /*
  * Relocate just what the type walk reads (dwarf_reloc.c) where we can;
- * libdwfl for anything unusual.
+ * libdwfl for anything unusual. Either way dwarf_read.c reads the result.
  */
 static int open_dwarf(struct abtf_encoder *enc)
 {
-	Dwfl_Module *mod;
-	Dwarf_Addr bias;
+	const char *why = NULL;
+	Elf *elf = NULL;
+	int err;
 
 	if (!find_section(enc, SHT_NULL, ".debug_info"))
 		return -ENODATA;
-	if (enc->ehdr.e_type == ET_REL) {
-		enc->dw = abtf__dwarf_open_rel(enc->fd, &enc->dw_elf,
-					       &enc->dw_rel);
-		if (enc->dw)
-			return 0;
+	if (enc->ehdr.e_type == ET_REL)
+		elf = enc->dw_elf = abtf__dwarf_open_rel(enc->fd, &enc->dw_rel);
+	if (!elf)
+		elf = open_dwfl(enc);
+	if (!elf) {
+		pr_warn(&enc->pr, "%s: cannot read DWARF: %s", enc->path,
+			dwfl_errmsg(-1));
+		return -EINVAL;
 	}
-	enc->dwfl = dwfl_begin(&offline_callbacks);
-	if (!enc->dwfl)
-		goto out_err;
-	mod = dwfl_report_offline(enc->dwfl, "", enc->path, -1);
-	if (!mod || dwfl_report_end(enc->dwfl, NULL, NULL))
-		goto out_err;
-	/* applies the object's relocations to its DWARF sections */
-	enc->dw = dwfl_module_getdwarf(mod, &bias);
-	enc->mod = mod;
-	if (!enc->dw)
-		goto out_err;
-	return 0;
-out_err:
-	pr_warn(&enc->pr, "%s: cannot read DWARF: %s", enc->path,
-		dwfl_errmsg(-1));
-	return -EINVAL;
+	err = dw_file__open(&enc->dwf, elf, &why);
+	if (err == -EINVAL)
+		pr_warn(&enc->pr, "%s: .debug_info: %s", enc->path, why);
+	if (err == -ENODATA)
+		pr_warn(&enc->pr, "%s: cannot read DWARF: no .debug_info",
+			enc->path);
+	return err;
 }
 
 static int add_placed(struct abtf_encoder *enc, uint32_t id, struct sym *sym)
@@ -469,46 +483,70 @@ static int add_placed(struct abtf_encoder *enc, uint32_t id, struct sym *sym)
 	return 0;
 }
 
-static bool has_flag(Dwarf_Die *die, unsigned int name)
+/* A reader error at @die: one message, the errno back. */
+static int bad_dwarf(struct abtf_encoder *enc, const struct dw_die *die,
+		     int err, const char *why)
 {
-	Dwarf_Attribute attr;
-	bool flag = false;
+	char buf[256];
 
-	return dwarf_attr_integrate(die, name, &attr) &&
-	       dwarf_formflag(&attr, &flag) == 0 && flag;
+	if (err == -ENOMEM)
+		return err;
+	snprintf(buf, sizeof(buf), "bad DWARF: %s", why ? why : "?");
+	return ir__die_error(&enc->ir, die, err, buf);
+}
+
+/* Name, type and DW_AT_external from the DIE's origin where it has none. */
+static int integrate(struct abtf_encoder *enc, struct dw_die *die)
+{
+	const char *why = NULL;
+	int err = dw_die__integrate(&enc->dwf, die, &why);
+
+	return err ? bad_dwarf(enc, die, err, why) : 0;
 }
 
 /* pahole skips functions with an unnamed parameter. */
-static bool all_params_named(Dwarf_Die *die)
+static int all_params_named(struct abtf_encoder *enc, const struct dw_die *die)
 {
-	Dwarf_Die child;
+	const char *why = NULL;
+	struct dw_die child;
+	int res, err;
 
-	if (dwarf_child(die, &child) != 0)
-		return true;
-	do {
-		if (dwarf_tag(&child) == DW_TAG_formal_parameter &&
-		    !dwarf_diename(&child))
-			return false;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return true;
+	for (res = dw_die__child(&enc->dwf, die, &child, &why); !res;
+	     res = dw_die__sibling(&enc->dwf, &child, &why)) {
+		if (child.tag != DW_TAG_formal_parameter)
+			continue;
+		err = integrate(enc, &child);
+		if (err)
+			return err;
+		if (!(child.have & DW_HAVE_NAME))
+			return 0;
+	}
+	return res < 0 ? bad_dwarf(enc, die, res, why) : 1;
 }
 
-static int encode_func(struct abtf_encoder *enc, Dwarf_Die *die)
+static int encode_func(struct abtf_encoder *enc, struct dw_die *die)
 {
 	struct ir_node n = { .kind = BTF_KIND_FUNC, .flag = BTF_FUNC_STATIC };
-	const char *name = dwarf_diename(die);
 	struct sym *sym;
-	int proto, id;
+	int proto, id, err;
 
-	if (!name || dwarf_hasattr(die, DW_AT_declaration))
+	if (die->have & DW_HAVE_DECLARATION)
 		return 0;
-	sym = find_sym(enc, name, STT_FUNC);
-	if (!sym || !all_params_named(die))
+	err = integrate(enc, die);
+	if (err)
+		return err;
+	if (!(die->have & DW_HAVE_NAME))
 		return 0;
+	sym = find_sym(enc, die->name, STT_FUNC);
+	if (!sym)
+		return 0;
+	err = all_params_named(enc, die);
+	if (err <= 0)
+		return err;
 	proto = ir__func_proto(&enc->ir, die);
 	if (proto < 0)
 		return proto;
-	n.name = name;
+	n.name = die->name;
 	n.ref = proto;
 	id = ir__add_node(&enc->ir, &n);
 	if (id < 0)
@@ -517,56 +555,47 @@ static int encode_func(struct abtf_encoder *enc, Dwarf_Die *die)
 }
 
 /*
- * The per-CPU symbol at a variable's DW_OP_addr. libdwfl laid the object's
- * sections out at distinct addresses when it relocated the DWARF; it maps
- * such an address back to a section and an offset in it.
+ * The section and offset of a variable's DW_OP_addr. Without libdwfl: the
+ * operand's own relocation names the section, and the relocated operand
+ * is the offset in it. With libdwfl, which laid the object's sections out
+ * at distinct addresses when it relocated the DWARF: it maps the address
+ * back to a section and an offset in it.
  */
-/*
- * Without libdwfl: the DW_OP_addr operand's own relocation names the
- * section, and the relocated operand is the offset in it. An exprloc is a
- * ULEB128 length, then the expression: DW_OP_addr, then the address.
- */
-static int addr_by_reloc(struct abtf_encoder *enc, Dwarf_Attribute *attr,
-			 Dwarf_Addr *addr, GElf_Word *shndx)
+static int var_address(struct abtf_encoder *enc, const struct dw_die *die,
+		       uint64_t *addr, GElf_Word *shndx)
 {
-	const unsigned char *p = attr->valp;
+	const struct dw_value *loc = &die->location;
+	unsigned int i, size = die->cu->addr_size;
 	uint32_t sec;
+	int idx;
 
-	if (dwarf_whatform(attr) != DW_FORM_exprloc || !p)
+	if (!(die->have & DW_HAVE_LOCATION) || loc->cls != DW_CLASS_BLOCK ||
+	    loc->u != 1 + size || loc->block[0] != DW_OP_addr)
 		return -ENOENT;
-	while (*p & 0x80)	/* skip the length */
-		p++;
-	p++;
-	if (*p != DW_OP_addr ||
-	    abtf__dwarf_addr_section(&enc->dw_rel, p + 1, &sec))
+	for (*addr = 0, i = 0; i < size; i++)
+		*addr |= (uint64_t)loc->block[1 + i] <<
+			 (8 * (enc->dwf.big_endian ? size - 1 - i : i));
+	if (!enc->mod) {
+		if (abtf__dwarf_addr_section(&enc->dw_rel, loc->block + 1, &sec))
+			return -ENOENT;
+		*shndx = sec;
+		return 0;
+	}
+	idx = dwfl_module_relocate_address(enc->mod, addr);
+	if (idx < 0 || !dwfl_module_relocation_info(enc->mod, idx, shndx))
 		return -ENOENT;
-	*shndx = sec;
 	return 0;
 }
 
-static struct sym *var_symbol(struct abtf_encoder *enc, Dwarf_Die *die)
+static struct sym *var_symbol(struct abtf_encoder *enc,
+			      const struct dw_die *die)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Addr addr;
-	Dwarf_Op *expr;
 	GElf_Word shndx;
-	size_t len, i;
-	int idx;
+	uint64_t addr;
+	size_t i;
 
-	if (!dwarf_attr(die, DW_AT_location, &attr) ||
-	    dwarf_getlocation(&attr, &expr, &len) || len != 1 ||
-	    expr[0].atom != DW_OP_addr)
+	if (var_address(enc, die, &addr, &shndx))
 		return NULL;
-	addr = expr[0].number;
-	if (!enc->mod) {
-		if (addr_by_reloc(enc, &attr, &addr, &shndx))
-			return NULL;
-	} else {
-		idx = dwfl_module_relocate_address(enc->mod, &addr);
-		if (idx < 0 ||
-		    !dwfl_module_relocation_info(enc->mod, idx, &shndx))
-			return NULL;
-	}
 	for (i = 0; i < enc->nr_syms; i++) {
 		struct sym *s = &enc->syms[i];
 
@@ -583,24 +612,27 @@ static struct sym *var_symbol(struct abtf_encoder *enc, Dwarf_Die *die)
  * object symbol; named after the symbol, as pahole does (a function-local
  * static "hits" is "hits.0").
  */
-static int encode_var(struct abtf_encoder *enc, Dwarf_Die *die)
+static int encode_var(struct abtf_encoder *enc, struct dw_die *die)
 {
 	struct ir_node n = { .kind = BTF_KIND_VAR };
 	struct sym *sym;
-	int type, id;
+	int type, id, err;
 
-	if (dwarf_hasattr(die, DW_AT_declaration))
+	if (die->have & DW_HAVE_DECLARATION)
 		return 0;
 	sym = var_symbol(enc, die);
 	if (!sym)
 		return 0;
+	err = integrate(enc, die);
+	if (err)
+		return err;
 	type = ir__type_of_attr(&enc->ir, die);
 	if (type < 0)
 		return type;
 	n.name = sym->name;
 	n.ref = type;
-	n.flag = has_flag(die, DW_AT_external) ? BTF_VAR_GLOBAL_ALLOCATED :
-						 BTF_VAR_STATIC;
+	n.flag = (die->have & DW_HAVE_EXTERNAL) && die->external ?
+		 BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC;
 	id = ir__add_node(&enc->ir, &n);
 	if (id < 0)
 		return id;
@@ -611,7 +643,7 @@ static int encode_var(struct abtf_encoder *enc, Dwarf_Die *die)
  * Subtrees that hold neither type definitions nor (without per-CPU
  * variables) anything else of ours: GCC defines a function's local types
  * in its abstract instance, never under an inlined copy or a call site.
- * Skipping them lets libdw jump over them through DW_AT_sibling.
+ * Skipping them lets the reader jump over them through DW_AT_sibling.
  */
 static bool skip_subtree(const struct abtf_encoder *enc, int tag)
 {
@@ -626,46 +658,40 @@ static bool skip_subtree(const struct abtf_encoder *enc, int tag)
 	}
 }
 
-static int walk_die(struct abtf_encoder *enc, Dwarf_Die *die, int depth)
+static int walk_die(struct abtf_encoder *enc, struct dw_die *die, int depth)
 {
-	int tag = dwarf_tag(die), err = 0, res;
-	Dwarf_Die child;
+	const char *why = NULL;
+	struct dw_die child;
+	int err = 0, res;
 
-	if (ir__is_type_tag(tag))
+	if (ir__is_type_tag(die->tag))
 		err = ir__type_of_die(&enc->ir, die);
-	else if (depth == 1 && tag == DW_TAG_subprogram)
+	else if (depth == 1 && die->tag == DW_TAG_subprogram)
 		err = encode_func(enc, die);
-	else if (tag == DW_TAG_variable && enc->has_percpu)
+	else if (die->tag == DW_TAG_variable && enc->has_percpu)
 		err = encode_var(enc, die);
 	if (err < 0)
 		return err;
 	/* a type's children are its members, enumerators, subranges and
 	 * parameters: converted with it, and GCC defines no C type there */
-	if (ir__is_type_tag(tag) || skip_subtree(enc, tag))
+	if (ir__is_type_tag(die->tag) || skip_subtree(enc, die->tag))
 		return 0;
-	res = dwarf_child(die, &child);
-	while (res == 0) {
+	for (res = dw_die__child(&enc->dwf, die, &child, &why); !res;
+	     res = dw_die__sibling(&enc->dwf, &child, &why)) {
 		err = walk_die(enc, &child, depth + 1);
 		if (err)
 			return err;
-		res = dwarf_siblingof(&child, &child);
 	}
-	if (res < 0) {
-		pr_warn(&enc->pr, "%s: DIE 0x%llx: bad DWARF: %s", enc->path,
-			(unsigned long long)dwarf_dieoffset(die),
-			dwarf_errmsg(-1));
-		return -EINVAL;
-	}
-	return 0;
+	return res < 0 ? bad_dwarf(enc, die, res, why) : 0;
 }
 
-static int walk_unit(struct abtf_encoder *enc, Dwarf_Die *cudie,
-		     uint8_t unit_type)
+static int walk_unit(struct abtf_encoder *enc, struct dw_unit *u)
 {
-	Dwarf_Word lang;
-	Dwarf_Attribute attr;
+	const char *why = NULL;
+	struct dw_die cu;
+	int err;
 
-	switch (unit_type) {
+	switch (u->unit_type) {
 	case DW_UT_compile:
 	case DW_UT_partial:
 		break;
@@ -673,34 +699,35 @@ static int walk_unit(struct abtf_encoder *enc, Dwarf_Die *cudie,
 	case DW_UT_split_type:
 		return 0;	/* pulled in through references */
 	default:
-		pr_warn(&enc->pr, "%s: DIE 0x%llx: split DWARF is not supported",
-			enc->path, (unsigned long long)dwarf_dieoffset(cudie));
-		return -EOPNOTSUPP;
+		goto out_split;
 	}
-	if (dwarf_attr(cudie, DW_AT_language, &attr) &&
-	    dwarf_formudata(&attr, &lang) == 0 && lang == DW_LANG_Rust)
+	err = dw_die__read(&enc->dwf, u, u->die, &cu, &why);
+	if (err && err != -ENOMEM)
+		pr_warn(&enc->pr, "%s: .debug_info: unit at 0x%llx: %s",
+			enc->path, (unsigned long long)u->off, why);
+	if (err)
+		return err;
+	if (cu.have & DW_HAVE_DWO)	/* DWARF 4's GNU split DWARF */
+		goto out_split;
+	if ((cu.have & DW_HAVE_LANGUAGE) && cu.language == DW_LANG_Rust)
 		return 0;
-	return walk_die(enc, cudie, 0);
+	enc->nr_units++;
+	return walk_die(enc, &cu, 0);
+out_split:
+	pr_warn(&enc->pr, "%s: DIE 0x%llx: split DWARF is not supported",
+		enc->path, (unsigned long long)u->die);
+	return -EOPNOTSUPP;
 }
 
 static int walk_units(struct abtf_encoder *enc)
 {
-	Dwarf_CU *cu = NULL;
-	Dwarf_Die cudie;
-	Dwarf_Half version;
-	uint8_t unit_type;
-	int res, err;
+	size_t i;
+	int err;
 
-	while ((res = dwarf_get_units(enc->dw, cu, &cu, &version, &unit_type,
-				      &cudie, NULL)) == 0) {
-		err = walk_unit(enc, &cudie, unit_type);
+	for (i = 0; i < enc->dwf.nr_units; i++) {
+		err = walk_unit(enc, &enc->dwf.units[i]);
 		if (err)
 			return err;
-	}
-	if (res < 0) {
-		pr_warn(&enc->pr, "%s: .debug_info: bad unit header: %s",
-			enc->path, dwarf_errmsg(-1));
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -816,13 +843,22 @@ static int compute_relocs(struct abtf_encoder *enc)
 	return 0;
 }
 
+/*
+ * The nodes, deduplicated (ir_dedup.c), as the object's BTF. An object of
+ * several compile units (an `ld -r` output; never a compiler's) may hold a
+ * struct forward-declared in one unit and defined in another, which
+ * libbpf resolves and we do not: it goes through btf__dedup() as well.
+ */
 static int build_btf(struct abtf_encoder *enc)
 {
+	size_t size;
+	void *raw;
 	int err;
 
-	size_t size;
-	void *raw = ir__emit_raw(&enc->ir, &size);
-
+	err = ir__dedup(&enc->ir);
+	if (err)
+		return err;
+	raw = ir__emit_raw(&enc->ir, &size);
 	if (!raw)
 		return -errno;
 	enc->btf = btf__new(raw, size);
@@ -833,13 +869,13 @@ static int build_btf(struct abtf_encoder *enc)
 			"%s", enc->path, strerror(-err));
 		return err;
 	}
+	if (enc->nr_units < 2)
+		return 0;
 	err = btf__dedup(enc->btf, NULL);
-	if (err) {
+	if (err)
 		pr_warn(&enc->pr, "%s: BTF deduplication failed: %s", enc->path,
 			strerror(-err));
-		return err;
-	}
-	return 0;
+	return err;
 }
 
 ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
@@ -857,6 +893,7 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 	err = open_dwarf(enc);
 	if (err)
 		return err;
+	enc->ir.dw = &enc->dwf;
 	err = walk_units(enc);
 	if (err)
 		return err;

@@ -13,9 +13,9 @@
 #ifndef __ABTF_ENCODER_H
 #define __ABTF_ENCODER_H
 
-#include <elfutils/libdw.h>
 #include <stdint.h>
 
+#include "dwarf_read.h"
 #include "internal.h"
 
 struct btf;
@@ -23,6 +23,7 @@ struct btf;
 /* One member, parameter or enumerator of a node. */
 struct ir_item {
 	const char *name;	/* NULL: anonymous */
+	uint32_t name_off;	/* in ir.strs, set by ir__dedup() */
 	uint32_t type;		/* member/param/datasec var: BTF type ID */
 	uint32_t bit_off;	/* member: bit offset; datasec: byte offset */
 	uint32_t bit_sz;	/* member: bitfield size; datasec: size */
@@ -33,6 +34,7 @@ struct ir_node {
 	uint16_t kind;		/* BTF_KIND_* */
 	uint16_t flag;		/* INT encoding, FUNC/VAR linkage, FWD kind, enum signedness */
 	const char *name;
+	uint32_t name_off;	/* in ir.strs, set by ir__dedup() */
 	uint32_t size;		/* INT/FLOAT/STRUCT/UNION/ENUM/DATASEC size; ARRAY nelems */
 	uint32_t ref;		/* referenced type ID (ARRAY: element) */
 	uint32_t first;		/* index of the first item in ir.items */
@@ -53,6 +55,13 @@ struct ir {
 	struct ir_item *items;
 	size_t nr_items, cap_items;
 	struct die_map map;
+	struct dw_file *dw;	/* the DWARF being read */
+	struct ir_item *scratch;	/* items being gathered, a stack */
+	size_t nr_scratch, cap_scratch;
+	struct strtab strs;	/* the BTF's strings, by ir__dedup() */
+	uint32_t *out;		/* node ID -> BTF type ID, by ir__dedup() */
+	uint32_t *kept;		/* BTF type ID - 1 -> node ID, by ir__dedup() */
+	uint32_t nr_out;	/* BTF types after deduplication */
 	uint32_t int_id;	/* the canonical array index type, 0 until needed */
 	const char *path;	/* for messages */
 	bool big_endian;	/* DWARF 4 bit offsets count from the MSB */
@@ -73,16 +82,33 @@ int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
  * it refers to on first use. Returns a negative errno on failure, after one
  * message naming the DIE.
  */
-int ir__type_of_die(struct ir *ir, Dwarf_Die *die);
-/* The type ID of @die's DW_AT_type (0 if it has none, i.e. void). */
-int ir__type_of_attr(struct ir *ir, Dwarf_Die *die);
+int ir__type_of_die(struct ir *ir, struct dw_die *die);
+/* The same for the DIE at .debug_info offset @off, named by DIE @from. */
+int ir__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off);
+/* The type ID of @die's DW_AT_type, from its origin if need be (0: void). */
+int ir__type_of_attr(struct ir *ir, struct dw_die *die);
 /* Whether @tag is a DWARF type tag the encoder emits on its own. */
 bool ir__is_type_tag(int tag);
 
 /* A FUNC_PROTO for the subprogram or subroutine type @die. */
-int ir__func_proto(struct ir *ir, Dwarf_Die *die);
+int ir__func_proto(struct ir *ir, struct dw_die *die);
 
-/* All nodes as one raw BTF (malloc()ed, *size bytes), or NULL with errno. */
+/* One message naming the object, the DIE and @what; returns @err. */
+int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
+		  const char *what);
+
+/*
+ * Deduplicate the nodes (ir_dedup.c): intern their strings and map every
+ * node to its BTF type ID, equal types to one. 0 or -ENOMEM.
+ */
+int ir__dedup(struct ir *ir);
+/* The kind_flag bit of node @n's BTF type. */
+int ir__kflag(const struct ir *ir, const struct ir_node *n);
+
+/*
+ * The deduplicated nodes as one raw BTF (malloc()ed, *size bytes), or NULL
+ * with errno. After ir__dedup().
+ */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 
 /* Pointer-sized relocations of .debug_info: which section an address is in. */
@@ -98,13 +124,13 @@ struct abtf_dwarf_rel {
 };
 
 /*
- * Open the DWARF of the relocatable object open at @fd, applying the
- * relocations of the sections the type walk reads ourselves (dwarf_reloc.c).
- * NULL with errno EOPNOTSUPP: not for this object, use libdwfl. On success
- * *elfp is the Elf to end after dwarf_end(), and @rel tells addresses'
- * sections (abtf__dwarf_addr_section(); free with abtf__dwarf_rel_free()).
+ * The relocatable object open at @fd, read with the relocations of the
+ * sections the type walk reads applied (dwarf_reloc.c), as an Elf to end
+ * with elf_end(). NULL with errno EOPNOTSUPP: not for this object, use
+ * libdwfl. @rel tells addresses' sections (abtf__dwarf_addr_section();
+ * free with abtf__dwarf_rel_free()).
  */
-Dwarf *abtf__dwarf_open_rel(int fd, Elf **elfp, struct abtf_dwarf_rel *rel);
+Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel);
 /* The section of the relocated address at @p, an operand in .debug_info. */
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
 			     const unsigned char *p, uint32_t *shndx);

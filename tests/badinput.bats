@@ -59,9 +59,11 @@ one_error() {
 	fi
 }
 
-# debug_info_at OBJ: the hex file offset of OBJ's .debug_info.
+# debug_info_at OBJ [SECTION]: the hex file offset of OBJ's .debug_info
+# (or SECTION).
 debug_info_at() {
-	readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] \.debug_info  *[A-Z]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p'
+	local sec=${2:-.debug_info}
+	readelf -SW "$1" | sed -n "s/^ *\\[ *[0-9]*\\] \\${sec}  *[A-Z]*  *[0-9a-f]*  *\\([0-9a-f]*\\) .*/\\1/p"
 }
 
 @test "badinput: not an ELF file" {
@@ -119,6 +121,47 @@ debug_info_at() {
 	run --separate-stderr "$CC_BTF" --encode corrupt.o
 	one_error corrupt.o
 	unchanged corrupt.o
+}
+
+@test "badinput: an object whose .debug_abbrev is corrupt" {
+	local off
+	gcc -g -c t.c -o abbrev.o
+	off=$(debug_info_at abbrev.o .debug_abbrev)
+	[ -n "$off" ]
+	# the first abbreviation code: a LEB128 that never ends
+	printf '\377\377\377\377' | dd of=abbrev.o bs=1 seek=$((0x$off)) \
+		conv=notrunc status=none
+	keep abbrev.o
+	run --separate-stderr "$CC_BTF" --encode abbrev.o
+	one_error abbrev.o
+	[[ $stderr == *"bad abbreviation table"* ]]
+	unchanged abbrev.o
+}
+
+@test "badinput: a unit whose length cuts its DIEs short" {
+	local off
+	gcc -g -c t.c -o short.o
+	off=$(debug_info_at short.o)
+	[ -n "$off" ]
+	# unit_length 16: the unit DIE's attributes run past the unit's end
+	printf '\020\000\000\000' | dd of=short.o bs=1 seek=$((0x$off)) \
+		conv=notrunc status=none
+	keep short.o
+	run --separate-stderr "$CC_BTF" --encode short.o
+	one_error short.o
+	unchanged short.o
+}
+
+@test "badinput: DWARF type units (-fdebug-types-section) are refused" {
+	local v
+	for v in 4 5; do
+		gcc -g -gdwarf-$v -fdebug-types-section -c t.c -o types$v.o
+		keep types$v.o
+		run --separate-stderr "$CC_BTF" --encode types$v.o
+		one_error types$v.o
+		[[ $stderr == *"type unit"* ]]
+		unchanged types$v.o
+	done
 }
 
 @test "badinput: DWARF that BTF cannot express (_Complex)" {

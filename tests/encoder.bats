@@ -24,7 +24,7 @@ bats_require_minimum_version 1.5.0
 
 # Every fixture this file encodes; the last test checks none is forgotten.
 # (Other fixtures, compare-*.c say, belong to other bats files.)
-ENCODED_FIXTURES="anon-members arrays atomic bitfields enums float-types
+ENCODED_FIXTURES="anon-members arrays atomic bitfields dedup enums float-types
 	forward-decls func-protos functions int-types packed-aligned percpu
 	percpu-local qualifiers recursive typedefs vectors"
 UNSUPPORTED_FIXTURES="unsupported-complex"
@@ -197,6 +197,33 @@ funcs() {
 		"TYPEDEF 'v4si'"
 }
 
+# count PATTERN FILE: how many lines of FILE match the extended regex.
+count() {
+	grep -cE "$1" "$2" || true
+}
+
+@test "encoder: dedup.c (types equal in BTF merged within the object) as pahole" {
+	need_tools
+	same_as_pahole dedup "STRUCT 'node' size=16 vlen=2" \
+		"ENUM 'level' encoding=UNSIGNED size=4 vlen=2" \
+		"FUNC 'same_proto_a' type_id=" "FUNC 'other_names' type_id="
+	local version d
+	for version in 5 4; do
+		d=ours-dedup-d$version.dump
+		# the two int-valued "node"s through their cycle, not the long one
+		[ "$(count "^\[[0-9]+\] STRUCT 'node' " "$d")" -eq 2 ]
+		[ "$(count "^\[[0-9]+\] STRUCT '\(anon\)' size=16 " "$d")" -eq 1 ]
+		# (int x, long y) once, (int x, long z) and (void) apart
+		[ "$(count "^\[[0-9]+\] FUNC_PROTO " "$d")" -eq 3 ]
+		# the declaration of enum level resolved to f1()'s definition
+		[ "$(count "^\[[0-9]+\] ENUM 'level' " "$d")" -eq 1 ]
+		# nothing left for libbpf's btf__dedup() (btf-link runs it)
+		"$BTF_LINK" -o relinked.btf "ours-dedup-d$version.btf"
+		bpftool btf dump file relinked.btf > relinked.dump
+		[ "$(count '^\[' relinked.dump)" -eq "$(count '^\[' "$d")" ]
+	done
+}
+
 @test "encoder: functions.c (which functions become FUNC) as pahole" {
 	need_tools
 	same_as_pahole functions "FUNC 'global_fn' type_id="
@@ -312,6 +339,34 @@ funcs() {
 		[[ $stderr == "cc-btf: error: "*"unsupported-complex-d$version.o: DIE 0x$die "* ]]
 		cmp before.o "unsupported-complex-d$version.o"
 	done
+}
+
+# The encoder reads DWARF itself (libarchive-btf/dwarf_read.c): every
+# version GCC writes and 64-bit DWARF give the BTF that DWARF 5 gives.
+@test "encoder: DWARF 2, 3 and 64-bit DWARF encode as DWARF 5 does" {
+	need_tools
+	local name flags
+	for name in bitfields enums func-protos percpu recursive; do
+		gcc -g -O2 -c "$FIXTURES/$name.c" -o "$name-d5.o"
+		"$CC_BTF" --encode -o "$name-d5.btf" "$name-d5.o"
+		for flags in -gdwarf-2 -gdwarf-3 "-gdwarf-4 -gdwarf64" \
+			     "-gdwarf-5 -gdwarf64"; do
+			# shellcheck disable=SC2086
+			gcc -g -O2 $flags -c "$FIXTURES/$name.c" -o v.o
+			"$CC_BTF" --encode -o v.btf v.o
+			run "$BTF_LINK" --compare "$name-d5.btf" v.btf
+			if [ "$status" -ne 0 ] || [ -n "$output" ]; then
+				echo "$name.c with $flags:"
+				echo "$output"
+				return 1
+			fi
+		done
+	done
+	# so percpu.c's variables were found through DWARF 2's and 3's
+	# location blocks as well: they are there to compare
+	bpftool btf dump file percpu-d5.btf > percpu-d5.dump
+	grep -q "^\[[0-9]*\] DATASEC '.data..percpu' " percpu-d5.dump
+	grep -q "^\[[0-9]*\] VAR " percpu-d5.dump
 }
 
 @test "encoder: encoding is deterministic, raw and in place" {

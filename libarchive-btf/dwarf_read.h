@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The encoder's own reader of relocated DWARF 2-5 (dwarf_read.c): units,
+ * abbreviations and DIEs, each DIE's attributes decoded in one pass into
+ * the few fields the encoder reads. See the comment at the top of
+ * dwarf_read.c for why it is not libdw.
+ */
+#ifndef __ABTF_DWARF_READ_H
+#define __ABTF_DWARF_READ_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct dw_sec {
+	const uint8_t *buf;
+	size_t size;
+};
+
+struct dw_spec {
+	uint16_t name;		/* DW_AT_*; 0: skip @size bytes */
+	uint16_t form;		/* DW_FORM_* */
+	uint32_t size;		/* the value's size if fixed by the form */
+	bool want;		/* the encoder reads this attribute */
+	int64_t implicit;	/* DW_FORM_implicit_const's value */
+};
+
+struct dw_abbrev {
+	uint32_t tag;		/* 0: no such code */
+	bool children;
+	uint32_t first;		/* index of its first spec in dw_abbrevs.specs */
+	uint32_t nr;		/* number of specs */
+};
+
+/*
+ * One abbreviation table, indexed by code, for units of one offset size,
+ * address size and DWARF version 2 or not (the sizes of the forms depend
+ * on them): runs of attributes the encoder does not read, of fixed sizes,
+ * are merged into one spec that skips them all.
+ */
+struct dw_abbrevs {
+	uint64_t off;		/* in .debug_abbrev */
+	uint8_t offset_size, addr_size;
+	bool v2;
+	struct dw_abbrev *v;
+	uint32_t nr;		/* codes 0..nr-1 */
+	struct dw_spec *specs;
+	uint32_t nr_specs;
+};
+
+struct dw_unit {
+	uint64_t off;		/* of the unit header, in .debug_info */
+	uint64_t die;		/* of the unit DIE */
+	uint64_t end;		/* one past the unit */
+	uint8_t version;
+	uint8_t unit_type;	/* DW_UT_*; DWARF 2-4 compile units too */
+	uint8_t addr_size;
+	uint8_t offset_size;	/* 4: 32-bit DWARF, 8: 64-bit DWARF */
+	uint64_t abbrev_off;
+	uint64_t str_offsets_base;
+	const struct dw_abbrevs *abbrevs;	/* NULL until first read */
+};
+
+struct dw_file {
+	struct dw_sec info, abbrev, str, line_str, str_offsets;
+	bool big_endian;
+	struct dw_unit *units;
+	size_t nr_units;
+	struct dw_abbrevs *tables;
+	size_t nr_tables, cap_tables;
+};
+
+/* What a DIE has; bit i is set when the attribute was there. */
+enum dw_have {
+	DW_HAVE_NAME		= 1 << 0,
+	DW_HAVE_TYPE		= 1 << 1,
+	DW_HAVE_BYTE_SIZE	= 1 << 2,
+	DW_HAVE_ENCODING	= 1 << 3,
+	DW_HAVE_BIT_SIZE	= 1 << 4,
+	DW_HAVE_DATA_BIT_OFF	= 1 << 5,
+	DW_HAVE_BIT_OFF		= 1 << 6,
+	DW_HAVE_MEMBER_LOC	= 1 << 7,
+	DW_HAVE_CONST_VALUE	= 1 << 8,
+	DW_HAVE_UPPER_BOUND	= 1 << 9,
+	DW_HAVE_COUNT		= 1 << 10,
+	DW_HAVE_LOWER_BOUND	= 1 << 11,
+	DW_HAVE_LOCATION	= 1 << 12,
+	DW_HAVE_SIBLING		= 1 << 13,
+	DW_HAVE_ORIGIN		= 1 << 14,
+	DW_HAVE_DECLARATION	= 1 << 15,
+	DW_HAVE_EXTERNAL	= 1 << 16,
+	DW_HAVE_LANGUAGE	= 1 << 17,
+	DW_HAVE_STR_OFF_BASE	= 1 << 18,
+	DW_HAVE_DWO		= 1 << 19,
+};
+
+/* A value as its form gives it. */
+enum dw_class {
+	DW_CLASS_NONE,		/* a form this reader does not decode */
+	DW_CLASS_UDATA,		/* data1/2/4/8, udata */
+	DW_CLASS_SDATA,		/* sdata, implicit_const */
+	DW_CLASS_BLOCK,		/* block*, exprloc */
+	DW_CLASS_OTHER,		/* anything else (a reference, data16, ...) */
+};
+
+struct dw_value {
+	uint8_t cls;		/* enum dw_class */
+	uint16_t form;
+	uint64_t u;		/* UDATA, SDATA (two's complement); BLOCK: length */
+	const uint8_t *block;	/* BLOCK */
+};
+
+struct dw_die {
+	struct dw_unit *cu;
+	uint64_t off;		/* in .debug_info */
+	uint64_t end;		/* just past its attributes */
+	uint32_t tag;		/* 0: the null entry ending a list of siblings */
+	bool children;
+	uint32_t have;		/* DW_HAVE_*; only those fields are set */
+	const char *name;
+	uint64_t type;		/* .debug_info offset of the DIE DW_AT_type names */
+	uint64_t origin;	/* DW_AT_abstract_origin or DW_AT_specification */
+	uint64_t sibling;
+	uint64_t byte_size, encoding, bit_size, data_bit_off, bit_off;
+	uint64_t count, lower_bound, language, str_offsets_base;
+	bool declaration, external;
+	struct dw_value member_loc, const_value, upper_bound, location;
+};
+
+/*
+ * Take the sections of the relocated DWARF of @elf and read the unit
+ * headers. 0, -ENODATA (no .debug_info), -EINVAL (corrupt: *why says
+ * what) or -ENOMEM.
+ */
+int dw_file__open(struct dw_file *f, Elf *elf, const char **why);
+void dw_file__close(struct dw_file *f);
+
+/*
+ * Read the DIE at .debug_info offset @off into @die, in unit @cu if it is
+ * there (else the unit holding @off). 0, -EINVAL (*why says what),
+ * -EOPNOTSUPP (a form this reader cannot decode: *why) or -ENOMEM.
+ */
+int dw_die__read(struct dw_file *f, struct dw_unit *cu, uint64_t off,
+		 struct dw_die *die, const char **why);
+/* The first child of @die into @child: 0, 1 if it has none, or < 0. */
+int dw_die__child(struct dw_file *f, const struct dw_die *die,
+		  struct dw_die *child, const char **why);
+/* The next sibling of @die, in place: 0, 1 after the last, or < 0. */
+int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why);
+/*
+ * Fill @die's missing name, type and external flag from the DIEs its
+ * DW_AT_abstract_origin / DW_AT_specification chain names (what libdw's
+ * dwarf_attr_integrate() does for those). 0 or < 0.
+ */
+int dw_die__integrate(struct dw_file *f, struct dw_die *die,
+		      const char **why);
+
+/* @v as an unsigned constant, as dwarf_formudata() reads it: 0 or -EINVAL. */
+int dw_value__udata(const struct dw_value *v, uint64_t *val);
+
+#endif /* __ABTF_DWARF_READ_H */
