@@ -4,12 +4,14 @@
 # Benchmark: a whole kernel build, the pahole path against the cc-btf path,
 # in the same run, on the same source and configuration.
 #
-# Usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k]
+# Usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k] [-s]
 #
 #   -j N   make -jN for every build (default: the number of CPUs)
 #   -r N   the BTF step alone is timed N times, the best kept (default 3)
-#   -k     keep the build directories (they are removed at the start of
-#          the next run anyway; 2 GiB)
+#   -k     keep the build directories (2 GiB; removed at the start of
+#          the next run that builds)
+#   -s     no builds: time the BTF step and report on the builds the last
+#          run kept with -k (its build times included)
 #
 # The source and the configuration are tests/kernel/e2e.sh's (Debian's
 # linux-source-6.1 with kbuild-patches/v6.1, tinyconfig plus
@@ -44,12 +46,14 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 RUNS=3
 KEEP=0
 
-usage() { echo "usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k]" >&2; exit 2; }
-while getopts 'j:r:k' opt; do
+usage() { echo "usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k] [-s]" >&2; exit 2; }
+BUILD=1
+while getopts 'j:r:ks' opt; do
 	case $opt in
 	j) JOBS=$OPTARG ;;
 	r) RUNS=$OPTARG ;;
 	k) KEEP=1 ;;
+	s) BUILD=0 KEEP=1 ;;
 	*) usage ;;
 	esac
 done
@@ -98,10 +102,10 @@ best() {
 	local out=$1 i
 	shift
 	for i in $(seq "$RUNS"); do
-		timed "$out.$i" "$@" > /dev/null 2>&1 || die "$* failed"
-	done
-	sort -n "$out".[0-9]* | head -n 1 > "$out"
-	rm -f "$out".[0-9]*
+		timed "$out.run" "$@" > /dev/null 2>&1 || die "$* failed"
+		cat "$out.run"
+	done | sort -n | head -n 1 > "$out"
+	rm -f "$out.run" "$out.run.t"
 }
 
 pahole_step() {
@@ -165,7 +169,11 @@ main() {
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
 	for n in pahole cc-btf btf-only; do
-		build "$n"
+		if [ "$BUILD" -eq 1 ]; then
+			build "$n"
+		elif ! [ -f "$BENCH/$n/vmlinux" ] || ! [ -f "$BENCH/$n.build" ]; then
+			die "-s: no $n build kept by an earlier run with -k"
+		fi
 		objcopy --dump-section .BTF="$BENCH/$n.btf" "$BENCH/$n/vmlinux" /dev/null
 	done
 	cmp -s "$BENCH/cc-btf.btf" "$BENCH/btf-only.btf" ||
