@@ -26,31 +26,8 @@ load test_helper
 
 bats_require_minimum_version 1.5.0
 
-KERNEL_DIR=${ABTF_KERNEL_DIR:-$ABTF_TOP/tests/.work/kernel}
-KBUILD=$KERNEL_DIR/build
-
 setup_file() {
-	local status=0
-	[ -x "$CC_BTF" ] && [ -x "$BTF_LINK" ] || return 0
-	"$ABTF_TOP/tests/kernel/prepare.sh" \
-		> "$BATS_FILE_TMPDIR/prepare.out" 2>&1 || status=$?
-	export KERNEL_PREPARE_STATUS=$status
-	export KERNEL_PREPARE_OUT=$BATS_FILE_TMPDIR/prepare.out
-}
-
-# Skip when prepare.sh said the kernel source cannot be had (77); fail,
-# with its output, when it failed otherwise.
-need_kernel() {
-	need_cmd gcc pahole bpftool readelf objcopy
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
-	case ${KERNEL_PREPARE_STATUS:-1} in
-	0) ;;
-	77) skip "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
-	*) cat "${KERNEL_PREPARE_OUT:-/dev/null}"
-	   echo "tests/kernel/prepare.sh failed"
-	   return 1 ;;
-	esac
+	kernel_prepare
 }
 
 # percpu_subsection_lines OBJ: the "+" lines that our per-CPU subsection
@@ -92,7 +69,7 @@ nr_percpu_subsections() {
 # pahole encodes it, but for the per-CPU subsections, and twice the same.
 check_object() {
 	local obj=$KBUILD/$1 st
-	need_kernel
+	need_kernel bpftool
 	[ -f "$obj" ]
 
 	"$CC_BTF" --encode -o ours.btf "$obj"
@@ -257,7 +234,7 @@ check_object() {
 }
 
 @test "kernel: arch/x86/kernel/cpu/common.o: the per-CPU subsection lines, by hand" {
-	need_kernel
+	need_kernel bpftool
 	local obj=$KBUILD/arch/x86/kernel/cpu/common.o
 	local expected='+ datasec .data..percpu..first: size 48 {fixed_percpu_data @0 size 48}
 + datasec .data..percpu..page_aligned: size 4096 {gdt_page @0 size 4096}
@@ -282,7 +259,7 @@ check_object() {
 }
 
 @test "kernel: pahole follows the FUNC and VAR rules of PAHOLE-NOTES.md" {
-	need_kernel
+	need_kernel bpftool
 	need_cmd python3 eu-readelf
 	local o fails=0
 	for o in $(sed -e 's/#.*//' "$ABTF_TOP/tests/kernel/objects"); do

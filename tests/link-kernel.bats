@@ -19,29 +19,8 @@ load test_helper
 
 bats_require_minimum_version 1.5.0
 
-KERNEL_DIR=${ABTF_KERNEL_DIR:-$ABTF_TOP/tests/.work/kernel}
-KBUILD=$KERNEL_DIR/build
-
 setup_file() {
-	local status=0
-	[ -x "$CC_BTF" ] && [ -x "$BTF_LINK" ] || return 0
-	"$ABTF_TOP/tests/kernel/prepare.sh" \
-		> "$BATS_FILE_TMPDIR/prepare.out" 2>&1 || status=$?
-	export KERNEL_PREPARE_STATUS=$status
-	export KERNEL_PREPARE_OUT=$BATS_FILE_TMPDIR/prepare.out
-}
-
-need_kernel() {
-	need_cmd gcc ld pahole readelf objcopy
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
-	case ${KERNEL_PREPARE_STATUS:-1} in
-	0) ;;
-	77) skip "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
-	*) cat "${KERNEL_PREPARE_OUT:-/dev/null}"
-	   echo "tests/kernel/prepare.sh failed"
-	   return 1 ;;
-	esac
+	kernel_prepare
 }
 
 # linked_sample OUT: the sample's built-in objects (modules apart: they are
@@ -61,7 +40,7 @@ linked_sample() {
 }
 
 @test "link-kernel: the sample objects linked with ld -r mean what pahole makes of them" {
-	need_kernel
+	need_kernel ld
 	linked_sample linked.o
 	cp linked.o for-pahole.o
 	# serially: pahole -j keeps same-named FUNCs by thread (tests/link.bats)
@@ -75,7 +54,7 @@ linked_sample() {
 }
 
 @test "link-kernel: the sample objects give the same bytes at -j1, -j2 and -j4" {
-	need_kernel
+	need_kernel ld
 	linked_sample linked.o
 	"$BTF_LINK" -j1 -o j1.btf linked.o
 	"$BTF_LINK" -j2 -o j2.btf linked.o

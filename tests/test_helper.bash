@@ -41,3 +41,35 @@ fixture_obj() {
 	shift
 	gcc -g -O2 "$@" -c "$FIXTURES/$name.c" -o "$WORK/$name.o"
 }
+
+# The prepared kernel tree of tests/kernel/prepare.sh (the sample objects
+# of tests/kernel/objects, built with the kernel's flags).
+KERNEL_DIR=${ABTF_KERNEL_DIR:-$ABTF_TOP/tests/.work/kernel}
+KBUILD=$KERNEL_DIR/build
+
+# kernel_prepare: for setup_file; run prepare.sh (cached) once per file and
+# keep its status for need_kernel.
+kernel_prepare() {
+	local status=0
+	[ -x "$CC_BTF" ] && [ -x "$BTF_LINK" ] || return 0
+	"$ABTF_TOP/tests/kernel/prepare.sh" \
+		> "$BATS_FILE_TMPDIR/prepare.out" 2>&1 || status=$?
+	export KERNEL_PREPARE_STATUS=$status
+	export KERNEL_PREPARE_OUT=$BATS_FILE_TMPDIR/prepare.out
+}
+
+# need_kernel [CMD...]: skip when prepare.sh said the kernel source cannot
+# be had (77) or a command is missing; fail, with its output, when it
+# failed otherwise.
+need_kernel() {
+	need_cmd gcc pahole readelf objcopy "$@"
+	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	case ${KERNEL_PREPARE_STATUS:-1} in
+	0) ;;
+	77) skip "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
+	*) cat "${KERNEL_PREPARE_OUT:-/dev/null}"
+	   echo "tests/kernel/prepare.sh failed"
+	   return 1 ;;
+	esac
+}
