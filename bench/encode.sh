@@ -38,6 +38,8 @@ TOP=$(cd "$HERE/.." && pwd)
 CC_BTF=${CC_BTF:-${ABTF_BUILD:-$TOP/build}/bin/cc-btf}
 PAHOLE=${PAHOLE:-pahole}
 JOBS=1
+# shellcheck source=bench/objects.sh
+. "$HERE/objects.sh"
 KEEP=0
 
 usage() {
@@ -57,12 +59,7 @@ done
 shift $((OPTIND - 1))
 [ $# -le 1 ] || usage
 
-if [ $# -eq 1 ]; then
-	TREE=$(cd "$1" 2>/dev/null && pwd) || die "$1: no such directory"
-else
-	"$TOP/tests/kernel/prepare.sh" || die "tests/kernel/prepare.sh failed"
-	TREE=${ABTF_KERNEL_DIR:-$TOP/tests/.work/kernel}/build
-fi
+TREE=$(bench_tree "$@")
 [ -x "$CC_BTF" ] || die "$CC_BTF: not built (run make)"
 command -v "$PAHOLE" >/dev/null || die "$PAHOLE: not installed (apt-get install dwarves)"
 command -v python3 >/dev/null || die "python3 is not installed"
@@ -76,15 +73,7 @@ fi
 mkdir -p "$TMP/cc-btf" "$TMP/pahole"
 
 # The objects, in a fixed order.
-(cd "$TREE" && find . \( -path ./tools -o -path ./scripts \) -prune -o \
-	-name '*.o' -type f ! -name vmlinux.o -print) | sed 's|^\./||' |
-	LC_ALL=C sort |
-while IFS= read -r o; do
-	if readelf -S --wide "$TREE/$o" 2>/dev/null |
-	   grep ' \.debug_info ' >/dev/null; then
-		printf '%s\n' "$TREE/$o"
-	fi
-done > "$TMP/objects"
+bench_objects "$TREE" | sed "s|^|$TREE/|" > "$TMP/objects"
 NR=$(wc -l < "$TMP/objects")
 [ "$NR" -gt 0 ] || die "$TREE: no object with .debug_info"
 # Read them all once: neither tool pays for a cold page cache.
@@ -94,7 +83,7 @@ echo "encode.sh: $NR objects of $TREE, $JOBS at a time" >&2
 CC_LINE=$(python3 "$HERE/rusage.py" -j "$JOBS" "$TMP/objects" "$TMP/cc-btf" -- \
 	"$CC_BTF" --encode -o '{out}' '{obj}')
 PA_LINE=$(python3 "$HERE/rusage.py" -j "$JOBS" "$TMP/objects" "$TMP/pahole" -- \
-	"$PAHOLE" -J --btf_gen_floats -j --lang_exclude=rust \
+	"$PAHOLE" -J "${PAHOLE_KERNEL_FLAGS[@]}" \
 	'--btf_encode_detached={out}' '{obj}')
 
 printf '%s %s\n%s %s\n' cc-btf "$CC_LINE" pahole "$PA_LINE" | awk '

@@ -27,6 +27,8 @@ TOP=$(cd "$HERE/.." && pwd)
 CC_BTF=${CC_BTF:-${ABTF_BUILD:-$TOP/build}/bin/cc-btf}
 PAHOLE=${PAHOLE:-pahole}
 EVERY=20
+# shellcheck source=bench/objects.sh
+. "$HERE/objects.sh"
 
 usage() {
 	sed -n '9,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
@@ -45,12 +47,7 @@ shift $((OPTIND - 1))
 [ $# -le 1 ] || usage
 [[ $EVERY =~ ^[1-9][0-9]*$ ]] || usage
 
-if [ $# -eq 1 ]; then
-	TREE=$(cd "$1" 2>/dev/null && pwd) || die "$1: no such directory"
-else
-	"$TOP/tests/kernel/prepare.sh" || die "tests/kernel/prepare.sh failed"
-	TREE=${ABTF_KERNEL_DIR:-$TOP/tests/.work/kernel}/build
-fi
+TREE=$(bench_tree "$@")
 [ -x "$CC_BTF" ] || die "$CC_BTF: not built (run make)"
 command -v "$PAHOLE" >/dev/null || die "$PAHOLE: not installed (apt-get install dwarves)"
 command -v valgrind >/dev/null || die "valgrind is not installed"
@@ -64,21 +61,13 @@ instructions() {
 		awk '/Collected/ { n = $4 } END { print n + 0 }'
 }
 
-(cd "$TREE" && find . \( -path ./tools -o -path ./scripts \) -prune -o \
-	-name '*.o' -type f ! -name vmlinux.o -print) | sed 's|^\./||' |
-	LC_ALL=C sort |
-while IFS= read -r o; do
-	if readelf -S --wide "$TREE/$o" 2>/dev/null |
-	   grep ' \.debug_info ' >/dev/null; then
-		printf '%s\n' "$o"
-	fi
-done | awk -v n="$EVERY" 'NR % n == 1 || n == 1' > "$TMP/objects"
+bench_objects "$TREE" | awk -v n="$EVERY" 'NR % n == 1 || n == 1' > "$TMP/objects"
 [ -s "$TMP/objects" ] || die "$TREE: no object with .debug_info"
 
 echo "instructions.sh: $(wc -l < "$TMP/objects") objects of $TREE" >&2
 while IFS= read -r o; do
 	c=$(instructions "$CC_BTF" --encode -o "$TMP/a.btf" "$TREE/$o")
-	p=$(instructions "$PAHOLE" -J --btf_gen_floats -j --lang_exclude=rust \
+	p=$(instructions "$PAHOLE" -J "${PAHOLE_KERNEL_FLAGS[@]}" \
 		"--btf_encode_detached=$TMP/b.btf" "$TREE/$o")
 	printf '%s %s %s\n' "$o" "$c" "$p"
 done < "$TMP/objects" | awk '
