@@ -103,6 +103,38 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 /* Write the encoded BTF as a raw BTF file (atomically, as above). */
 ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst);
 
+/*
+ * Named BTF features, with pahole's names and meaning (pahole >= 1.26,
+ * --btf_features): the kernel's scripts/Makefile.btf asks pahole for a set of
+ * them, and the kbuild patches ask btf-link for the same set, so the BTF a
+ * tree gets does not depend on which tool made it. A link's features are a
+ * mask of these bits; abtf_btf_features__parse() reads pahole's list syntax,
+ * abtf_btf_feature__name() names a bit.
+ */
+enum abtf_btf_feature {
+	ABTF_FEAT_ENCODE_FORCE		= 1u << 0,
+	ABTF_FEAT_VAR			= 1u << 1,
+	ABTF_FEAT_FLOAT			= 1u << 2,
+	ABTF_FEAT_DECL_TAG		= 1u << 3,
+	ABTF_FEAT_TYPE_TAG		= 1u << 4,
+	ABTF_FEAT_ENUM64		= 1u << 5,
+	ABTF_FEAT_OPTIMIZED_FUNC	= 1u << 6,
+	ABTF_FEAT_CONSISTENT_FUNC	= 1u << 7,
+	ABTF_FEAT_DECL_TAG_KFUNCS	= 1u << 8,
+	ABTF_FEAT_REPRODUCIBLE_BUILD	= 1u << 9,
+	ABTF_FEAT_DISTILLED_BASE	= 1u << 10,
+	ABTF_FEAT_GLOBAL_VAR		= 1u << 11,
+	ABTF_FEAT_ATTRIBUTES		= 1u << 12,
+};
+
+/*
+ * What a link does when no feature is named: what btf-link always did, the
+ * BTF of Debian 12's pahole 1.24 with --btf_gen_floats.
+ */
+#define ABTF_FEATS_DEFAULT						\
+	(ABTF_FEAT_VAR | ABTF_FEAT_FLOAT | ABTF_FEAT_DECL_TAG |		\
+	 ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 | ABTF_FEAT_REPRODUCIBLE_BUILD)
+
 /* Options of the archive linker (btf-link). */
 struct abtf_link_opts {
 	size_t sz;		/* sizeof(struct abtf_link_opts) */
@@ -114,9 +146,11 @@ struct abtf_link_opts {
 	bool force;
 	/* threads to use; 0: one per online CPU. The output is the same. */
 	int nr_threads;
+	/* ABTF_FEAT_* bits; 0: ABTF_FEATS_DEFAULT */
+	unsigned int features;
 	size_t :0;
 };
-#define abtf_link_opts__last_field nr_threads
+#define abtf_link_opts__last_field features
 
 struct abtf_linker;
 
