@@ -328,10 +328,18 @@ static int wrap(struct cc_btf *cb)
 {
 	int status, ret;
 
+	if (cc_btf__is_print_btf_link(cb))
+		return cc_btf__print_btf_link(cb);
 	if (!cb->no_btf) {
 		ret = cc_btf__find_objects(cb);
 		if (ret) {
 			fprintf(stderr, CC_BTF_NAME ": error: %s\n", strerror(-ret));
+			return EXIT_ENCODE;
+		}
+		if (cb->objs.nr && cc_btf__check_kbuild(cb)) {
+			/* not compiled: no stale object may look up to date */
+			for (size_t i = 0; i < cb->objs.nr; i++)
+				unlink(cb->objs.v[i]);
 			return EXIT_ENCODE;
 		}
 	}

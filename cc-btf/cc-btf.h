@@ -71,6 +71,11 @@ struct cc_btf {
 /* objects.c: the objects a gcc-compatible command line writes. */
 int cc_btf__find_objects(struct cc_btf *cb);
 
+/* kbuild.c: what a Linux kernel build asks of the wrapper. */
+bool cc_btf__is_print_btf_link(const struct cc_btf *cb);
+int cc_btf__print_btf_link(const struct cc_btf *cb);
+int cc_btf__check_kbuild(const struct cc_btf *cb);
+
 /* encode.c */
 int cc_btf__encode_objects(struct cc_btf *cb);	/* wrapper mode */
 int cc_btf__encode_files(struct cc_btf *cb);	/* --encode */

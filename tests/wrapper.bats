@@ -373,6 +373,62 @@ make_echo_cc() {
 	cmp ref.o t3.o
 }
 
+# ---- what the kbuild patches ask of the wrapper ----
+
+@test "wrapper: a kernel object in a tree without the kbuild patches is refused" {
+	cd src
+	echo stale >t.o
+	unset CC_BTF_KBUILD
+	run --separate-stderr "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -c t.c -o t.o
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ $stderr == "cc-btf: error: t.o: this kernel tree lacks archive-btf's kbuild patches"*"CC_BTF=0"* ]]
+	[ "$(grep -c . <<<"$stderr")" -eq 1 ]
+	# no stale object that make could take as up to date
+	[ ! -e t.o ]
+	# a protocol this cc-btf does not know
+	CC_BTF_KBUILD=2 run --separate-stderr "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -c t.c
+	[ "$status" -eq 1 ]
+	[[ $stderr == "cc-btf: error: t.o: CC_BTF_KBUILD=2: "* ]]
+	[ ! -e t.o ]
+}
+
+@test "wrapper: a kernel object in a patched tree, a probe, CC_BTF=0: compiled" {
+	cd src
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -c t.c -o t.o
+	has_btf t.o
+	# kbuild's probes define no KBUILD_BASENAME: never refused
+	env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -D__KERNEL__ -c t.c -o p.o
+	has_btf p.o
+	CC_BTF=0 env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -c t.c -o n.o
+	no_btf n.o
+}
+
+@test "wrapper: --print-btf-link names the btf-link beside cc-btf, or none" {
+	local dir
+	run --separate-stderr "$CC_BTF" gcc --print-btf-link
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "$(dirname "$(readlink -f "$CC_BTF")")/btf-link" ]
+	[ -x "$output" ]
+	# the objects will carry no BTF: no btf-link, kbuild runs pahole
+	CC_BTF=0 run --separate-stderr "$CC_BTF" gcc --print-btf-link
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# a cc-btf alone: the btf-link on PATH, else none
+	dir=$WORK/alone
+	mkdir -p "$dir/bin"
+	cp "$(readlink -f "$CC_BTF")" "$dir/cc-btf"
+	PATH=/usr/bin:/bin run "$dir/cc-btf" gcc --print-btf-link
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	ln -s "$(dirname "$(readlink -f "$CC_BTF")")/btf-link" "$dir/bin/btf-link"
+	PATH=$dir/bin:/usr/bin:/bin run "$dir/cc-btf" gcc --print-btf-link
+	[ "$output" = btf-link ]
+	# gcc itself prints nothing on stdout: kbuild's $(shell) gets ""
+	[ -z "$(gcc --print-btf-link 2>/dev/null)" ]
+}
+
 @test "wrapper: --detached writes OBJECT.btf and leaves the object alone" {
 	cd src
 	gcc -g -c t.c -o ref.o

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# End to end on a real kernel: Debian's Linux 6.1 with kbuild-patches/v6.1,
+# End to end on a real kernel: Debian's Linux 6.1 (or 6.12, with
+# ABTF_E2E_KERNEL=6.12) with kbuild-patches/v6.1 (v6.12),
 # configured with tests/kernel/config-fragment, built with pahole and with
 # archive-btf, compared, booted in qemu, rebuilt.
 #
@@ -12,12 +13,13 @@
 #   source       extract the tarball, apply the series (checked first)
 #   config       tinyconfig + config-fragment, checked
 #   pahole       build 1: plain make, BTF from pahole          (O=pahole)
-#   cc-btf       build 2: CC="cc-btf gcc" BTF_LINK=btf-link     (O=cc-btf)
+#   cc-btf       build 2: CC="cc-btf gcc", nothing else         (O=cc-btf)
 #   check        build 2's images: final BTF only, no archive left behind
 #   compare      build 2's vmlinux and module BTF against pahole's, by meaning
 #   boot         boot build 2 in qemu: /sys/kernel/btf, insmod, no BTF error
-#   repro        build 3: as build 2 with another make -j, btf-link -j 1 and
-#                BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be build 2's
+#   repro        build 3: as build 2 with another make -j, BTF_LINK="btf-link
+#                -j 1" and BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be
+#                build 2's
 #   relink       the link step (rm vmlinux; make) of each build, timed
 #   incremental  touch one .c in build 2: only its object is encoded again,
 #                vmlinux is relinked, its BTF bytes do not change
@@ -29,9 +31,11 @@
 # stamp files; otherwise make brings them up to date, which is quick.
 #
 # Environment:
-#   ABTF_KERNEL_DIR      the cache is $ABTF_KERNEL_DIR/e2e
+#   ABTF_E2E_KERNEL      the kernel: 6.1 (default) or 6.12
+#   ABTF_KERNEL_DIR      the cache is $ABTF_KERNEL_DIR/e2e (e2e-6.12 for 6.12)
 #                        (default: tests/.work/e2e, git-ignored)
-#   ABTF_KERNEL_TARBALL  the source (default: /usr/src/linux-source-6.1.tar.xz)
+#   ABTF_KERNEL_TARBALL  the source (default:
+#                        /usr/src/linux-source-$ABTF_E2E_KERNEL.tar.xz)
 #   ABTF_KERNEL_JOBS     make -j (default: the number of CPUs)
 #   ABTF_BUILD           where the tools are built (default: build/)
 #   ABTF_E2E_TIMEOUT     seconds the boot may take (default: 300)
@@ -53,16 +57,30 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
-E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e
-TARBALL=${ABTF_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KVER=${ABTF_E2E_KERNEL:-6.1}
+TARBALL=${ABTF_KERNEL_TARBALL:-/usr/src/linux-source-$KVER.tar.xz}
 JOBS=${ABTF_KERNEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
 TOOLS=$(mkdir -p "${ABTF_BUILD:-$TOP/build}" && cd "${ABTF_BUILD:-$TOP/build}" && pwd)
 BOOT_TIMEOUT=${ABTF_E2E_TIMEOUT:-300}
 ACCEL=${ABTF_E2E_ACCEL:-tcg}
-PATCHES=$TOP/kbuild-patches/v6.1
+PATCHES=$TOP/kbuild-patches/v$KVER
 FRAGMENT=$HERE/config-fragment
 CC_BTF_BIN=$TOOLS/bin/cc-btf
 BTF_LINK_BIN=$TOOLS/bin/btf-link
+
+# What differs between the kernels: where the BTF is made. 6.1 links
+# .tmp_vmlinux.btf for BTF alone and makes .btf.vmlinux.bin.o of it; 6.12
+# makes .tmp_vmlinux1.btf.o of its first kallsyms link, .tmp_vmlinux1.
+case $KVER in
+6.1)	E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e
+	BTF_IMAGE=.tmp_vmlinux.btf
+	BTF_OBJECT=.btf.vmlinux.bin.o ;;
+6.12)	E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e-6.12
+	BTF_IMAGE=.tmp_vmlinux1
+	BTF_OBJECT=.tmp_vmlinux1.btf.o ;;
+*)	echo "e2e: error: ABTF_E2E_KERNEL=$KVER: 6.1 or 6.12" >&2
+	exit 1 ;;
+esac
 
 SRC=$E2E/src
 CONFIG=$E2E/config
@@ -108,7 +126,7 @@ kmake() {
 
 # The make arguments of each build.
 args_pahole() { echo "-j$JOBS"; }
-args_cc() { printf '%s\n' "-j$JOBS" "CC=$CC_BTF_BIN gcc" "BTF_LINK=$BTF_LINK_BIN"; }
+args_cc() { printf '%s\n' "-j$JOBS" "CC=$CC_BTF_BIN gcc"; }
 args_only() {
 	printf '%s\n' "-j$((JOBS + 1))" "CC=$CC_BTF_BIN gcc" "BTF_LINK=$BTF_LINK_BIN -j 1" BTF_ONLY=1
 }
@@ -151,7 +169,7 @@ sha() { sha256sum "$@" | cut -c1-16; }
 
 install_missing() {
 	local pkgs=() sudo=
-	[ -f "$TARBALL" ] || pkgs+=(linux-source-6.1)
+	[ -f "$TARBALL" ] || pkgs+=("linux-source-$KVER")
 	command -v make >/dev/null || pkgs+=(make)
 	command -v gcc >/dev/null || pkgs+=(gcc)
 	command -v bc >/dev/null || pkgs+=(bc)
@@ -183,7 +201,7 @@ install_missing() {
 		{ $sudo apt-get update >&2 &&
 		  $sudo apt-get install -y --no-install-recommends "${pkgs[@]}" >&2; } ||
 		unavailable "could not install ${pkgs[*]}"
-	[ -f "$TARBALL" ] || unavailable "$TARBALL: not installed by linux-source-6.1"
+	[ -f "$TARBALL" ] || unavailable "$TARBALL: not installed by linux-source-$KVER"
 	for c in make gcc bc flex bison pahole xz objcopy cpio qemu-system-x86_64 \
 		 bpftool python3; do
 		command -v $c >/dev/null || unavailable "$c is still missing"
@@ -355,8 +373,8 @@ check_image() {
 	mkdir -p "$RES"
 
 	# vmlinux: one BTF, __start_BTF..__stop_BTF, the size of btf-link's
-	size=$(section_size "$dir/.btf.vmlinux.bin.o" .BTF) ||
-		{ fail "$name: .btf.vmlinux.bin.o has no .BTF"; return; }
+	size=$(section_size "$dir/$BTF_OBJECT" .BTF) ||
+		{ fail "$name: $BTF_OBJECT has no .BTF"; return; }
 	start=$(symbol_addr "$dir/vmlinux" __start_BTF)
 	stop=$(symbol_addr "$dir/vmlinux" __stop_BTF)
 	[ $((stop - start)) -eq "$size" ] ||
@@ -367,13 +385,13 @@ check_image() {
 		fail "$name: vmlinux has a .debug_btf_addr section"
 	section "$dir/vmlinux" .BTF "$RES/$name.vmlinux.btf" ||
 		fail "$name: no .BTF in vmlinux"
-	section "$dir/.btf.vmlinux.bin.o" .BTF "$RES/$name.final.btf"
+	section "$dir/$BTF_OBJECT" .BTF "$RES/$name.final.btf"
 	cmp -s "$RES/$name.vmlinux.btf" "$RES/$name.final.btf" ||
-		fail "$name: vmlinux's .BTF is not .btf.vmlinux.bin.o's"
+		fail "$name: vmlinux's .BTF is not $BTF_OBJECT's"
 	bpftool btf dump file "$RES/$name.vmlinux.btf" >/dev/null 2>&1 ||
 		fail "$name: bpftool cannot read vmlinux's BTF"
-	"$BTF_LINK_BIN" -v -o /dev/null "$dir/.tmp_vmlinux.btf" 2>"$RES/$name.archive" ||
-		fail "$name: btf-link cannot read the archive of .tmp_vmlinux.btf again"
+	"$BTF_LINK_BIN" -v -o /dev/null "$dir/$BTF_IMAGE" 2>"$RES/$name.archive" ||
+		fail "$name: btf-link cannot read the archive of $BTF_IMAGE again"
 	say "$name: archive: $(head -n 1 "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
 	say "$name: vmlinux: final BTF $size bytes, __stop_BTF - __start_BTF $((stop - start))"
 
@@ -437,7 +455,7 @@ phase_compare() {
 		die "pahole/vmlinux has no .BTF"
 	section "$B_CC/vmlinux" .BTF "$RES/cc-btf.vmlinux.btf" ||
 		die "cc-btf/vmlinux has no .BTF"
-	flags=$(PAHOLE=pahole "$SRC/scripts/pahole-flags.sh")
+	flags=$(pahole_flags)
 	say "vmlinux: pahole $(stat -c %s "$RES/pahole.vmlinux.btf") bytes," \
 	    "archive-btf $(stat -c %s "$RES/cc-btf.vmlinux.btf") bytes"
 	compare "$B_CC/vmlinux" "$RES/pahole.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
@@ -471,6 +489,22 @@ phase_compare() {
 		compare "$B_CC/$ko" "$RES/$m.pahole.btf" "$B_CC/$ko" "$RES/$m.diff" 20 \
 			--base "$B_CC/vmlinux"
 	done
+}
+
+# pahole_flags: the flags the tree gives pahole (scripts/pahole-flags.sh in
+# 6.1, PAHOLE_FLAGS of scripts/Makefile.btf in 6.12), for the pahole build.
+pahole_flags() {
+	if [ -x "$SRC/scripts/pahole-flags.sh" ]; then
+		PAHOLE=pahole "$SRC/scripts/pahole-flags.sh"
+		return
+	fi
+	make -s --no-print-directory -C "$B_PAHOLE" -f - srctree="$SRC" <<'MK' ||
+include include/config/auto.conf
+include $(srctree)/scripts/Kbuild.include
+include $(srctree)/scripts/Makefile.btf
+all: ; @echo $(PAHOLE_FLAGS)
+MK
+		die "cannot read PAHOLE_FLAGS of scripts/Makefile.btf"
 }
 
 # initramfs DIR OUT: busybox, e2e-init as /init, DIR's modules.
@@ -582,7 +616,7 @@ relink() {
 	t0=$(date +%s.%N)
 	kmake_build "$2" "$log" "$3"
 	say "relink $1: $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5)s" \
-	    "(LD .tmp_vmlinux.btf, BTF, LD vmlinux, BTFIDS, the modules' LD and BTF)"
+	    "(LD $BTF_IMAGE, BTF, LD vmlinux, BTFIDS, the modules' LD and BTF)"
 }
 
 phase_relink() {
@@ -591,7 +625,7 @@ phase_relink() {
 	relink cc-btf "$B_CC" args_cc
 	relink cc-btf-only "$B_ONLY" args_only
 	for name in cc-btf cc-btf-only; do
-		grep -q '^  BTF     .btf.vmlinux.bin.o$' "$E2E/relink-$name.log" ||
+		grep -qxF "  BTF     $BTF_OBJECT" "$E2E/relink-$name.log" ||
 			fail "$name: no BTF step in the link"
 		if grep -E "orphan section|non-allocatable section" "$E2E/relink-$name.log" >&2; then
 			fail "$name: orphan or unexpected sections in the link (above)"
@@ -627,7 +661,7 @@ phase_incremental() {
 	[ "$built" = "$obj " ] || fail "touching $TOUCH_C compiled $built, not $obj alone"
 	[ "$encoded" = "$obj " ] || fail "touching $TOUCH_C encoded $encoded, not $obj alone"
 	grep -q '^  LD      vmlinux$' "$log" || fail "vmlinux was not linked again"
-	grep -q '^  BTF     .btf.vmlinux.bin.o$' "$log" || fail "btf-link did not run again"
+	grep -qxF "  BTF     $BTF_OBJECT" "$log" || fail "btf-link did not run again"
 	for ko in $(modules_of "$B_CC"); do
 		grep -q "^  BTF \[M\] $ko$" "$log" || fail "$ko's BTF was not linked again"
 	done

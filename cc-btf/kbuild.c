@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What cc-btf does for a Linux kernel build (kbuild), apart from encoding.
+ *
+ * A kernel tree needs the patches of kbuild-patches/ before its objects may
+ * carry BTF: without them, the link of vmlinux keeps every object's .BTF
+ * next to pahole's, and the image is broken although make succeeds. The
+ * patched top-level Makefile exports CC_BTF_KBUILD=1 (the version of this
+ * protocol); a kernel object (one compiled with -DKBUILD_BASENAME, as only
+ * kbuild's compile rules do) in a build without it is refused, before the
+ * compiler runs. Kbuild's own probes (cc-option and friends) define no
+ * KBUILD_BASENAME, so they are never refused.
+ *
+ * The patched Makefile asks the wrapper which btf-link to run:
+ *
+ *	$(CC) --print-btf-link		e.g. cc-btf gcc --print-btf-link
+ *
+ * prints the btf-link installed beside this cc-btf, or "btf-link" if there
+ * is none there but one on PATH, and nothing when the objects will carry no
+ * BTF (CC_BTF=0, --no-btf): kbuild then runs pahole as before.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cc-btf.h"
+
+#define KBUILD_MARKER		"CC_BTF_KBUILD"
+#define KBUILD_PROTOCOL		"1"
+#define PRINT_BTF_LINK		"--print-btf-link"
+#define BTF_LINK_NAME		"btf-link"
+
+bool cc_btf__is_print_btf_link(const struct cc_btf *cb)
+{
+	return cb->nr_args == 2 && !strcmp(cb->args[1], PRINT_BTF_LINK);
+}
+
+/* Whether an executable @name is found on PATH. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	const char *p, *end;
+
+	for (p = path; p && *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p),
+			     end > p ? p : ".", name) >= (int)sizeof(buf))
+			continue;
+		if (!access(buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+int cc_btf__print_btf_link(const struct cc_btf *cb)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (cb->no_btf)
+		return 0;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash && (size_t)(slash - self) + sizeof("/" BTF_LINK_NAME) <=
+			     sizeof(self)) {
+			strcpy(slash + 1, BTF_LINK_NAME);
+			if (!access(self, X_OK)) {
+				printf("%s\n", self);
+				return 0;
+			}
+		}
+	}
+	if (on_path(BTF_LINK_NAME))
+		printf("%s\n", BTF_LINK_NAME);
+	return 0;
+}
+
+static bool is_kernel_object(const struct cc_btf *cb)
+{
+	int i;
+
+	for (i = 1; i < cb->nr_args; i++)
+		if (!strncmp(cb->args[i], "-DKBUILD_BASENAME=", 18))
+			return true;
+	return false;
+}
+
+int cc_btf__check_kbuild(const struct cc_btf *cb)
+{
+	const char *marker = getenv(KBUILD_MARKER);
+	const char *obj = cb->objs.nr ? cb->objs.v[0] : cb->args[0];
+
+	if (!is_kernel_object(cb))
+		return 0;
+	if (!marker || !*marker) {
+		fprintf(stderr, CC_BTF_NAME ": error: %s: this kernel tree lacks "
+			"archive-btf's kbuild patches (" KBUILD_MARKER " is not "
+			"set), and its vmlinux would carry every object's BTF: "
+			"apply kbuild-patches/<version>/ (docs/kbuild.md), or "
+			"build with CC_BTF=0\n", obj);
+		return -EPERM;
+	}
+	if (strcmp(marker, KBUILD_PROTOCOL)) {
+		fprintf(stderr, CC_BTF_NAME ": error: %s: " KBUILD_MARKER "=%s: "
+			"this cc-btf knows the kbuild patches of protocol "
+			KBUILD_PROTOCOL " only\n", obj, marker);
+		return -EPERM;
+	}
+	return 0;
+}
