@@ -13,8 +13,12 @@
  *   btf-link --compare [--no-vars] [--base FILE] A B
  *
  * compares two BTFs by meaning (abtf_btf__compare()) and prints one line
- * per difference (exit status 0 equal, 1 different, 2 error). Every error
- * is one line on stderr: "btf-link: error: FILE: what".
+ * per difference (exit status 0 equal, 1 different, 2 error), and
+ *
+ *   btf-link --supported_btf_features
+ *
+ * lists the BTF features a link honours, as pahole does. Every error is
+ * one line on stderr: "btf-link: error: FILE: what".
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,6 +43,7 @@
 enum mode {
 	MODE_LINK,
 	MODE_COMPARE,
+	MODE_FEATURES,
 };
 
 /* Everything one run needs: the parsed command line. */
@@ -51,6 +56,7 @@ struct btf_link {
 	const char *out_raw;	/* -o: write raw BTF here */
 	const char *out_obj;	/* --object: write a .BTF object here */
 	int nr_threads;		/* -j: 0 = one per CPU */
+	unsigned int features;	/* --btf_features: 0 = the default */
 	char **files;		/* the operands */
 	int nr_files;
 };
@@ -62,9 +68,10 @@ struct cmd {
 };
 
 static const char usage_text[] =
-"Usage: " PROG " [-v] [-f] [-j N] [--base FILE] [-o OUT | --object OUT] FILE\n"
+"Usage: " PROG " [-v] [-f] [-j N] [--base FILE] [--btf_features=LIST]...\n"
+"                [-o OUT | --object OUT] FILE\n"
 "       " PROG " --compare [--no-vars] [--base FILE] A B\n"
-"       " PROG " { -h | --help | --version }\n"
+"       " PROG " { --supported_btf_features | -h | --help | --version }\n"
 "\n"
 "Link the BTF archive in FILE (vmlinux, a module, any linked ELF file or a\n"
 "raw BTF file) into one deduplicated BTF, written back into FILE's .BTF\n"
@@ -78,6 +85,17 @@ static const char usage_text[] =
 "  -f, --force    link even if FILE's BTF is already final\n"
 "  -j, --jobs N   use N threads (default: one per CPU); same output\n"
 "  -v, --verbose  report members, types and time per phase\n"
+"  --btf_features=LIST\n"
+"                 make the BTF features in LIST (pahole's names, comma-\n"
+"                 separated; 'default': pahole's default set; '+LIST':\n"
+"                 the default set and LIST); repeatable, the lists add\n"
+"                 up; features not named are left out; an unknown or\n"
+"                 unsupported name is an error. Without it: the BTF of\n"
+"                 pahole 1.24 --btf_gen_floats\n"
+"  --btf_features_strict=LIST\n"
+"                 the same as --btf_features\n"
+"  --supported_btf_features\n"
+"                 list the features --btf_features can make and exit\n"
 "  --compare      compare A and B; print one line per difference\n"
 "  --no-vars      ignore variables and DATASECs\n"
 "  -h, --help     show this help and exit\n"
@@ -172,6 +190,21 @@ out_free:
 
 /* ---- link ---- */
 
+/* Print the names of the features in @mask, pahole's way, and a newline. */
+static void print_features(FILE *f, unsigned int mask)
+{
+	const char *sep = "";
+	unsigned int bit;
+
+	for (bit = 1; bit; bit <<= 1) {
+		if (!(mask & bit) || !abtf_btf_feature__name(bit))
+			continue;
+		fprintf(f, "%s%s", sep, abtf_btf_feature__name(bit));
+		sep = ",";
+	}
+	fputc('\n', f);
+}
+
 struct print_ctx {
 	bool verbose;
 };
@@ -229,6 +262,7 @@ static int do_link(struct btf_link *bl)
 		.base_path = bl->base_path,
 		.force = bl->force,
 		.nr_threads = bl->nr_threads,
+		.features = bl->features,
 	};
 	struct abtf_linker *l;
 	int ret;
@@ -242,6 +276,11 @@ static int do_link(struct btf_link *bl)
 		error(NULL, "-o and --object exclude each other");
 		return EXIT_TROUBLE;
 	}
+	if (bl->verbose) {
+		fprintf(stderr, PROG ": %s: BTF features: ", bl->files[0]);
+		print_features(stderr, bl->features ? bl->features :
+			       ABTF_FEATS_DEFAULT);
+	}
 	l = abtf_linker__new(bl->files[0], &opts);
 	if (!l)
 		return EXIT_TROUBLE;
@@ -254,11 +293,60 @@ static int do_link(struct btf_link *bl)
 	return ret < 0 ? EXIT_TROUBLE : EXIT_SUCCESS;
 }
 
+/* ---- features ---- */
+
+/* --supported_btf_features: pahole's format, names in pahole's order. */
+static int do_features(struct btf_link *bl)
+{
+	if (bl->nr_files) {
+		error(NULL, "--supported_btf_features takes no file");
+		return EXIT_TROUBLE;
+	}
+	print_features(stdout, abtf_btf_features__supported());
+	if (fflush(stdout) || ferror(stdout)) {
+		error(NULL, "cannot write the features: %s", strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	return EXIT_SUCCESS;
+}
+
+/*
+ * --btf_features=LIST: add LIST to bl->features. On an unknown name, parse
+ * its names one by one to say which.
+ */
+static int add_features(struct btf_link *bl, const char *opt, const char *list)
+{
+	char *copy, *name, *save = NULL;
+	unsigned int mask = 0;
+
+	if (!abtf_btf_features__parse(list, &bl->features))
+		return 0;
+	copy = strdup(list);
+	if (!copy) {
+		error(NULL, "out of memory");
+		return -1;
+	}
+	for (name = strtok_r(copy, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (*name == '+' && name != copy)
+			break;		/* '+' only starts a list */
+		if (abtf_btf_features__parse(name, &mask)) {
+			name += *name == '+';
+			break;
+		}
+	}
+	error(NULL, "--%s=%s: unknown BTF feature '%s' (see "
+	      "--supported_btf_features)", opt, list, name ? name : list);
+	free(copy);
+	return -1;
+}
+
 /* ---- command line ---- */
 
 static const struct cmd cmds[] = {
-	{ MODE_LINK,	"link",		do_link },
-	{ MODE_COMPARE,	"compare",	do_compare },
+	{ MODE_LINK,	 "link",	 do_link },
+	{ MODE_COMPARE,	 "compare",	 do_compare },
+	{ MODE_FEATURES, "features",	 do_features },
 };
 
 enum {
@@ -267,6 +355,9 @@ enum {
 	OPT_NO_VARS,
 	OPT_BASE,
 	OPT_VERSION,
+	OPT_BTF_FEATURES,
+	OPT_BTF_FEATURES_STRICT,
+	OPT_SUPPORTED_FEATURES,
 };
 
 static const struct option long_opts[] = {
@@ -279,6 +370,10 @@ static const struct option long_opts[] = {
 	{ "jobs",	required_argument,	NULL, 'j' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, OPT_VERSION },
+	{ "btf_features", required_argument,	NULL, OPT_BTF_FEATURES },
+	{ "btf_features_strict", required_argument, NULL,
+	  OPT_BTF_FEATURES_STRICT },
+	{ "supported_btf_features", no_argument, NULL, OPT_SUPPORTED_FEATURES },
 	{}
 };
 
@@ -292,6 +387,16 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		switch (c) {
 		case OPT_COMPARE:
 			bl->mode = MODE_COMPARE;
+			break;
+		case OPT_SUPPORTED_FEATURES:
+			bl->mode = MODE_FEATURES;
+			break;
+		case OPT_BTF_FEATURES:
+		case OPT_BTF_FEATURES_STRICT:
+			if (add_features(bl, c == OPT_BTF_FEATURES ?
+					 "btf_features" : "btf_features_strict",
+					 optarg))
+				return EXIT_TROUBLE;
 			break;
 		case OPT_NO_VARS:
 			bl->no_vars = true;
@@ -337,9 +442,15 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		error(NULL, "--no-vars needs --compare");
 		return EXIT_TROUBLE;
 	}
-	if (bl->mode == MODE_COMPARE &&
-	    (bl->out_raw || bl->out_obj || bl->force || bl->nr_threads)) {
-		error(NULL, "-o, --object, -f and -j are for linking, not --compare");
+	if (bl->mode != MODE_LINK &&
+	    (bl->out_raw || bl->out_obj || bl->force || bl->nr_threads ||
+	     bl->features)) {
+		error(NULL, "-o, --object, -f, -j and --btf_features are for "
+		      "linking");
+		return EXIT_TROUBLE;
+	}
+	if (bl->mode == MODE_FEATURES && (bl->base_path || bl->no_vars)) {
+		error(NULL, "--supported_btf_features takes no other option");
 		return EXIT_TROUBLE;
 	}
 	return -1;

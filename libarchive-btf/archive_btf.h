@@ -109,7 +109,8 @@ ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst);
  * them, and the kbuild patches ask btf-link for the same set, so the BTF a
  * tree gets does not depend on which tool made it. A link's features are a
  * mask of these bits; abtf_btf_features__parse() reads pahole's list syntax,
- * abtf_btf_feature__name() names a bit.
+ * abtf_btf_feature__name() names a bit. The bits are in pahole's order. What
+ * each one means for btf-link is in docs/design.md ("BTF features").
  */
 enum abtf_btf_feature {
 	ABTF_FEAT_ENCODE_FORCE		= 1u << 0,
@@ -125,6 +126,8 @@ enum abtf_btf_feature {
 	ABTF_FEAT_DISTILLED_BASE	= 1u << 10,
 	ABTF_FEAT_GLOBAL_VAR		= 1u << 11,
 	ABTF_FEAT_ATTRIBUTES		= 1u << 12,
+	ABTF_FEAT_TRUE_SIGNATURE	= 1u << 13,
+	ABTF_FEAT_LAYOUT		= 1u << 14,
 };
 
 /*
@@ -134,6 +137,45 @@ enum abtf_btf_feature {
 #define ABTF_FEATS_DEFAULT						\
 	(ABTF_FEAT_VAR | ABTF_FEAT_FLOAT | ABTF_FEAT_DECL_TAG |		\
 	 ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 | ABTF_FEAT_REPRODUCIBLE_BUILD)
+
+/* pahole's "default" set (--btf_features=default, or a list starting '+'). */
+#define ABTF_FEATS_PAHOLE_DEFAULT					\
+	(ABTF_FEAT_ENCODE_FORCE | ABTF_FEAT_VAR | ABTF_FEAT_FLOAT |		\
+	 ABTF_FEAT_DECL_TAG | ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 |	\
+	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC |		\
+	 ABTF_FEAT_DECL_TAG_KFUNCS)
+
+/*
+ * Not a feature: marks a mask as named, so that a list that names nothing
+ * ("--btf_features=", every feature off, as in pahole) is told apart from
+ * 0 (ABTF_FEATS_DEFAULT). abtf_btf_features__parse() sets it.
+ */
+#define ABTF_FEATS_GIVEN	(1u << 31)
+
+/*
+ * Add the features of the list @list to *@mask, as one pahole
+ * --btf_features=@list option: comma-separated names, each switched on;
+ * "default" (or pahole 1.26's "all") is pahole's default set; a leading
+ * '+' adds the default set to the names that follow; empty names are
+ * skipped. Start from *@mask = 0 and pass several lists one after the
+ * other to combine them as several options do. Features no list names are
+ * off. Returns 0, or -ENOENT if a name is unknown (*@mask is then left as
+ * it was: unlike pahole's --btf_features, and like its
+ * --btf_features_strict, an unknown name is an error), -EINVAL on NULL.
+ */
+ABTF_API int abtf_btf_features__parse(const char *list, unsigned int *mask);
+
+/* pahole's name of the feature bit @feature, or NULL if it is not one. */
+ABTF_API const char *abtf_btf_feature__name(unsigned int feature);
+
+/* The feature bit named @name (pahole's name), or -ENOENT. */
+ABTF_API int abtf_btf_feature__by_name(const char *name);
+
+/*
+ * The features a link can honour, switched on or off: abtf_linker__new()
+ * refuses a mask that asks for another one (-EOPNOTSUPP, naming it).
+ */
+ABTF_API unsigned int abtf_btf_features__supported(void);
 
 /* Options of the archive linker (btf-link). */
 struct abtf_link_opts {
@@ -146,7 +188,7 @@ struct abtf_link_opts {
 	bool force;
 	/* threads to use; 0: one per online CPU. The output is the same. */
 	int nr_threads;
-	/* ABTF_FEAT_* bits; 0: ABTF_FEATS_DEFAULT */
+	/* ABTF_FEAT_* bits (+ ABTF_FEATS_GIVEN); 0: ABTF_FEATS_DEFAULT */
 	unsigned int features;
 	size_t :0;
 };

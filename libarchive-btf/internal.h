@@ -129,4 +129,16 @@ struct strtab {
 int64_t abtf__strtab_add(struct strtab *st, const char *s);
 void abtf__strtab_free(struct strtab *st);
 
+/* ---- BTF features (features.c) ---- */
+
+/* The features a link honours, on or off. */
+#define ABTF_FEATS_SUPPORTED	ABTF_FEATS_DEFAULT
+/* Of those, the ones a link cannot leave out (yet). */
+#define ABTF_FEATS_ALWAYS						\
+	(ABTF_FEAT_VAR | ABTF_FEAT_FLOAT | ABTF_FEAT_DECL_TAG |		\
+	 ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64)
+
+int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
+			const char *path, unsigned int *feats);
+
 #endif /* __ABTF_INTERNAL_H */

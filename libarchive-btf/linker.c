@@ -226,6 +226,9 @@ abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 		err = -ENOMEM;
 		goto out_free;
 	}
+	err = abtf__link_features(l->opts.features, &l->pr, path, &l->feats);
+	if (err)
+		goto out_free;
 	l->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (l->fd < 0 || fstat(l->fd, &st)) {
 		err = -errno;

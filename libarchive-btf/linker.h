@@ -125,6 +125,7 @@ struct abtf_linker {
 	char *path;
 	struct abtf_link_opts opts;
 	struct abtf_printer pr;
+	unsigned int feats;	/* ABTF_FEAT_* the link does */
 	int fd;
 	Elf *elf;		/* NULL for raw BTF input */
 	GElf_Ehdr ehdr;
