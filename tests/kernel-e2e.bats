@@ -3,7 +3,7 @@
 #
 # A real kernel, end to end: Debian's linux-source-6.1 with
 # kbuild-patches/v6.1, configured with tests/kernel/config-fragment,
-# built once with pahole and once with CC="cc-btf gcc" BTF_LINK=btf-link,
+# built once with pahole and once with CC="cc-btf gcc" (nothing else),
 # compared by meaning, booted under qemu, built again with another -j and
 # BTF_ONLY=1, relinked and rebuilt after a touch. The work is
 # tests/kernel/e2e.sh's; each test here runs one or more of its phases,
@@ -15,68 +15,23 @@
 # host is not x86-64 (its exit status 77).
 
 load test_helper
+E2E_KERNEL=6.1
+load kernel/e2e
 
 bats_require_minimum_version 1.5.0
 
 # The phases build on each other: never run two tests of this file at once.
 BATS_NO_PARALLELIZE_WITHIN_FILE=true
 
-E2E_SH=$ABTF_TOP/tests/kernel/e2e.sh
-PATCHES=$ABTF_TOP/kbuild-patches/v6.1
-TARBALL=${ABTF_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-
-# e2e PHASE...: run the phases with the tools of this build; skip on 77,
-# show e2e.sh's report on failure.
-e2e() {
-	local status=0
-	ABTF_BUILD=$ABTF_BUILD "$E2E_SH" "$@" > e2e.out 2>&1 || status=$?
-	case $status in
-	0) ;;
-	77) skip "$(sed -n 's/^e2e: unavailable: //p' e2e.out | head -n 1)" ;;
-	*) cut -c1-300 e2e.out | tail -n 60
-	   echo "tests/kernel/e2e.sh $* failed ($status)"
-	   return 1 ;;
-	esac
-	# what the phase measured, for the log of a verbose run
-	grep -E '^e2e: (phase|relink|sizes|vmlinux|incremental|.*: (archive|vmlinux):)' \
-		e2e.out | sed 's/^/# /' >&3 || true
-}
-
-# series: the patches, in order.
-series() {
-	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$PATCHES/series"
-}
-
 @test "kernel e2e: the series applies with git apply --check to a pristine linux-source-6.1" {
-	local p top files=()
-	need_cmd git tar xz
-	[ -f "$TARBALL" ] || skip "$TARBALL is not installed (apt-get install linux-source-6.1)"
-	# only the files the series touches that the tarball has
-	top=$(tar -tJf "$TARBALL" | head -n 1)
-	top=${top%%/*}
-	[ -n "$top" ]
-	for p in $(series); do
-		[ -f "$PATCHES/$p" ]
-	done
-	mapfile -t files < <(for p in $(series); do
-		sed -n -e '/^new file mode/,/^+++ /d' \
-			-e "s|^--- a/\\(.*\\)|$top/\\1|p" "$PATCHES/$p"
-	done | sort -u)
-	[ "${#files[@]}" -gt 0 ]
-	mkdir tree
-	tar -xJf "$TARBALL" -C tree --strip-components=1 "${files[@]}"
-	for p in $(series); do
-		GIT_CEILING_DIRECTORIES=$PWD git -C tree apply --check "$PATCHES/$p"
-		GIT_CEILING_DIRECTORIES=$PWD git -C tree apply "$PATCHES/$p"
-	done
-	[ -f tree/scripts/btf-archive.lds ]
+	series_applies
 }
 
 @test "kernel e2e: the patched tree builds as before with pahole (plain make)" {
 	e2e tools source config pahole
 }
 
-@test "kernel e2e: make CC=\"cc-btf gcc\" BTF_LINK=btf-link builds the kernel and its modules" {
+@test "kernel e2e: make CC=\"cc-btf gcc\" alone builds the kernel and its modules with btf-link" {
 	e2e cc-btf
 }
 
@@ -92,7 +47,7 @@ series() {
 	e2e boot
 }
 
-@test "kernel e2e: another make -j, btf-link -j 1 and BTF_ONLY=1 give the same .BTF bytes" {
+@test "kernel e2e: another make -j, BTF_LINK=\"btf-link -j 1\" and BTF_ONLY=1 give the same .BTF bytes" {
 	e2e repro
 }
 
@@ -102,4 +57,8 @@ series() {
 
 @test "kernel e2e: touching one .c encodes that object only and relinks" {
 	e2e incremental
+}
+
+@test "kernel e2e: a tree without CC_BTF_KBUILD (unpatched) refuses the wrapper, loudly" {
+	e2e unpatched
 }

@@ -23,6 +23,9 @@
 #   relink       the link step (rm vmlinux; make) of each build, timed
 #   incremental  touch one .c in build 2: only its object is encoded again,
 #                vmlinux is relinked, its BTF bytes do not change
+#   unpatched    build 2's make with CC_BTF_KBUILD= (as an unpatched tree
+#                has it): the wrapper refuses the touched object, names the
+#                patches, and leaves no object; then make again restores it
 # A phase needs the ones before it; each finds their results in the cache.
 #
 # Idempotent and cached: the source and every build directory are redone
@@ -97,7 +100,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=e2e KBUILD_BUILD_VERSION=1
 unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
 
-ALL_PHASES="tools source config pahole cc-btf check compare boot repro relink incremental"
+ALL_PHASES="tools source config pahole cc-btf check compare boot repro relink incremental unpatched"
 
 say() { printf 'e2e: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -440,12 +443,48 @@ compare() {
 	funcs "$a" "${2:-}" > "$out.a-funcs"
 	funcs "$b" "${2:-}" > "$out.b-funcs"
 	nm "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
+	if [ $# -eq 0 ]; then
+		lenders "$image" "$a" "$b" "$out" > "$out.lenders"
+	else
+		: > "$out.lenders"	# split BTF: no lenders seen in modules
+	fi
 	rc=0
 	"$HERE/e2e-classify" "$out" "$out.a-funcs" "$out.b-funcs" "$out.dup-funcs" \
-		> "$out.kinds" || rc=$?
+		"$out.lenders" > "$out.kinds" || rc=$?
 	sed -e 's/^/  /' "$out.kinds" >&2
 	[ $rc -le 1 ] || fail "e2e-classify failed"
 	[ $rc -ne 1 ] || fail "${out#"$E2E"/}: differences that docs/design.md does not explain"
+}
+
+# lenders IMAGE A B DIFF: the functions whose FUNC pahole (A) took from a
+# same-named function that another unit inlined, by rule: for "~ func NAME"
+# in DIFF, IMAGE has one function NAME, exactly one object of the cc-btf
+# build defines it, and that object's own BTF has NAME's prototype as B
+# has it and not as A has it (btf-link --compare of the object's .BTF with
+# B names no difference in func NAME, with A it does).
+lenders() {
+	local image=$1 a=$2 b=$3 diff=$4 name obj tmp=$RES/lender
+	sed -n 's/^~ func \([^:]*\):.*/\1/p' "$diff" | sort -u > "$tmp.names"
+	[ -s "$tmp.names" ] || return 0
+	nm "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -u > "$tmp.once"
+	find "$B_CC" -name '*.o' ! -name vmlinux.o ! -name '*.mod.o' -print0 |
+		xargs -0 nm -A --defined-only 2>/dev/null |
+		awk -v names="$tmp.names" '
+			BEGIN { while ((getline n < names) > 0) want[n] = 1 }
+			$2 ~ /^[tTwW]$/ && ($3 in want) { sub(/:[^:]*$/, "", $1); print $3, $1 }' |
+		sort -u > "$tmp.defs"
+	while read -r name; do
+		grep -qxF "$name" "$tmp.once" || continue
+		[ "$(awk -v n="$name" '$1 == n' "$tmp.defs" | wc -l)" -eq 1 ] || continue
+		obj=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.defs")
+		section "$obj" .BTF "$tmp.btf" || continue
+		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$b" |
+			grep -q "^[-+~] func $name:" && continue
+		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$a" |
+			grep -q "^~ func $name:" || continue
+		echo "$name"
+	done < "$tmp.names"
+	rm -f "$tmp".*
 }
 
 phase_compare() {
@@ -669,6 +708,26 @@ phase_incremental() {
 	cmp "$RES/before.btf" "$RES/after.btf" >&2 ||
 		fail "vmlinux's .BTF changed although $TOUCH_C did not"
 	rm -f "$RES/before.btf" "$RES/after.btf"
+}
+
+phase_unpatched() {
+	local log=$E2E/unpatched.log obj rc=0 args
+	obj=${TOUCH_C%.c}.o
+	: > "$log"
+	touch "$SRC/$TOUCH_C"
+	mapfile -t args < <(args_cc)
+	make -C "$SRC" O="$B_CC" ARCH=x86_64 "${args[@]}" CC_BTF_KBUILD= "$obj" \
+		>>"$log" 2>&1 || rc=$?
+	[ $rc -ne 0 ] || fail "make with CC_BTF_KBUILD= succeeded"
+	grep -q "^cc-btf: error: $obj: this kernel tree lacks archive-btf's kbuild patches" "$log" ||
+		fail "no cc-btf error naming $obj and the patches in $log"
+	[ ! -e "$B_CC/$obj" ] || fail "the refused $obj was left behind"
+	say "unpatched: $(grep -m1 '^cc-btf: error:' "$log" | cut -c1-160)"
+	kmake_build "$B_CC" "$log" args_cc
+	section "$B_CC/vmlinux" .BTF "$RES/after.btf"
+	cmp "$RES/cc-btf.vmlinux.btf" "$RES/after.btf" >&2 ||
+		fail "vmlinux's .BTF changed after the refused build was redone"
+	rm -f "$RES/after.btf"
 }
 
 main() {
