@@ -4,10 +4,21 @@
 #   bench/link.sh IMAGE [RUNS]
 #
 # IMAGE is a linked file whose .BTF is a cc-btf archive and which still has
-# its DWARF (e.g. a kernel's .tmp_vmlinux.btf built with CC="cc-btf gcc").
-# pahole runs with the kernel's flags (scripts/pahole-flags.sh for 1.24).
-# Reports wall, user+sys CPU and peak RSS of each (best of RUNS), and checks
-# that both BTFs mean the same (btf-link --compare).
+# its DWARF (e.g. a kernel's .tmp_vmlinux.btf, or 6.12's .tmp_vmlinux1,
+# built with CC="cc-btf gcc"). pahole runs with the kernel's flags for it,
+# btf-link with the same features. Reports wall, user+sys CPU and peak RSS
+# of each (best of RUNS), and checks that both BTFs mean the same
+# (btf-link --compare).
+#
+# Environment:
+#   PAHOLE          the pahole to run (default: pahole)
+#   PAHOLE_FLAGS    its flags (default: what 6.1 and 6.12 give pahole 1.24,
+#                   "--btf_gen_floats -j --lang_exclude=rust"); for 6.12
+#                   and pahole 1.26+: "-j --btf_features=encode_force,var,
+#                   float,enum64,decl_tag,type_tag,optimized_func,
+#                   consistent_func,decl_tag_kfuncs"
+#   BTF_LINK_FLAGS  btf-link's (default: none, its default features); what
+#                   the kbuild patches give it: --btf_features=LIST
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${ABTF_BUILD:-$top/build}
@@ -35,17 +46,21 @@ run() {
 }
 
 printf '%-10s %10s %10s %13s\n' tool wall cpu peak-rss
+pahole=${PAHOLE:-pahole}
+read -r -a pahole_flags <<< "${PAHOLE_FLAGS:---btf_gen_floats -j --lang_exclude=rust}"
+read -r -a link_flags <<< "${BTF_LINK_FLAGS:-}"
+echo "pahole: $("$pahole" --version) ${pahole_flags[*]}; btf-link ${link_flags[*]}"
 cp "$img" "$tmp/img"
-run pahole pahole -J --btf_gen_floats -j --lang_exclude=rust \
+run pahole "$pahole" -J "${pahole_flags[@]}" \
 	--btf_encode_detached="$tmp/pahole.btf" "$tmp/img"
-run btf-link "$build/bin/btf-link" -o "$tmp/ours.btf" "$tmp/img"
+run btf-link "$build/bin/btf-link" "${link_flags[@]}" -o "$tmp/ours.btf" "$tmp/img"
 read -r pw pc pr < "$tmp/pahole.res"
 read -r ow oc orss < "$tmp/btf-link.res"
 echo
 awk -v pw="$pw" -v ow="$ow" -v pc="$pc" -v oc="$oc" -v pr="$pr" -v orss="$orss" \
 	'BEGIN { printf "btf-link / pahole: wall %.2fx, cpu %.2fx, peak rss %.2fx\n",
 		 ow / pw, oc / pc, orss / pr }'
-"$build/bin/btf-link" -v -o "$tmp/ours.btf" "$tmp/img" 2>&1 | sed 's/^/  /'
+"$build/bin/btf-link" "${link_flags[@]}" -v -o "$tmp/ours.btf" "$tmp/img" 2>&1 | sed 's/^/  /'
 printf 'input .BTF archive: %d bytes; pahole BTF: %d bytes; ours: %d bytes\n' \
 	"$(objcopy --dump-section .BTF="$tmp/a" "$tmp/img" /dev/null && stat -c %s "$tmp/a")" \
 	"$(stat -c %s "$tmp/pahole.btf")" "$(stat -c %s "$tmp/ours.btf")"

@@ -35,6 +35,9 @@
 #
 # Environment:
 #   ABTF_E2E_KERNEL      the kernel: 6.1 (default) or 6.12
+#   ABTF_E2E_CC          the compiler: gcc (default) or clang, which builds
+#                        with LLVM=1 (clang, ld.lld, llvm-objcopy, ...) in
+#                        a cache of its own (e2e-6.12-clang)
 #   ABTF_KERNEL_DIR      the cache is $ABTF_KERNEL_DIR/e2e (e2e-6.12 for 6.12)
 #                        (default: tests/.work/e2e, git-ignored)
 #   ABTF_KERNEL_TARBALL  the source (default:
@@ -84,6 +87,14 @@ case $KVER in
 *)	echo "e2e: error: ABTF_E2E_KERNEL=$KVER: 6.1 or 6.12" >&2
 	exit 1 ;;
 esac
+KCC=${ABTF_E2E_CC:-gcc}
+case $KCC in
+gcc)	LLVM_ARGS=() ;;
+clang)	E2E=$E2E-clang
+	LLVM_ARGS=(LLVM=1) ;;
+*)	echo "e2e: error: ABTF_E2E_CC=$KCC: gcc or clang" >&2
+	exit 1 ;;
+esac
 
 SRC=$E2E/src
 CONFIG=$E2E/config
@@ -121,7 +132,7 @@ stamp_of() { cat "$E2E/$1.stamp" 2>/dev/null || echo none; }
 kmake() {
 	local dir=$1 log=$2
 	shift 2
-	make -C "$SRC" O="$dir" ARCH=x86_64 "$@" >>"$log" 2>&1 || {
+	make -C "$SRC" O="$dir" ARCH=x86_64 "${LLVM_ARGS[@]}" "$@" >>"$log" 2>&1 || {
 		tail -n 40 "$log" >&2
 		die "make O=${dir#"$E2E"/} $* failed; the whole output is in $log"
 	}
@@ -129,9 +140,9 @@ kmake() {
 
 # The make arguments of each build.
 args_pahole() { echo "-j$JOBS"; }
-args_cc() { printf '%s\n' "-j$JOBS" "CC=$CC_BTF_BIN gcc"; }
+args_cc() { printf '%s\n' "-j$JOBS" "CC=$CC_BTF_BIN $KCC"; }
 args_only() {
-	printf '%s\n' "-j$((JOBS + 1))" "CC=$CC_BTF_BIN gcc" "BTF_LINK=$BTF_LINK_BIN -j 1" BTF_ONLY=1
+	printf '%s\n' "-j$((JOBS + 1))" "CC=$CC_BTF_BIN $KCC" "BTF_LINK=$BTF_LINK_BIN -j 1" BTF_ONLY=1
 }
 
 # kmake_build DIR LOG ARGSFN [MORE...]: make with the build's arguments.
@@ -294,9 +305,17 @@ check_config() {
 	[ $bad -eq 0 ] || die "the configuration is not the fragment's (see above)"
 }
 
+# cc_version: what identifies the compiler in the stamps.
+cc_version() {
+	case $KCC in
+	gcc) gcc -dumpfullversion ;;
+	*) "$KCC" --version | head -n 1 ;;
+	esac
+}
+
 phase_config() {
 	local key log=$E2E/config.log
-	key="$(stamp_of source) $(sha "$FRAGMENT") $(gcc -dumpfullversion) $(pahole --version)"
+	key="$(stamp_of source) $(sha "$FRAGMENT") $(cc_version) $(pahole --version)"
 	step_done config "$key" && [ -f "$CONFIG/.config" ] && return 0
 	: > "$log"
 	rm -rf "$CONFIG"
@@ -355,7 +374,7 @@ check_objects() {
 		[ -f "$SRC/${rel%.o}.c" ] && [ -f "$cmd" ] || continue
 		line=$(head -n 1 "$cmd")
 		case $line in
-		*"$CC_BTF_BIN gcc "*" -g "*) ;;
+		*"$CC_BTF_BIN $KCC "*" -g "*) ;;
 		*) continue ;;
 		esac
 		case $(readelf -SW "$obj") in
@@ -487,41 +506,54 @@ lenders() {
 	rm -f "$tmp".*
 }
 
+# tag_counts BTF: "TYPE_TAG n, DECL_TAG m" of a BTF file.
+tag_counts() {
+	bpftool btf dump file "$1" | awk '
+		$2 == "TYPE_TAG" { t++ } $2 == "DECL_TAG" { d++ }
+		END { printf "TYPE_TAG %d, DECL_TAG %d\n", t, d }'
+}
+
 phase_compare() {
-	local ko m flags serial
+	local ko m flags serial tags_a tags_b
 	mkdir -p "$RES"
-	section "$B_PAHOLE/vmlinux" .BTF "$RES/pahole.vmlinux.btf" ||
-		die "pahole/vmlinux has no .BTF"
 	section "$B_CC/vmlinux" .BTF "$RES/cc-btf.vmlinux.btf" ||
 		die "cc-btf/vmlinux has no .BTF"
 	flags=$(pahole_flags)
-	say "vmlinux: pahole $(stat -c %s "$RES/pahole.vmlinux.btf") bytes," \
-	    "archive-btf $(stat -c %s "$RES/cc-btf.vmlinux.btf") bytes"
-	compare "$B_CC/vmlinux" "$RES/pahole.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
-		"$RES/vmlinux.diff" 0
+	if [ -f "$B_PAHOLE/vmlinux" ]; then
+		section "$B_PAHOLE/vmlinux" .BTF "$RES/pahole.vmlinux.btf" ||
+			die "pahole/vmlinux has no .BTF"
+		say "vmlinux: the pahole build's $(stat -c %s "$RES/pahole.vmlinux.btf") bytes," \
+		    "archive-btf $(stat -c %s "$RES/cc-btf.vmlinux.btf") bytes"
+		compare "$B_CC/vmlinux" "$RES/pahole.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
+			"$RES/vmlinux.diff" 0
+	fi
 
 	# pahole -j, as the kernel runs it, keeps one FUNC per name and
 	# thread, which thread depends on scheduling: its BTF changes from
 	# run to run. Without -j, it keeps the first in DWARF order, as
-	# btf-link does in link order.
+	# btf-link does in link order. It reads the DWARF of the very image
+	# btf-link linked the archive of.
 	# shellcheck disable=SC2086
 	serial=$(printf '%s\n' $flags | grep -vx -- -j | tr '\n' ' ')
-	say "vmlinux: against pahole without -j ($serial), on pahole/vmlinux:"
+	say "vmlinux: against pahole without -j ($serial) on cc-btf/$BTF_IMAGE:"
 	# shellcheck disable=SC2086
 	pahole -J $serial --btf_encode_detached="$RES/pahole-serial.vmlinux.btf" \
-		"$B_PAHOLE/vmlinux" >/dev/null 2>&1 || die "pahole failed on pahole/vmlinux"
+		"$B_CC/$BTF_IMAGE" >/dev/null 2>&1 || die "pahole failed on cc-btf/$BTF_IMAGE"
 	compare "$B_CC/vmlinux" "$RES/pahole-serial.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
 		"$RES/vmlinux-serial.diff" 20
+	tags_a=$(tag_counts "$RES/pahole-serial.vmlinux.btf")
+	tags_b=$(tag_counts "$RES/cc-btf.vmlinux.btf")
+	say "vmlinux: pahole $tags_a; archive-btf $tags_b"
+	[ "$tags_a" = "$tags_b" ] || fail "vmlinux: the tags differ from pahole's"
 
-	# A module's split BTF refers to its base by type ID, and the two
-	# builds' bases number their types differently: pahole encodes the
-	# pahole build's module again, on top of the cc-btf build's vmlinux,
-	# with the kernel's flags.
+	# pahole encodes each module's DWARF on top of the cc-btf build's
+	# vmlinux, with the kernel's flags: split BTF refers to its base by
+	# type ID.
 	for ko in $(modules_of "$B_CC"); do
 		m=$(basename "$ko" .ko)
 		# shellcheck disable=SC2086
 		pahole -J $flags --btf_base "$B_CC/vmlinux" \
-			--btf_encode_detached="$RES/$m.pahole.btf" "$B_PAHOLE/$ko" \
+			--btf_encode_detached="$RES/$m.pahole.btf" "$B_CC/$ko" \
 			>/dev/null 2>&1 || { fail "pahole cannot encode $ko"; continue; }
 		say "$ko: pahole $(stat -c %s "$RES/$m.pahole.btf") bytes," \
 		    "archive-btf $(section_size "$B_CC/$ko" .BTF) bytes (split BTF)"
@@ -531,13 +563,13 @@ phase_compare() {
 }
 
 # pahole_flags: the flags the tree gives pahole (scripts/pahole-flags.sh in
-# 6.1, PAHOLE_FLAGS of scripts/Makefile.btf in 6.12), for the pahole build.
+# 6.1, PAHOLE_FLAGS of scripts/Makefile.btf in 6.12), for the configuration.
 pahole_flags() {
 	if [ -x "$SRC/scripts/pahole-flags.sh" ]; then
 		PAHOLE=pahole "$SRC/scripts/pahole-flags.sh"
 		return
 	fi
-	make -s --no-print-directory -C "$B_PAHOLE" -f - srctree="$SRC" <<'MK' ||
+	make -s --no-print-directory -C "$B_CC" -f - srctree="$SRC" <<'MK' ||
 include include/config/auto.conf
 include $(srctree)/scripts/Kbuild.include
 include $(srctree)/scripts/Makefile.btf
@@ -716,7 +748,7 @@ phase_unpatched() {
 	: > "$log"
 	touch "$SRC/$TOUCH_C"
 	mapfile -t args < <(args_cc)
-	make -C "$SRC" O="$B_CC" ARCH=x86_64 "${args[@]}" CC_BTF_KBUILD= "$obj" \
+	make -C "$SRC" O="$B_CC" ARCH=x86_64 "${LLVM_ARGS[@]}" "${args[@]}" CC_BTF_KBUILD= "$obj" \
 		>>"$log" 2>&1 || rc=$?
 	[ $rc -ne 0 ] || fail "make with CC_BTF_KBUILD= succeeded"
 	grep -q "^cc-btf: error: $obj: this kernel tree lacks archive-btf's kbuild patches" "$log" ||

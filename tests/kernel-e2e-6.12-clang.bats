@@ -1,0 +1,41 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A clang kernel end to end: Debian's linux-source-6.12 with
+# kbuild-patches/v6.12, configured with tests/kernel/config-fragment for
+# clang, built with make LLVM=1 CC="cc-btf clang" (clang, ld.lld,
+# llvm-objcopy, ...), every object compiled from C with debug information
+# carrying BTF, vmlinux and module BTF compared by meaning with pahole on
+# the same images (TYPE_TAG and DECL_TAG counts equal), booted under qemu.
+# The work is tests/kernel/e2e.sh's (ABTF_E2E_CC=clang), cached in
+# ${ABTF_KERNEL_DIR:-tests/.work}/e2e-6.12-clang. One kernel build: pahole
+# runs on the cc-btf build's own images.
+#
+# Skipped only when e2e.sh says a prerequisite cannot be installed or the
+# host is not x86-64 (its exit status 77).
+
+load test_helper
+E2E_KERNEL=6.12
+E2E_CC=clang
+load kernel/e2e
+
+bats_require_minimum_version 1.5.0
+
+# The phases build on each other: never run two tests of this file at once.
+BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
+@test "kernel e2e 6.12 clang: make LLVM=1 CC=\"cc-btf clang\" builds the kernel and its modules with btf-link" {
+	e2e tools source config cc-btf
+}
+
+@test "kernel e2e 6.12 clang: every object has BTF; vmlinux and the modules carry the final BTF only" {
+	e2e check
+}
+
+@test "kernel e2e 6.12 clang: vmlinux and module BTF equal pahole's on the same images, tags included" {
+	e2e compare
+}
+
+@test "kernel e2e 6.12 clang: the kernel boots under qemu and accepts its BTF and the modules' BTF" {
+	e2e boot
+}
