@@ -497,10 +497,12 @@ lenders() {
 		[ "$(awk -v n="$name" '$1 == n' "$tmp.defs" | wc -l)" -eq 1 ] || continue
 		obj=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.defs")
 		section "$obj" .BTF "$tmp.btf" || continue
-		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$b" |
-			grep -q "^[-+~] func $name:" && continue
-		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$a" |
-			grep -q "^~ func $name:" || continue
+		# (to files: grep -q would end btf-link with SIGPIPE, which
+		# pipefail takes for a failure)
+		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$b" > "$tmp.b" || true
+		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$a" > "$tmp.a" || true
+		grep -q "^[-+~] func $name:" "$tmp.b" && continue
+		grep -q "^~ func $name:" "$tmp.a" || continue
 		echo "$name"
 	done < "$tmp.names"
 	rm -f "$tmp".*
