@@ -948,6 +948,7 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		const uint8_t *types;
 		struct abtf_member m;
 		struct input in;
+		uint8_t *filtered = NULL;
 		void *copy = NULL;
 
 		err = read_member(l, n, i, &buf, &cap, &m);
@@ -959,11 +960,14 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 			break;
 		}
 		member_input(l, &l->plans[i], &m, types, &in);
-		err = abtf__node_merge(l, n, &in);
+		err = abtf__filter_input(l, &in, &filtered);
+		if (!err)
+			err = abtf__node_merge(l, n, &in);
 		if (err && !n->msg[0])
 			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
 				"cannot merge: %s", l->path, i,
 				l->plans[i].off, strerror(-err));
+		free(filtered);
 		free(copy);
 	}
 	free(buf);

@@ -183,6 +183,10 @@ static inline bool abtf__node_str_is(struct node *n, const struct input *in,
 	return abtf__node_str_cmp(n, in, off, node_off);
 }
 
+/* filter.c */
+int abtf__filter_input(const struct abtf_linker *l, struct input *in,
+		       uint8_t **buf);
+
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,

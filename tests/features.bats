@@ -3,8 +3,8 @@
 #
 # btf-link --btf_features: pahole's named BTF features (pahole.c's
 # btf_features table and parse_btf_features(); docs/design.md, "BTF
-# features"). The parser is seen through `btf-link -v`, which names the
-# features a link makes; the expectations follow pahole's rules: the names
+# features"). The parser is seen through `btf-link -v --btf_features=...`,
+# which names the features it parsed; the expectations follow pahole's rules: the names
 # of a list are switched on, others off; lists add up; "default" (and
 # "all") is pahole's default set; a leading '+' adds it.
 
@@ -25,7 +25,7 @@ need_link() {
 }
 
 # features_of ARGS...: the features `btf-link -v ARGS... missing` reports
-# (it reports them before it opens the file).
+# (it reports those of --btf_features before it opens the file).
 features_of() {
 	run --separate-stderr "$BTF_LINK" -v "$@" -o /dev/null missing-file
 	[ "$status" -eq 2 ] || { echo "exit $status"; return 1; }
@@ -34,7 +34,6 @@ features_of() {
 
 @test "features: the parser follows pahole's list syntax" {
 	[ -x "$BTF_LINK" ] || skip "btf-link is not built"
-	[ "$(features_of)" = "$LEGACY" ]
 	[ "$(features_of --btf_features=var)" = "var" ]
 	[ "$(features_of --btf_features=float,var)" = "var,float" ]
 	[ "$(features_of --btf_features=var,,float,)" = "var,float" ]
@@ -107,4 +106,146 @@ features_of() {
 	done
 	run "$BTF_LINK" --supported_btf_features extra
 	[ "$status" -eq 2 ]
+}
+
+# prog: tests/fixtures/features.c through cc-btf, linked with link.lds.
+# pahole reads the same image's DWARF (the archive in .BTF is no matter
+# to --btf_encode_detached).
+make_prog() {
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
+	ld -T "$FIXTURES/link.lds" -o prog f.o 2>/dev/null
+}
+
+# has_kind FILE KIND: FILE's BTF has at least one KIND.
+has_kind() {
+	bpftool btf dump file "$1" | grep -q "^\[[0-9]*\] $2 "
+}
+
+# same_as_pahole FEATURES PAHOLE-FLAGS...: btf-link --btf_features=FEATURES
+# of prog means what Debian's pahole 1.24 makes of it with its legacy
+# flags for the same choice.
+same_as_pahole() {
+	local feats=$1
+	shift
+	pahole -J "$@" --btf_encode_detached=ref.btf prog
+	"$BTF_LINK" --btf_features="$feats" -o ours.btf prog
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
+		echo "--btf_features=$feats against pahole $*: exit $status"
+		echo "$output"
+		return 1
+	fi
+}
+
+@test "features: float off writes FLOATs as pahole 1.24 without --btf_gen_floats" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole var,decl_tag,type_tag,enum64
+	! has_kind ours.btf FLOAT
+	# the fixture has floats: with the feature they are FLOATs, and the
+	# BTF differs by meaning
+	"$BTF_LINK" --btf_features=float,var,decl_tag,type_tag,enum64 -o with.btf prog
+	has_kind with.btf FLOAT
+	run "$BTF_LINK" --compare with.btf ours.btf
+	[ "$status" -eq 1 ]
+	same_as_pahole float,var,decl_tag,type_tag,enum64 --btf_gen_floats
+}
+
+@test "features: var off leaves out VARs and DATASECs, as --skip_encoding_btf_vars" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole float,decl_tag,type_tag,enum64 --btf_gen_floats --skip_encoding_btf_vars
+	! has_kind ours.btf VAR
+	! has_kind ours.btf DATASEC
+	"$BTF_LINK" --btf_features=float,var -o with.btf prog
+	has_kind with.btf VAR
+	has_kind with.btf DATASEC
+}
+
+@test "features: enum64 off makes every enum a 32-bit unsigned ENUM, as --skip_encoding_btf_enum64" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole float,var,decl_tag,type_tag --btf_gen_floats --skip_encoding_btf_enum64
+	! has_kind ours.btf ENUM64
+	! bpftool btf dump file ours.btf | grep -q "^\[[0-9]*\] ENUM .* encoding=SIGNED"
+	"$BTF_LINK" --btf_features=float,var,enum64 -o with.btf prog
+	has_kind with.btf ENUM64
+	bpftool btf dump file with.btf | grep -q "^\[[0-9]*\] ENUM .* encoding=SIGNED"
+}
+
+@test "features: every feature off is pahole 1.24 with every legacy flag off" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
+		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag
+	# and all on (the default set but for encode_force) is the default
+	"$BTF_LINK" --btf_features=var,float,decl_tag,type_tag,enum64,reproducible_build -o all.btf prog
+	"$BTF_LINK" -o default.btf prog
+	cmp all.btf default.btf
+	# reproducible_build changes nothing: btf-link always is
+	"$BTF_LINK" --btf_features=var,float,decl_tag,type_tag,enum64 -o norepro.btf prog
+	cmp all.btf norepro.btf
+}
+
+@test "features: with the lab's upstream pahole, each feature set means the same" {
+	local P=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole} f
+	[ -x "$P" ] || skip "no upstream pahole at $P (set ABTF_LAB_PAHOLE)"
+	need_link
+	make_prog
+	for f in "" var float enum64 var,float float,enum64 \
+		 encode_force,var,float,enum64,decl_tag,type_tag \
+		 var,float,reproducible_build; do
+		"$P" -J --btf_features="$f" --btf_encode_detached=lab.btf prog
+		"$BTF_LINK" --btf_features="$f" -o ours.btf prog
+		run "$BTF_LINK" --compare lab.btf ours.btf
+		[ "$status" -eq 0 ] || { echo "--btf_features=$f:"; echo "$output"; return 1; }
+	done
+}
+
+# A per-CPU variable named with a '$' (GCC takes it in identifiers): a
+# name the kernel rejects in a VAR.
+bad_name_prog() {
+	cat > bad.c <<-'EOC'
+	__attribute__((section(".data..percpu"))) int pcpu$bad;
+	__attribute__((section(".data..percpu"))) int pcpu_good;
+	int bad_user(void) { return pcpu$bad + pcpu_good; }
+	EOC
+	"$CC_BTF" gcc -g -O2 -c bad.c -o bad.o
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
+	ld -T "$FIXTURES/link.lds" -o prog bad.o f.o 2>/dev/null
+}
+
+@test "features: an invalid variable name stops the link; encode_force leaves the VAR out" {
+	need_link
+	need_cmd bpftool
+	bad_name_prog
+	cp prog prog.orig
+	run --separate-stderr "$BTF_LINK" --btf_features=var,float prog
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: prog: .BTF member 0: variable 'pcpu\$bad': not a valid BTF name"* ]]
+	cmp prog prog.orig
+	# the default (pahole 1.24 without --btf_encode_force) stops too
+	run --separate-stderr "$BTF_LINK" -o out.btf prog
+	[ "$status" -eq 2 ]
+	[ ! -e out.btf ]
+	"$BTF_LINK" --btf_features=var,float,encode_force -o out.btf prog
+	bpftool btf dump file out.btf > dump
+	grep -q "VAR 'pcpu_good'" dump
+	! grep -q 'pcpu\$bad' dump
+	# without var, there is no VAR to name
+	"$BTF_LINK" --btf_features=float -o novar.btf prog
+}
+
+@test "features: an invalid variable name against pahole 1.24 --btf_encode_force" {
+	need_link
+	need_cmd pahole
+	bad_name_prog
+	"$BTF_LINK" --btf_features=var,float,decl_tag,type_tag,enum64,encode_force -o ours.btf prog
+	pahole -J --btf_gen_floats --btf_encode_force --btf_encode_detached=ref.btf prog
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; return 1; }
 }
