@@ -953,13 +953,62 @@ static uint32_t base_str_len(const struct btf *base)
 	return hdr ? hdr->str_len : 0;
 }
 
+/* A DECL_TAG @value on the whole of type @id (component -1). */
+static int append_decl_tag(struct node *n, const char *value, uint32_t id)
+{
+	size_t sz = sizeof(struct btf_type) + sizeof(struct btf_decl_tag);
+	struct btf_type *t;
+	int64_t name;
+
+	name = abtf__strtab_add(&n->strs, value);
+	if (name < 0 || grow_types(n, sz))
+		return -ENOMEM;
+	t = (void *)(n->types + n->types_len);
+	t->name_off = name;
+	t->info = BTF_KIND_DECL_TAG << 24;
+	t->type = id;
+	((struct btf_decl_tag *)(t + 1))->component_idx = -1;
+	n->types_len += sz;
+	n->next_id++;
+	return 0;
+}
+
+/* decl_tag_kfuncs: tag the FUNC of every kfunc, in type ID order. */
+static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
+{
+	size_t off = 0, end = n->types_len;
+	uint32_t id = n->first_id;
+	int err = 0;
+
+	while (!err && off < end) {
+		const struct btf_type *t = (const void *)(n->types + off);
+		const char *tags[2];
+		const struct kfunc *k;
+		int i, nr;
+
+		off += abtf__record_size(t);
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC ||
+		    !(k = abtf__find_kfunc(l, n->strs.data + t->name_off))) {
+			id++;
+			continue;
+		}
+		nr = abtf__kfunc_tags(k, tags);
+		for (i = 0; !err && i < nr; i++)
+			err = append_decl_tag(n, tags[i], id);
+		id++;
+	}
+	return err;
+}
+
 struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 {
 	size_t size;
 	void *raw;
 	int err;
 
-	err = append_datasecs(l, n);
+	err = l->nr_kfuncs ? append_kfunc_tags(l, n) : 0;
+	if (!err)
+		err = append_datasecs(l, n);
 	if (err) {
 		errno = -err;
 		return NULL;

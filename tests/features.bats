@@ -249,3 +249,146 @@ bad_name_prog() {
 	run "$BTF_LINK" --compare ref.btf ours.btf
 	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; return 1; }
 }
+
+# kfunc_prog OUT [LD ARGS...]: tests/fixtures/kfuncs.c (kfunc sets in
+# .BTF_ids, tests/fixtures/btf_ids_test.h) through cc-btf, linked to OUT.
+kfunc_prog() {
+	local out=$1
+	shift
+	"$CC_BTF" gcc -g -O2 -I"$FIXTURES" -c "$FIXTURES/kfuncs.c" -o k.o
+	ld "$@" -o "$out" k.o 2>/dev/null
+}
+
+# btf_tags FILE: "FUNC TAG" for every DECL_TAG on a FUNC of FILE's BTF.
+btf_tags() {
+	bpftool btf dump file "$1" | awk '
+		/^\[[0-9]+\] FUNC / { gsub(/[\[\]]/, "", $1); f[$1] = $3 }
+		/^\[[0-9]+\] DECL_TAG / { t[++n] = $3 " " $4 }
+		END {
+			for (i = 1; i <= n; i++) {
+				split(t[i], a, " "); sub(/type_id=/, "", a[2])
+				print f[a[2]], a[1]
+			}
+		}' | tr -d "'" | sort
+}
+
+# expected_tags IMAGE BTF: the tags pahole's rules give, derived from the
+# image's own symbols and .BTF_ids bytes (readelf, objcopy): a set8
+# symbol whose flags have bit 0 covers [value, value + size); a
+# __BTF_ID__func__NAME__N symbol inside one is a kfunc NAME with the flags
+# after its ID (the last such symbol's); every kfunc with a FUNC in BTF
+# gets bpf_kfunc, and bpf_fastcall with flag 1 << 12.
+expected_tags() {
+	local img=$1 btf=$2
+	section_bytes "$img" .BTF_ids ids.bin
+	readelf -SW "$img" > sections
+	readelf -sW "$img" > symbols
+	bpftool btf dump file "$btf" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" > funcs
+	python3 - <<-'EOF'
+	import re, struct
+	secs = {}
+	for line in open('sections'):
+	    m = re.match(r'\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+([0-9a-f]+)', line)
+	    if m:
+	        secs[m.group(2)] = (int(m.group(1)), int(m.group(3), 16))
+	idx, base = secs['.BTF_ids']
+	data = open('ids.bin', 'rb').read()
+	syms = []
+	for line in open('symbols'):
+	    f = line.split()
+	    if len(f) == 8 and f[6] == str(idx):
+	        syms.append((int(f[1], 16), int(f[2]), f[7]))
+	sets = [(v, v + s) for v, s, n in syms
+	        if n.startswith('__BTF_ID__set8__') and
+	        struct.unpack_from('<I', data, v - base + 4)[0] & 1]
+	flags = {}
+	for v, s, n in syms:
+	    m = re.match(r'__BTF_ID__func__(.+)__[^_]+$', n)
+	    if m and any(a <= v < b for a, b in sets):
+	        flags[m.group(1)] = struct.unpack_from('<I', data, v - base + 4)[0]
+	funcs = set(open('funcs').read().split())
+	for name in sorted(flags):
+	    if name in funcs:
+	        print(name, 'bpf_kfunc')
+	        if flags[name] & (1 << 12):
+	            print(name, 'bpf_fastcall')
+	EOF
+}
+
+@test "features: decl_tag_kfuncs tags exactly the kfuncs of the image's .BTF_ids" {
+	need_link
+	need_cmd bpftool python3 objcopy readelf
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o ours.btf prog
+	expected_tags prog ours.btf | sort > want
+	btf_tags ours.btf > got
+	diff -u want got
+	# the fixture has what the test is about: both tags, a kfunc without
+	# a FUNC, functions of other lists without tags
+	grep -qx 'kf_beta bpf_fastcall' want
+	grep -qx 'kf_alpha bpf_kfunc' want
+	! grep -q 'kf_missing\|not_kfunc\|listed_only\|plain_func' want
+	grep -qx 'not_kfunc' funcs
+	grep -qx 'listed_only' funcs
+	# a module (ld -r: section-relative symbols) the same
+	kfunc_prog mod.ko -r
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o mod.btf mod.ko
+	expected_tags mod.ko mod.btf | sort > want
+	btf_tags mod.btf > got
+	diff -u want got
+	[ -s want ]
+}
+
+@test "features: no kfunc tags without decl_tag_kfuncs, nor without decl_tag" {
+	need_link
+	need_cmd bpftool
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	"$BTF_LINK" --btf_features=decl_tag -o a.btf prog
+	"$BTF_LINK" --btf_features=decl_tag_kfuncs -o b.btf prog
+	"$BTF_LINK" -o c.btf prog
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o d.btf prog
+	[ -z "$(btf_tags a.btf)" ]
+	[ -z "$(btf_tags b.btf)" ]
+	[ -z "$(btf_tags c.btf)" ]
+	[ -n "$(btf_tags d.btf)" ]
+	# decl_tag off leaves out every DECL_TAG, kfuncs' included: the same
+	# BTF as without them, but for the tags
+	run "$BTF_LINK" --compare d.btf b.btf
+	[ "$status" -eq 1 ]
+	! grep -v '^- decl_tag ' <<< "$output"
+	# an image without .BTF_ids has nothing to tag, and is no error
+	make_prog
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o e.btf prog
+	[ -z "$(btf_tags e.btf)" ]
+}
+
+@test "features: decl_tag_kfuncs on raw BTF is an error: there is no .BTF_ids" {
+	need_link
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	section_bytes prog .BTF archive.bin
+	# one member: -f, or btf-link would take it for final BTF
+	run --separate-stderr "$BTF_LINK" -f --btf_features=decl_tag,decl_tag_kfuncs -o out.btf archive.bin
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: archive.bin: raw BTF has no .BTF_ids section: BTF feature 'decl_tag_kfuncs' needs the ELF image" ]
+	[ ! -e out.btf ]
+	# without decl_tag, nothing would be tagged: no error
+	"$BTF_LINK" -f --btf_features=decl_tag_kfuncs -o out.btf archive.bin
+}
+
+@test "features: decl_tag_kfuncs means what the lab's upstream pahole makes" {
+	local P=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole} f
+	[ -x "$P" ] || skip "no upstream pahole at $P (set ABTF_LAB_PAHOLE)"
+	need_link
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	kfunc_prog mod.ko -r
+	for f in decl_tag,decl_tag_kfuncs decl_tag_kfuncs decl_tag \
+		 encode_force,var,float,enum64,decl_tag,type_tag,decl_tag_kfuncs; do
+		for img in prog mod.ko; do
+			"$P" -J --btf_features="$f" --btf_encode_detached=lab.btf "$img"
+			"$BTF_LINK" --btf_features="$f" -o ours.btf "$img"
+			run "$BTF_LINK" --compare lab.btf ours.btf
+			[ "$status" -eq 0 ] ||
+				{ echo "$img --btf_features=$f:"; echo "$output"; return 1; }
+		done
+	done
+}
