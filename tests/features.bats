@@ -392,3 +392,26 @@ expected_tags() {
 		done
 	done
 }
+
+@test "features: type_tag and decl_tag off, on clang's tags (pahole's members), as pahole 1.24" {
+	need_link
+	need_cmd clang pahole bpftool
+	clang -g -O2 -c "$FIXTURES/btf-tags.c" -o tags.o
+	LLVM_OBJCOPY=objcopy pahole -J tags.o
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
+	ld -T "$FIXTURES/link.lds" -o prog tags.o f.o 2>/dev/null
+	same_as_pahole var,float,decl_tag,type_tag,enum64 --btf_gen_floats
+	has_kind ours.btf TYPE_TAG
+	has_kind ours.btf DECL_TAG
+	same_as_pahole var,float,decl_tag,enum64 --btf_gen_floats --skip_encoding_btf_type_tag
+	! has_kind ours.btf TYPE_TAG
+	has_kind ours.btf DECL_TAG
+	same_as_pahole var,float,type_tag,enum64 --btf_gen_floats --skip_encoding_btf_decl_tag
+	! has_kind ours.btf DECL_TAG
+	has_kind ours.btf TYPE_TAG
+	same_as_pahole float,decl_tag,type_tag,enum64 --btf_gen_floats --skip_encoding_btf_vars
+	same_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
+		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag
+	! has_kind ours.btf TYPE_TAG
+	! has_kind ours.btf DECL_TAG
+}
