@@ -45,6 +45,8 @@ features_of() {
 	[ "$(features_of --btf_features=all)" = "$PAHOLE_DEFAULT" ]
 	[ "$(features_of --btf_features=default,global_var)" = "$PAHOLE_DEFAULT,global_var" ]
 	[ "$(features_of --btf_features=+reproducible_build)" = "$PAHOLE_DEFAULT,reproducible_build" ]
+	[ "$(features_of --btf_features=+)" = "$PAHOLE_DEFAULT" ]
+	[ "$(features_of --btf_features=+var)" = "$PAHOLE_DEFAULT" ]
 	# several options add up, a repeated name is no different
 	[ "$(features_of --btf_features=var --btf_features=float,var)" = "var,float" ]
 	[ "$(features_of --btf_features=$PAHOLE_DEFAULT --btf_features=+reproducible_build)" = \
