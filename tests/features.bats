@@ -441,3 +441,17 @@ expected_tags() {
 	"$BTF_LINK" -j3 --btf_features=var,float -o j3.btf linked.o
 	cmp j1.btf j3.btf
 }
+
+@test "features: the library's feature API, through the shared library" {
+	need_cmd gcc
+	[ -e "$ABTF_BUILD/libarchive-btf.so" ] || skip "no shared library in $ABTF_BUILD"
+	local san=
+	# a sanitizer build's library wants its runtime first
+	readelf -dW "$ABTF_BUILD/libarchive-btf.so" | grep -q 'libasan' &&
+		san="-fsanitize=address,undefined"
+	gcc $san -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/features-api.c" \
+		-L"$ABTF_BUILD" -larchive-btf -Wl,-rpath,"$ABTF_BUILD" -o api
+	run ./api
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ -z "$output" ]
+}
