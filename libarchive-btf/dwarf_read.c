@@ -142,6 +142,7 @@ static void take_section(struct dw_file *f, const char *name, Elf_Data *d)
 		{ ".debug_str", offsetof(struct dw_file, str) },
 		{ ".debug_line_str", offsetof(struct dw_file, line_str) },
 		{ ".debug_str_offsets", offsetof(struct dw_file, str_offsets) },
+		{ ".debug_addr", offsetof(struct dw_file, addr) },
 	};
 	size_t i;
 
@@ -376,6 +377,8 @@ static bool attr_wanted(uint64_t name)
 	case DW_AT_upper_bound:
 	case DW_AT_language:
 	case DW_AT_str_offsets_base:
+	case DW_AT_addr_base:
+	case DW_AT_GNU_addr_base:
 	case DW_AT_data_member_location:
 	case DW_AT_const_value:
 	case DW_AT_location:
@@ -551,23 +554,70 @@ static const char *string_at(const struct dw_sec *s, uint64_t off)
 	return off < s->size ? (const char *)s->buf + off : NULL;
 }
 
-static const char *strx(const struct dw_file *f, const struct dw_unit *u,
-			uint64_t idx)
+/*
+ * Entry @idx of an array of @size-byte entries at @base in @s (DW_AT_*_base;
+ * 0: none given, the array starts just past the section's one header):
+ * its position, or false if it is not wholly inside the section.
+ */
+static bool table_entry(const struct dw_sec *s, const struct dw_unit *u,
+			uint64_t base, uint64_t idx, unsigned int size,
+			uint64_t *pos)
 {
-	uint64_t base = u->str_offsets_base, pos;
+	if (!base)
+		base = u->offset_size == 8 ? 16 : 8;
+	if (base > s->size || idx >= (s->size - base) / size)
+		return false;
+	*pos = base + idx * size;
+	return true;
+}
+
+/* The string of index @idx; NULL with *bad set if there is none. */
+static const char *strx(const struct dw_file *f, const struct dw_unit *u,
+			uint64_t idx, bool *bad)
+{
+	const char *str;
+	uint64_t pos;
 	struct cur c;
 
-	if (!base)	/* no DW_AT_str_offsets_base: just past the header */
-		base = u->offset_size == 8 ? 16 : 8;
-	pos = base + idx * u->offset_size;
-	if (idx > f->str_offsets.size || pos >= f->str_offsets.size)
+	if (!u->bases_read)	/* the unit DIE itself, read for its bases */
 		return NULL;
+	if (!table_entry(&f->str_offsets, u, u->str_offsets_base, idx,
+			 u->offset_size, &pos)) {
+		*bad = true;
+		return NULL;
+	}
 	c.p = f->str_offsets.buf + pos;
 	c.end = f->str_offsets.buf + f->str_offsets.size;
 	c.bad = false;
 	c.big = f->big_endian;
 	pos = get_n(&c, u->offset_size);
-	return c.bad ? NULL : string_at(&f->str, pos);
+	str = c.bad ? NULL : string_at(&f->str, pos);
+	*bad = !str;
+	return str;
+}
+
+int dw_unit__addrx(const struct dw_file *f, const struct dw_unit *u,
+		   uint64_t idx, uint64_t *val, const uint8_t **where,
+		   const char **why)
+{
+	struct cur c;
+	uint64_t pos;
+
+	if (!f->addr.buf) {
+		*why = "DW_OP_addrx without a .debug_addr section";
+		return -EINVAL;
+	}
+	if (!table_entry(&f->addr, u, u->addr_base, idx, u->addr_size, &pos)) {
+		*why = "address index past the end of .debug_addr";
+		return -EINVAL;
+	}
+	c.p = f->addr.buf + pos;
+	c.end = f->addr.buf + f->addr.size;
+	c.bad = false;
+	c.big = f->big_endian;
+	*where = c.p;
+	*val = get_n(&c, u->addr_size);
+	return 0;
 }
 
 /* DW_FORM_string: NUL-terminated in the unit. */
@@ -585,9 +635,13 @@ static const char *inline_string(struct cur *c)
 	return s;
 }
 
-/* A string attribute's value; *bad set if its form is not a string's. */
+/*
+ * A string attribute's value; *unsupported set if its form is not a
+ * string's, *bad if it is a string index with no string behind it.
+ */
 static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
-			       struct cur *c, uint16_t form, bool *unsupported)
+			       struct cur *c, uint16_t form, bool *unsupported,
+			       bool *bad)
 {
 	switch (form) {
 	case DW_FORM_string:
@@ -598,15 +652,15 @@ static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 		return string_at(&f->line_str, get_n(c, u->offset_size));
 	case DW_FORM_strx:
 	case DW_FORM_GNU_str_index:
-		return strx(f, u, get_uleb(c));
+		return strx(f, u, get_uleb(c), bad);
 	case DW_FORM_strx1:
-		return strx(f, u, get_n(c, 1));
+		return strx(f, u, get_n(c, 1), bad);
 	case DW_FORM_strx2:
-		return strx(f, u, get_n(c, 2));
+		return strx(f, u, get_n(c, 2), bad);
 	case DW_FORM_strx3:
-		return strx(f, u, get_n(c, 3));
+		return strx(f, u, get_n(c, 3), bad);
 	case DW_FORM_strx4:
-		return strx(f, u, get_n(c, 4));
+		return strx(f, u, get_n(c, 4), bad);
 	default:
 		*unsupported = true;
 		return NULL;
@@ -834,6 +888,11 @@ static int take_attr(struct dw_die *die, uint16_t name,
 		die->str_offsets_base = v->u;
 		die->have |= DW_HAVE_STR_OFF_BASE;
 		break;
+	case DW_AT_addr_base:
+	case DW_AT_GNU_addr_base:
+		die->addr_base = v->u;
+		die->have |= DW_HAVE_ADDR_BASE;
+		break;
 	case DW_AT_data_member_location:
 		die->member_loc = *v;
 		die->have |= DW_HAVE_MEMBER_LOC;
@@ -905,10 +964,12 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 		if (form == DW_FORM_indirect)
 			form = get_uleb(c);
 		if (s->name == DW_AT_name) {
-			bool unsupported = false;
+			bool unsupported = false, bad = false;
 
 			die->name = read_string(f, die->cu, c, form,
-						&unsupported);
+						&unsupported, &bad);
+			if (bad)
+				goto out_strx;
 			if (die->name)
 				die->have |= DW_HAVE_NAME;
 			if (!unsupported)
@@ -930,6 +991,10 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 out_form:
 	*why = "unknown attribute form";
 	return -EINVAL;
+out_strx:
+	*why = "a string index past the end of .debug_str_offsets, or its "
+	       "offset past the end of .debug_str";
+	return -EINVAL;
 }
 
 /*
@@ -949,6 +1014,9 @@ static int open_unit(struct dw_file *f, struct dw_unit *u, const char **why)
 		return err;
 	if (cu.have & DW_HAVE_STR_OFF_BASE)
 		u->str_offsets_base = cu.str_offsets_base;
+	if (cu.have & DW_HAVE_ADDR_BASE)
+		u->addr_base = cu.addr_base;
+	u->bases_read = true;
 	return 0;
 }
 

@@ -26,7 +26,10 @@
  *
  * What BTF cannot express is an error (-EOPNOTSUPP) naming the DIE, never a
  * silent approximation: complex and other non-integer, non-float base types
- * (pahole 1.24 fails on them too) and C++ / Fortran-only tags.
+ * (pahole 1.24 fails on them too) and C++ / Fortran-only tags. The one
+ * approximation is pahole's own: an integer of a size other than 1, 2, 4,
+ * 8 or 16 bytes (clang's DW_OP_convert helpers) is a 4-byte INT named
+ * __SANITIZED_FAKE_INT__.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -362,8 +365,16 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 	case 1: case 2: case 4: case 8: case 16:
 		return 0;
 	default:
-		return ir__die_error(ir, die, -EOPNOTSUPP,
-				 "integer size BTF cannot express");
+		/*
+		 * clang's DWARF 5 has base types of odd sizes (3, 5, 9 bytes:
+		 * "DW_ATE_unsigned_24") that only DW_OP_convert in location
+		 * lists refers to. pahole encodes every integer whose size
+		 * is not a power of two up to 16 as a 4-byte INT named
+		 * __SANITIZED_FAKE_INT__, keeping its signedness; so do we.
+		 */
+		n->name = ABTF_FAKE_INT;
+		n->size = 4;
+		return 0;
 	}
 }
 

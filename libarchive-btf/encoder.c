@@ -554,57 +554,134 @@ static int encode_func(struct abtf_encoder *enc, struct dw_die *die)
 	return add_placed(enc, id, sym);
 }
 
+/* A ULEB128 operand in [*p, end): false if it does not end there. */
+static bool op_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end) {
+		uint8_t b = *(*p)++;
+
+		if (shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
 /*
- * The section and offset of a variable's DW_OP_addr. Without libdwfl: the
- * operand's own relocation names the section, and the relocated operand
- * is the offset in it. With libdwfl, which laid the object's sections out
- * at distinct addresses when it relocated the DWARF: it maps the address
- * back to a section and an offset in it.
+ * Where a variable's address is, as pahole reads DW_AT_location: the first
+ * operation, DW_OP_addr (its operand, in .debug_info) or DW_OP_addrx
+ * (clang's DWARF 5: an entry of .debug_addr), then nothing, one
+ * DW_OP_plus_uconst (added, as pahole does) or DW_OP_piece (clang splits
+ * a static it optimised into pieces; the first piece is at the variable's
+ * address). Anything else (a location list, a register, a computed
+ * value) is not a fixed address: 1. A bad DW_OP_addrx: an error.
+ */
+static int var_operand(struct abtf_encoder *enc, const struct dw_die *die,
+		       const uint8_t **where, uint64_t *addr, uint64_t *add)
+{
+	const struct dw_value *loc = &die->location;
+	const uint8_t *p, *end;
+	unsigned int i, size = die->cu->addr_size;
+	const char *why = NULL;
+	uint64_t idx;
+	int err;
+
+	*add = 0;
+	if (!(die->have & DW_HAVE_LOCATION) || loc->cls != DW_CLASS_BLOCK ||
+	    !loc->u)
+		return 1;
+	p = loc->block;
+	end = p + loc->u;
+	switch (*p++) {
+	case DW_OP_addr:
+		if ((size_t)(end - p) < size)
+			return 1;
+		*where = p;
+		for (*addr = 0, i = 0; i < size; i++)
+			*addr |= (uint64_t)p[i] <<
+				 (8 * (enc->dwf.big_endian ? size - 1 - i : i));
+		p += size;
+		break;
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+		if (!op_uleb(&p, end, &idx))
+			return bad_dwarf(enc, die, -EINVAL,
+					 "DW_OP_addrx: truncated operand");
+		err = dw_unit__addrx(&enc->dwf, die->cu, idx, addr, where, &why);
+		if (err)
+			return bad_dwarf(enc, die, err, why);
+		break;
+	default:
+		return 1;
+	}
+	if (p == end || *p == DW_OP_piece)
+		return 0;
+	if (*p++ == DW_OP_plus_uconst && op_uleb(&p, end, add) && p == end)
+		return 0;
+	return 1;
+}
+
+/*
+ * The section and offset of a variable's address (var_operand()). Without
+ * libdwfl: the relocation of the operand or of the .debug_addr entry
+ * names the section, and the relocated value is the offset in it. With
+ * libdwfl, which laid the object's sections out at distinct addresses when
+ * it relocated the DWARF: it maps the address back to a section and an
+ * offset in it. 0, 1 (no address), or < 0.
  */
 static int var_address(struct abtf_encoder *enc, const struct dw_die *die,
 		       uint64_t *addr, GElf_Word *shndx)
 {
-	const struct dw_value *loc = &die->location;
-	unsigned int i, size = die->cu->addr_size;
+	const uint8_t *where;
+	uint64_t add;
 	uint32_t sec;
-	int idx;
+	int idx, err;
 
-	if (!(die->have & DW_HAVE_LOCATION) || loc->cls != DW_CLASS_BLOCK ||
-	    loc->u != 1 + size || loc->block[0] != DW_OP_addr)
-		return -ENOENT;
-	for (*addr = 0, i = 0; i < size; i++)
-		*addr |= (uint64_t)loc->block[1 + i] <<
-			 (8 * (enc->dwf.big_endian ? size - 1 - i : i));
+	err = var_operand(enc, die, &where, addr, &add);
+	if (err)
+		return err;
 	if (!enc->mod) {
-		if (abtf__dwarf_addr_section(&enc->dw_rel, loc->block + 1, &sec))
-			return -ENOENT;
+		if (abtf__dwarf_addr_section(&enc->dw_rel, where, &sec))
+			return 1;
 		*shndx = sec;
+		*addr += add;
 		return 0;
 	}
 	idx = dwfl_module_relocate_address(enc->mod, addr);
 	if (idx < 0 || !dwfl_module_relocation_info(enc->mod, idx, shndx))
-		return -ENOENT;
+		return 1;
+	*addr += add;
 	return 0;
 }
 
-static struct sym *var_symbol(struct abtf_encoder *enc,
-			      const struct dw_die *die)
+/* The per-CPU symbol at the variable's address: 0, 1 (none) or < 0. */
+static int var_symbol(struct abtf_encoder *enc, const struct dw_die *die,
+		      struct sym **sym)
 {
 	GElf_Word shndx;
 	uint64_t addr;
 	size_t i;
+	int err;
 
-	if (var_address(enc, die, &addr, &shndx))
-		return NULL;
+	err = var_address(enc, die, &addr, &shndx);
+	if (err)
+		return err;
 	for (i = 0; i < enc->nr_syms; i++) {
 		struct sym *s = &enc->syms[i];
 
 		if (s->shndx == shndx && s->value == addr && !s->used &&
 		    s->type == STT_OBJECT && s->size &&
-		    is_percpu_section(s->secname))
-			return s;
+		    is_percpu_section(s->secname)) {
+			*sym = s;
+			return 0;
+		}
 	}
-	return NULL;
+	return 1;
 }
 
 /*
@@ -620,9 +697,9 @@ static int encode_var(struct abtf_encoder *enc, struct dw_die *die)
 
 	if (die->have & DW_HAVE_DECLARATION)
 		return 0;
-	sym = var_symbol(enc, die);
-	if (!sym)
-		return 0;
+	err = var_symbol(enc, die, &sym);
+	if (err)
+		return err < 0 ? err : 0;
 	err = integrate(enc, die);
 	if (err)
 		return err;

@@ -111,15 +111,22 @@ int ir__kflag(const struct ir *ir, const struct ir_node *n);
  */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 
-/* Pointer-sized relocations of .debug_info: which section an address is in. */
+/* The sections whose addresses are told apart by their relocations. */
+enum { ABTF_DW_INFO, ABTF_DW_ADDR, ABTF_DW_NR };
+
+/*
+ * Pointer-sized relocations of .debug_info and .debug_addr: which section
+ * an address is in.
+ */
 struct abtf_dwarf_addr {
-	uint64_t off;		/* in .debug_info */
+	int sec;		/* ABTF_DW_INFO or ABTF_DW_ADDR */
+	uint64_t off;		/* in that section */
 	uint32_t shndx;
 };
 
 struct abtf_dwarf_rel {
-	Elf_Data *info;		/* the relocated .debug_info */
-	struct abtf_dwarf_addr *addrs;	/* by offset */
+	Elf_Data *data[ABTF_DW_NR];	/* the relocated sections */
+	struct abtf_dwarf_addr *addrs;	/* by section, then offset */
 	size_t nr, cap;
 };
 
@@ -131,7 +138,10 @@ struct abtf_dwarf_rel {
  * free with abtf__dwarf_rel_free()).
  */
 Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel);
-/* The section of the relocated address at @p, an operand in .debug_info. */
+/*
+ * The section of the relocated address at @p: an operand in .debug_info or
+ * an entry of .debug_addr. 0 or -ENOENT (no relocation there).
+ */
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
 			     const unsigned char *p, uint32_t *shndx);
 void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel);
