@@ -667,6 +667,24 @@ static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 	}
 }
 
+static bool is_string_form(uint16_t form)
+{
+	switch (form) {
+	case DW_FORM_string:
+	case DW_FORM_strp:
+	case DW_FORM_line_strp:
+	case DW_FORM_strx:
+	case DW_FORM_GNU_str_index:
+	case DW_FORM_strx1:
+	case DW_FORM_strx2:
+	case DW_FORM_strx3:
+	case DW_FORM_strx4:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * Decode one value of @form: constants into v->u, blocks as pointer and
  * length, references as .debug_info offsets (v->cls DW_CLASS_OTHER,
@@ -974,6 +992,17 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 				die->have |= DW_HAVE_NAME;
 			if (!unsupported)
 				continue;
+		} else if (s->name == DW_AT_const_value && is_string_form(form)) {
+			bool unsupported = false, bad = false;
+
+			/* clang's DW_TAG_LLVM_annotation: the tag's string */
+			die->const_str = read_string(f, die->cu, c, form,
+						     &unsupported, &bad);
+			if (bad)
+				goto out_strx;
+			if (die->const_str)
+				die->have |= DW_HAVE_CONST_STR;
+			continue;
 		}
 		if (!read_value(die->cu, c, form, s->implicit, &v))
 			goto out_form;
@@ -1048,6 +1077,7 @@ int dw_die__read(struct dw_file *f, struct dw_unit *cu, uint64_t off,
 	die->off = off;
 	die->have = 0;
 	die->name = NULL;
+	die->const_str = NULL;
 	code = get_uleb(&c);
 	if (c.bad) {
 		*why = "truncated DIE";

@@ -95,6 +95,7 @@ enum dw_have {
 	DW_HAVE_STR_OFF_BASE	= 1 << 18,
 	DW_HAVE_DWO		= 1 << 19,
 	DW_HAVE_ADDR_BASE	= 1 << 20,
+	DW_HAVE_CONST_STR	= 1 << 21,	/* DW_AT_const_value, a string */
 };
 
 /* A value as its form gives it. */
@@ -121,6 +122,7 @@ struct dw_die {
 	bool children;
 	uint32_t have;		/* DW_HAVE_*; only those fields are set */
 	const char *name;
+	const char *const_str;	/* DW_AT_const_value in a string form */
 	uint64_t type;		/* .debug_info offset of the DIE DW_AT_type names */
 	uint64_t origin;	/* DW_AT_abstract_origin or DW_AT_specification */
 	uint64_t sibling;

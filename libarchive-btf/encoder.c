@@ -524,6 +524,30 @@ static int all_params_named(struct abtf_encoder *enc, const struct dw_die *die)
 	return res < 0 ? bad_dwarf(enc, die, res, why) : 1;
 }
 
+/*
+ * The btf_decl_tags of FUNC @id: each parameter's (component_idx its
+ * position), then the function's own, as pahole orders them.
+ */
+static int func_decl_tags(struct abtf_encoder *enc, const struct dw_die *die,
+			  uint32_t id)
+{
+	const char *why = NULL;
+	struct dw_die child;
+	int res, err, idx = 0;
+
+	for (res = dw_die__child(&enc->dwf, die, &child, &why); !res;
+	     res = dw_die__sibling(&enc->dwf, &child, &why)) {
+		if (child.tag != DW_TAG_formal_parameter)
+			continue;
+		err = ir__decl_tags(&enc->ir, &child, id, idx++);
+		if (err)
+			return err;
+	}
+	if (res < 0)
+		return bad_dwarf(enc, die, res, why);
+	return ir__decl_tags(&enc->ir, die, id, -1);
+}
+
 static int encode_func(struct abtf_encoder *enc, struct dw_die *die)
 {
 	struct ir_node n = { .kind = BTF_KIND_FUNC, .flag = BTF_FUNC_STATIC };
@@ -551,6 +575,9 @@ static int encode_func(struct abtf_encoder *enc, struct dw_die *die)
 	id = ir__add_node(&enc->ir, &n);
 	if (id < 0)
 		return id;
+	err = func_decl_tags(enc, die, id);
+	if (err)
+		return err;
 	return add_placed(enc, id, sym);
 }
 
@@ -713,6 +740,9 @@ static int encode_var(struct abtf_encoder *enc, struct dw_die *die)
 	id = ir__add_node(&enc->ir, &n);
 	if (id < 0)
 		return id;
+	err = ir__decl_tags(&enc->ir, die, id, -1);
+	if (err)
+		return err;
 	return add_placed(enc, id, sym);
 }
 
@@ -975,6 +1005,8 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 	if (err)
 		return err;
 	err = add_datasecs(enc);
+	if (!err)
+		err = ir__add_decl_tags(&enc->ir);
 	if (err)
 		return err;
 	err = build_btf(enc);

@@ -41,6 +41,13 @@ struct ir_node {
 	uint32_t nr;		/* number of items */
 };
 
+/* A DECL_TAG waiting to be added after every other node. */
+struct ir_decl_tag {
+	const char *name;	/* the tag's string */
+	uint32_t target;	/* the tagged node's type ID */
+	uint32_t comp;		/* component_idx: member or parameter, or -1 */
+};
+
 /* An open-addressing map from a DIE offset to a type ID. */
 struct die_map {
 	uint64_t *keys;		/* DIE offset + 1; 0 = empty */
@@ -62,6 +69,8 @@ struct ir {
 	uint32_t *out;		/* node ID -> BTF type ID, by ir__dedup() */
 	uint32_t *kept;		/* BTF type ID - 1 -> node ID, by ir__dedup() */
 	uint32_t nr_out;	/* BTF types after deduplication */
+	struct ir_decl_tag *decl_tags;	/* pending, in DWARF order */
+	size_t nr_decl_tags, cap_decl_tags;
 	uint32_t int_id;	/* the canonical array index type, 0 until needed */
 	const char *path;	/* for messages */
 	bool big_endian;	/* DWARF 4 bit offsets count from the MSB */
@@ -89,6 +98,17 @@ int ir__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off);
 int ir__type_of_attr(struct ir *ir, struct dw_die *die);
 /* Whether @tag is a DWARF type tag the encoder emits on its own. */
 bool ir__is_type_tag(int tag);
+
+/*
+ * The btf_decl_tag annotations among @die's children (clang's
+ * DW_TAG_LLVM_annotation), and those of the DIE its DW_AT_abstract_origin
+ * or DW_AT_specification names, as pending DECL_TAGs of node @target,
+ * component @comp (-1: the node itself). 0 or < 0 after one message.
+ */
+int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
+		  int comp);
+/* The pending DECL_TAGs as nodes, after all the others. 0 or -ENOMEM. */
+int ir__add_decl_tags(struct ir *ir);
 
 /* A FUNC_PROTO for the subprogram or subroutine type @die. */
 int ir__func_proto(struct ir *ir, struct dw_die *die);
