@@ -436,6 +436,33 @@ static Elf *open_dwfl(struct abtf_encoder *enc)
 }
 
 /*
+ * A GCC LTO object (-flto -g without -ffat-lto-objects): its code is GCC's
+ * intermediate language (.gnu.lto_* sections) and its debug information
+ * only "early debug" (.gnu.debuglto_.debug_info) until the final link, so
+ * there is no DWARF to encode although -g asked for it.
+ */
+static bool gcc_lto(struct abtf_encoder *enc)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(enc->elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return false;
+		n = elf_strptr(enc->elf, enc->shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, ".gnu.debuglto_.debug_info")) {
+			pr_warn(&enc->pr, "%s: a GCC LTO object (-flto): an LTO "
+				"object carries no DWARF to encode; build "
+				"without LTO for BTF", enc->path);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Relocate just what the type walk reads (dwarf_reloc.c) where we can;
  * libdwfl for anything unusual. Either way dwarf_read.c reads the result.
  */
@@ -446,7 +473,7 @@ static int open_dwarf(struct abtf_encoder *enc)
 	int err;
 
 	if (!find_section(enc, SHT_NULL, ".debug_info"))
-		return -ENODATA;
+		return gcc_lto(enc) ? -EOPNOTSUPP : -ENODATA;
 	if (enc->ehdr.e_type == ET_REL)
 		elf = enc->dw_elf = abtf__dwarf_open_rel(enc->fd, &enc->dw_rel);
 	if (!elf)

@@ -264,8 +264,9 @@ bad_archive() {
 	printf 'int plain(int x) { return x + 1; }\n' > plain.c
 	gcc -g -O2 -c plain.c -o plain.o
 	keep plain.o
-	fails_with "plain.o: no .BTF section" "$BTF_LINK" plain.o
-	fails_with "plain.o: no .BTF section" "$BTF_LINK" -o out.btf plain.o
+	# the message names the likely causes: no cc-btf, or LTO
+	fails_with "plain.o: no .BTF section: its objects were not compiled through cc-btf, or were built with LTO*" "$BTF_LINK" plain.o
+	fails_with "plain.o: no .BTF section: *" "$BTF_LINK" -o out.btf plain.o
 	unchanged plain.o
 }
 
