@@ -15,8 +15,10 @@
  * forms have fixed sizes is one "skip N bytes".
  *
  * What it reads: the unit headers of .debug_info (DWARF 2 to 5, 32- and
- * 64-bit, either byte order), .debug_abbrev, and strings from .debug_str,
- * .debug_line_str and .debug_str_offsets, all from the Elf whose sections
+ * 64-bit, either byte order), .debug_abbrev, strings from .debug_str,
+ * .debug_line_str and .debug_str_offsets, and addresses from .debug_addr
+ * (clang's DWARF 5: DW_FORM_strx*, DW_OP_addrx, from the unit's
+ * DW_AT_str_offsets_base and DW_AT_addr_base), all from the Elf whose sections
  * were relocated: by dwarf_reloc.c (the fast way) or by libdwfl, which
  * also decompresses them in place.
  *

@@ -23,6 +23,10 @@
  *    an ENUM of vlen 0 (libbpf's BTF_FWD_ENUM), as pahole does.
  *  - Enums wider than 4 bytes are ENUM64; an enum is signed iff one of its
  *    values is negative (libbpf's and pahole's rule).
+ *  - clang's btf_type_tags of a pointer's pointee: PTR -> TYPE_TAG(last)
+ *    -> ... -> TYPE_TAG(first) -> pointee, as pahole; btf_decl_tags of
+ *    structs, unions, members and typedefs are DECL_TAGs added after
+ *    every other node (ir__add_decl_tags()).
  *
  * What BTF cannot express is an error (-EOPNOTSUPP) naming the DIE, never a
  * silent approximation: complex and other non-integer, non-float base types

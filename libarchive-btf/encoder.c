@@ -14,9 +14,11 @@
  *    whose parameters all have names, and whose name is a defined STT_FUNC
  *    symbol of the object; one FUNC per symbol; linkage "static" for all,
  *    as pahole 1.24 writes;
+ *  - clang's btf_decl_tags of FUNCs, their parameters and VARs (and of
+ *    types, dwarf_types.c), as DECL_TAGs added after every other type;
  *  - a VAR for each variable definition, at any depth, whose address
- *    (DW_OP_addr) is a non-empty object symbol in ".data..percpu" or one
- *    of its subsections (".data..percpu..shared_aligned", ...), named after
+ *    (DW_OP_addr, or clang's DW_OP_addrx) is a non-empty object symbol in
+ *    ".data..percpu" or one of its subsections (".data..percpu..shared_aligned", ...), named after
  *    that symbol; and one DATASEC per such input section, named after it,
  *    entries sorted by offset, sized as the section. pahole on a lone object sees only ".data..percpu" itself and
  *    loses the subsections, which the vmlinux linker script merges later.
