@@ -270,6 +270,46 @@ expected_line() {
 	grep -q "DECL_TAG 'func_tag'" ours.dump
 }
 
+@test "clang: tags in a module's split BTF, as pahole --btf_base" {
+	need_clang
+	need_cmd ld
+	local o
+	for o in btf-tags btf-tags-b; do
+		"$CC_BTF" clang -g -O2 -c "$FIXTURES/$o.c" -o "$o.o"
+	done
+	ld -T "$FIXTURES/link.lds" -e tags_entry -o vmlinux btf-tags.o
+	"$BTF_LINK" vmlinux
+	ld -r -o mod.o btf-tags-b.o
+	cp mod.o mod-ref.o
+	pahole -J --btf_gen_floats --lang_exclude=rust --btf_base vmlinux \
+		--btf_encode_detached=ref.btf mod-ref.o 2>/dev/null
+	"$BTF_LINK" --base vmlinux -o mod.btf mod.o
+	# pahole 1.24 leaves some types the base has (struct tagged, its
+	# typedef, their tags, a FUNC of them) in the split BTF again; we refer
+	# to the base's. So: nothing we have that pahole lacks, and whatever
+	# pahole has more, the base has.
+	run "$BTF_LINK" --compare --base vmlinux ref.btf mod.btf
+	[ "$status" -le 1 ]
+	bpftool btf dump file vmlinux > base.dump
+	local line kind name
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		[[ $line == "- "* ]] || { echo "we have more: $line"; return 1; }
+		kind=${line#- }
+		name=${kind#* }
+		name=${name%%:*}
+		kind=${kind%% *}
+		kind=$(echo "$kind" | tr a-z A-Z)
+		grep -q "^\[[0-9]*\] $kind '$name'" base.dump ||
+			{ echo "not in the base either: $line"; return 1; }
+	done <<< "$output"
+	# the module's own tags are in its split part, the shared ones not
+	bpftool btf dump file mod.btf -B vmlinux > mod.dump
+	grep -q "DECL_TAG 'gc_func_tag'" mod.dump
+	grep -q "DECL_TAG 'gc_param'" mod.dump
+	run ! grep -q "DECL_TAG 'struct_tag'" mod.dump
+}
+
 @test "clang: odd-ints.c: odd-size base types are pahole's __SANITIZED_FAKE_INT__" {
 	need_clang
 	cencode odd-ints 5
