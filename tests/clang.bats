@@ -163,7 +163,7 @@ expected_line() {
 	grep -q "^\[[0-9]*\] VAR 'count_hit.hits' " ours-percpu-local-d5.dump
 }
 
-@test "clang: the DWARF 5 index forms (strx, addrx, str_offsets_base, addr_base)" {
+@test "clang: the DWARF 5 index forms (strx, addrx, loclistx, rnglistx, the bases)" {
 	need_clang
 	cencode btf-tags 5
 	readelf --debug-dump=info btf-tags-d5.o > info
@@ -175,6 +175,15 @@ expected_line() {
 		}
 	done
 	same_btf ref-btf-tags-d5.btf ours-btf-tags-d5.btf
+	# With -ffunction-sections: DW_FORM_rnglistx (the unit's ranges) and
+	# DW_FORM_loclistx (a parameter's locations), read over.
+	clang -g -O2 -ffunction-sections -c "$FIXTURES/btf-tags.c" -o fs.o
+	readelf --debug-dump=abbrev fs.o > abbrev
+	grep -q DW_FORM_rnglistx abbrev
+	grep -q DW_FORM_loclistx abbrev
+	"$CC_BTF" --encode -o fs.btf fs.o
+	pahole_btf fs.o fs-ref.btf
+	same_btf fs-ref.btf fs.btf
 	# Two units of one object (ld -r), each with its own bases.
 	cbuild percpu-local 5
 	ld -r -o two.o btf-tags-d5.o percpu-local-d5.o
