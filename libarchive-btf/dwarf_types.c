@@ -382,11 +382,6 @@ static int push_decl_tag(struct ir *ir, const char *name, uint32_t target,
 	return 0;
 }
 
-static int first_child(struct ir *ir, const struct dw_die *die,
-		       struct dw_die *child);
-static int next_child(struct ir *ir, const struct dw_die *parent,
-		      struct dw_die *child);
-
 /* The btf_decl_tag children of @die only. */
 static int own_decl_tags(struct ir *ir, const struct dw_die *die,
 			 uint32_t target, int comp)
@@ -395,13 +390,15 @@ static int own_decl_tags(struct ir *ir, const struct dw_die *die,
 	const char *value;
 	int res, err = 0;
 
-	for (res = first_child(ir, die, &child); !res && !err;
+	for (res = first_child(ir, die, &child); !res;
 	     res = next_child(ir, die, &child)) {
 		err = annotation(ir, &child, "btf_decl_tag", &value);
 		if (!err && value)
 			err = push_decl_tag(ir, value, target, comp);
+		if (err)
+			return err;
 	}
-	return err ? err : res < 0 ? res : 0;
+	return res < 0 ? res : 0;
 }
 
 int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
@@ -450,7 +447,7 @@ static int type_tags(struct ir *ir, const struct dw_die *die, int ref)
 {
 	struct dw_die child;
 	const char *value;
-	int res, err = 0;
+	int res, err;
 
 	for (res = first_child(ir, die, &child); !res;
 	     res = next_child(ir, die, &child)) {
@@ -509,9 +506,9 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 		/*
 		 * clang's DWARF 5 has base types of odd sizes (3, 5, 9 bytes:
 		 * "DW_ATE_unsigned_24") that only DW_OP_convert in location
-		 * lists refers to. pahole encodes every integer whose size
-		 * is not a power of two up to 16 as a 4-byte INT named
-		 * __SANITIZED_FAKE_INT__, keeping its signedness; so do we.
+		 * lists refers to. pahole encodes every integer of a size
+		 * other than these as a 4-byte INT named
+		 * __SANITIZED_FAKE_INT__, keeping its encoding; so do we.
 		 */
 		n->name = ABTF_FAKE_INT;
 		n->size = 4;

@@ -18,10 +18,12 @@
  *    types, dwarf_types.c), as DECL_TAGs added after every other type;
  *  - a VAR for each variable definition, at any depth, whose address
  *    (DW_OP_addr, or clang's DW_OP_addrx) is a non-empty object symbol in
- *    ".data..percpu" or one of its subsections (".data..percpu..shared_aligned", ...), named after
- *    that symbol; and one DATASEC per such input section, named after it,
- *    entries sorted by offset, sized as the section. pahole on a lone object sees only ".data..percpu" itself and
- *    loses the subsections, which the vmlinux linker script merges later.
+ *    ".data..percpu" or one of its subsections
+ *    (".data..percpu..shared_aligned", ...), named after that symbol; and
+ *    one DATASEC per such input section, named after it, entries sorted
+ *    by offset, sized as the section. pahole on a lone object sees only
+ *    ".data..percpu" itself and loses the subsections, which the vmlinux
+ *    linker script merges later.
  *
  * Everything is then deduplicated (ir_dedup.c), which keeps the surviving
  * types in their first-seen order: with the DWARF walked in file order, the
