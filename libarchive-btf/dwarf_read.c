@@ -473,6 +473,8 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 		children = get_n(&c, 1);
 		if (code >= DW_MAX_CODE || !tag || tag > UINT32_MAX)
 			goto out_bad;
+		if (tag == DW_TAG_LLVM_annotation)
+			t->annotations = true;
 		for (;;) {
 			int64_t implicit = 0;
 
@@ -669,24 +671,6 @@ static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 	}
 }
 
-static bool is_string_form(uint16_t form)
-{
-	switch (form) {
-	case DW_FORM_string:
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_strx:
-	case DW_FORM_GNU_str_index:
-	case DW_FORM_strx1:
-	case DW_FORM_strx2:
-	case DW_FORM_strx3:
-	case DW_FORM_strx4:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /*
  * Decode one value of @form: constants into v->u, blocks as pointer and
  * length, references as .debug_info offsets (v->cls DW_CLASS_OTHER,
@@ -780,7 +764,7 @@ static bool read_value(const struct dw_unit *u, struct cur *c, uint16_t form,
 		v->u = get_n(c, 4);
 		return true;
 	case DW_FORM_string:
-		inline_string(c);
+		v->block = (const uint8_t *)inline_string(c);
 		return true;
 	case DW_FORM_strx:
 	case DW_FORM_GNU_str_index:
@@ -809,6 +793,42 @@ static bool read_value(const struct dw_unit *u, struct cur *c, uint16_t form,
 	default:
 		return false;
 	}
+}
+
+int dw_die__const_string(const struct dw_file *f, const struct dw_die *die,
+			 const char **str, const char **why)
+{
+	const struct dw_value *v = &die->const_value;
+	bool bad = false;
+
+	*str = NULL;
+	if (!(die->have & DW_HAVE_CONST_VALUE))
+		return 0;
+	switch (v->form) {
+	case DW_FORM_string:
+		*str = (const char *)v->block;
+		break;
+	case DW_FORM_strp:
+		*str = string_at(&f->str, v->u);
+		break;
+	case DW_FORM_line_strp:
+		*str = string_at(&f->line_str, v->u);
+		break;
+	case DW_FORM_strx:
+	case DW_FORM_GNU_str_index:
+	case DW_FORM_strx1:
+	case DW_FORM_strx2:
+	case DW_FORM_strx3:
+	case DW_FORM_strx4:
+		*str = strx(f, die->cu, v->u, &bad);
+		break;
+	default:
+		return 0;	/* not a string */
+	}
+	if (*str)
+		return 0;
+	*why = "a string index or offset past the end of its section";
+	return -EINVAL;
 }
 
 int dw_value__udata(const struct dw_value *v, uint64_t *val)
@@ -994,17 +1014,6 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 				die->have |= DW_HAVE_NAME;
 			if (!unsupported)
 				continue;
-		} else if (s->name == DW_AT_const_value && is_string_form(form)) {
-			bool unsupported = false, bad = false;
-
-			/* clang's DW_TAG_LLVM_annotation: the tag's string */
-			die->const_str = read_string(f, die->cu, c, form,
-						     &unsupported, &bad);
-			if (bad)
-				goto out_strx;
-			if (die->const_str)
-				die->have |= DW_HAVE_CONST_STR;
-			continue;
 		}
 		if (!read_value(die->cu, c, form, s->implicit, &v))
 			goto out_form;
@@ -1079,7 +1088,6 @@ int dw_die__read(struct dw_file *f, struct dw_unit *cu, uint64_t off,
 	die->off = off;
 	die->have = 0;
 	die->name = NULL;
-	die->const_str = NULL;
 	code = get_uleb(&c);
 	if (c.bad) {
 		*why = "truncated DIE";

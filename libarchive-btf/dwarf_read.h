@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation	0x6000	/* clang's btf_*_tag */
+#endif
+
 struct dw_sec {
 	const uint8_t *buf;
 	size_t size;
@@ -46,6 +50,7 @@ struct dw_abbrevs {
 	uint32_t nr;		/* codes 0..nr-1 */
 	struct dw_spec *specs;
 	uint32_t nr_specs;
+	bool annotations;	/* a code for DW_TAG_LLVM_annotation (clang) */
 };
 
 struct dw_unit {
@@ -95,7 +100,6 @@ enum dw_have {
 	DW_HAVE_STR_OFF_BASE	= 1 << 18,
 	DW_HAVE_DWO		= 1 << 19,
 	DW_HAVE_ADDR_BASE	= 1 << 20,
-	DW_HAVE_CONST_STR	= 1 << 21,	/* DW_AT_const_value, a string */
 };
 
 /* A value as its form gives it. */
@@ -122,7 +126,6 @@ struct dw_die {
 	bool children;
 	uint32_t have;		/* DW_HAVE_*; only those fields are set */
 	const char *name;
-	const char *const_str;	/* DW_AT_const_value in a string form */
 	uint64_t type;		/* .debug_info offset of the DIE DW_AT_type names */
 	uint64_t origin;	/* DW_AT_abstract_origin or DW_AT_specification */
 	uint64_t sibling;
@@ -169,6 +172,24 @@ int dw_die__integrate(struct dw_file *f, struct dw_die *die,
 int dw_unit__addrx(const struct dw_file *f, const struct dw_unit *u,
 		   uint64_t idx, uint64_t *val, const uint8_t **where,
 		   const char **why);
+
+/*
+ * @die's DW_AT_const_value as a string (clang's DW_TAG_LLVM_annotation):
+ * 0 with *@str NULL if it has none in a string form, 0 with the string,
+ * or -EINVAL (*why says what) if its index or offset leads nowhere.
+ */
+int dw_die__const_string(const struct dw_file *f, const struct dw_die *die,
+			 const char **str, const char **why);
+
+/*
+ * Whether DIEs of @u may have DW_TAG_LLVM_annotation children (clang's
+ * btf_type_tag and btf_decl_tag): its abbreviations have that tag. Once
+ * a DIE of @u has been read.
+ */
+static inline bool dw_unit__annotations(const struct dw_unit *u)
+{
+	return u->abbrevs && u->abbrevs->annotations;
+}
 
 /* @v as an unsigned constant, as dwarf_formudata() reads it: 0 or -EINVAL. */
 int dw_value__udata(const struct dw_value *v, uint64_t *val);

@@ -47,10 +47,6 @@
 
 #include "encoder.h"
 
-#ifndef DW_TAG_LLVM_annotation
-#define DW_TAG_LLVM_annotation	0x6000
-#endif
-
 #define QUAL_CONST	1
 #define QUAL_VOLATILE	2
 #define QUAL_RESTRICT	4
@@ -355,15 +351,20 @@ static int next_child(struct ir *ir, const struct dw_die *parent,
 static int annotation(struct ir *ir, const struct dw_die *a, const char *kind,
 		      const char **value)
 {
+	const char *why = NULL;
+	int err;
+
 	*value = NULL;
 	if (a->tag != DW_TAG_LLVM_annotation || !(a->have & DW_HAVE_NAME) ||
 	    strcmp(a->name, kind))
 		return 0;
-	if (!(a->have & DW_HAVE_CONST_STR))
+	err = dw_die__const_string(ir->dw, a, value, &why);
+	if (err)
+		return read_error(ir, a, err, "bad DW_AT_const_value", why);
+	if (!*value)
 		return ir__die_error(ir, a, -EINVAL,
 				     "bad DWARF: a tag annotation without a "
 				     "string value");
-	*value = a->const_str;
 	return 0;
 }
 
@@ -388,8 +389,10 @@ static int own_decl_tags(struct ir *ir, const struct dw_die *die,
 {
 	struct dw_die child;
 	const char *value;
-	int res, err = 0;
+	int res, err;
 
+	if (!dw_unit__annotations(die->cu))
+		return 0;	/* GCC's, or no tags in the unit */
 	for (res = first_child(ir, die, &child); !res;
 	     res = next_child(ir, die, &child)) {
 		err = annotation(ir, &child, "btf_decl_tag", &value);
@@ -409,7 +412,8 @@ int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
 	int err;
 
 	err = own_decl_tags(ir, die, target, comp);
-	if (err || !(die->have & DW_HAVE_ORIGIN))
+	if (err || !(die->have & DW_HAVE_ORIGIN) ||
+	    !dw_unit__annotations(die->cu))
 		return err;
 	/* an out-of-line instance or a definition: its declaration's tags */
 	err = dw_die__read(ir->dw, die->cu, die->origin, &o, &why);
@@ -1021,7 +1025,9 @@ static int conv_refs(struct ir *ir, struct dw_die *die, uint32_t id)
 	case DW_TAG_pointer_type:
 	case DW_TAG_typedef:
 		ref = ir__type_of_attr(ir, die);
-		if (ref >= 0 && die->children && die->tag == DW_TAG_pointer_type)
+		if (ref >= 0 && die->children &&
+		    die->tag == DW_TAG_pointer_type &&
+		    dw_unit__annotations(die->cu))
 			ref = type_tags(ir, die, ref);
 		if (ref < 0)
 			return ref;

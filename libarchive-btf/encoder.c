@@ -566,6 +566,8 @@ static int func_decl_tags(struct abtf_encoder *enc, const struct dw_die *die,
 	struct dw_die child;
 	int res, err, idx = 0;
 
+	if (!dw_unit__annotations(die->cu))
+		return 0;	/* GCC's, or no tags in the unit */
 	for (res = dw_die__child(&enc->dwf, die, &child, &why); !res;
 	     res = dw_die__sibling(&enc->dwf, &child, &why)) {
 		if (child.tag != DW_TAG_formal_parameter)
