@@ -289,6 +289,23 @@ elf_patch() {
 	unchanged cut.o
 }
 
+@test "badinput: clang: a btf_decl_tag annotation whose value is no string" {
+	need_cmd clang python3
+	cat >tag.c <<-'EOF'
+	struct s { int a; } __attribute__((btf_decl_tag("t")));
+	int f(struct s *p) { return p->a; }
+	EOF
+	clang -g -O2 -c tag.c -o tag.o
+	# the annotation's abbreviation (tag 0x6000, no children, name strx1,
+	# const_value strx1): const_value becomes data1, of the same size
+	elf_patch tag.o bytes .debug_abbrev 80c0010003251c25 80c0010003251c0b
+	keep tag.o
+	run --separate-stderr "$CC_BTF" --encode tag.o
+	one_error tag.o
+	[[ $stderr == *"DIE 0x"*"(annotation btf_decl_tag)"*"without a string value"* ]]
+	unchanged tag.o
+}
+
 @test "badinput: a FILE that does not exist" {
 	keep
 	run --separate-stderr "$CC_BTF" --encode missing.o
