@@ -250,7 +250,7 @@ expected_line() {
 	[ "$(kind_count ab.dump TYPE_TAG)" -eq "$(kind_count a.dump TYPE_TAG)" ]
 }
 
-@test "clang: tags through btf-link: as pahole on the image, with --gc-sections too" {
+@test "clang: tags through btf-link: as pahole on the image (ld, ld.lld), with --gc-sections too" {
 	need_clang
 	need_cmd ld
 	local o gc
@@ -258,8 +258,12 @@ expected_line() {
 		"$CC_BTF" clang -g -O2 -ffunction-sections -fdata-sections \
 			-c "$FIXTURES/$o.c" -o "$o.o"
 	done
+	local linker linkers=ld
+	# make LLVM=1 links with ld.lld
+	command -v ld.lld >/dev/null && linkers="ld ld.lld"
+	for linker in $linkers; do
 	for gc in "" --gc-sections; do
-		ld -T "$FIXTURES/link.lds" -e tags_entry -u tags_b_entry $gc \
+		$linker -T "$FIXTURES/link.lds" -e tags_entry -u tags_b_entry $gc \
 			-o prog btf-tags.o btf-tags-b.o
 		"$BTF_LINK" -o ours.btf prog
 		pahole -J --btf_gen_floats --lang_exclude=rust \
@@ -271,6 +275,7 @@ expected_line() {
 		[ "$(kind_count ours.dump TYPE_TAG)" -eq "$(kind_count ref.dump TYPE_TAG)" ]
 		# the second static_func is not kept, nor are its tags
 		run ! grep -q "other_static_tag\|other_n_tag" ours.dump
+	done
 	done
 	# --gc-sections dropped gc_tagged() and pcpu_gc_tagged, and their tags
 	run nm prog
