@@ -639,9 +639,17 @@ static const char *inline_string(struct cur *c)
 	return s;
 }
 
+/* @str, *@bad set if it is NULL: an offset past the end of its section. */
+static inline const char *checked(const char *str, bool *bad)
+{
+	if (!str)
+		*bad = true;
+	return str;
+}
+
 /*
  * A string attribute's value; *unsupported set if its form is not a
- * string's, *bad if it is a string index with no string behind it.
+ * string's, *bad if its offset or index leads to no string.
  */
 static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 			       struct cur *c, uint16_t form, bool *unsupported,
@@ -651,9 +659,11 @@ static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 	case DW_FORM_string:
 		return inline_string(c);
 	case DW_FORM_strp:
-		return string_at(&f->str, get_n(c, u->offset_size));
+		return checked(string_at(&f->str, get_n(c, u->offset_size)),
+			       bad);
 	case DW_FORM_line_strp:
-		return string_at(&f->line_str, get_n(c, u->offset_size));
+		return checked(string_at(&f->line_str,
+					 get_n(c, u->offset_size)), bad);
 	case DW_FORM_strx:
 	case DW_FORM_GNU_str_index:
 		return strx(f, u, get_uleb(c), bad);
@@ -1032,8 +1042,8 @@ out_form:
 	*why = "unknown attribute form";
 	return -EINVAL;
 out_strx:
-	*why = "a string index past the end of .debug_str_offsets, or its "
-	       "offset past the end of .debug_str";
+	*why = "a string offset or index past the end of its section "
+	       "(.debug_str, .debug_line_str or .debug_str_offsets)";
 	return -EINVAL;
 }
 

@@ -274,7 +274,7 @@ elf_patch() {
 	keep strx.o
 	run --separate-stderr "$CC_BTF" --encode strx.o
 	one_error strx.o
-	[[ $stderr == *"string index past the end of .debug_str_offsets"* ]]
+	[[ $stderr == *"string offset or index past the end of its section"* ]]
 	unchanged strx.o
 }
 
@@ -287,6 +287,17 @@ elf_patch() {
 	one_error cut.o
 	[[ $stderr == *"(variable pcpu_pt)"*"DW_OP_addrx: truncated operand"* ]]
 	unchanged cut.o
+}
+
+@test "badinput: a .debug_str cut short: an error, not anonymous types" {
+	need_cmd python3
+	gcc -g -c t.c -o str.o
+	elf_patch str.o size .debug_str 4
+	keep str.o
+	run --separate-stderr "$CC_BTF" --encode str.o
+	one_error str.o
+	[[ $stderr == *"string offset or index past the end of its section"* ]]
+	unchanged str.o
 }
 
 @test "badinput: clang: a btf_decl_tag annotation whose value is no string" {
