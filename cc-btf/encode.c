@@ -3,9 +3,11 @@
  * Encoding objects with libarchive-btf, in the two modes of cc-btf.
  *
  * Wrapper mode (after a successful compile): an output that is not a
- * regular ELF file (LLVM bitcode from -flto, a precompiled header, a pipe)
- * and an object without DWARF (-ENODATA) are left alone silently, and so
- * is a BTF without types (assembler sources). A failure prints one line,
+ * regular ELF file (a precompiled header, a pipe) and an object without
+ * DWARF (-ENODATA) are left alone silently, and so is a BTF without types
+ * (assembler sources). An LTO object (clang's LLVM bitcode, GCC's ELF of
+ * .gnu.lto_ sections, which the library refuses) has no DWARF to encode
+ * although -g asked for it: a failure. A failure prints one line,
  * deletes the object so that make does not take it as up to date and makes
  * the exit status 1; --warn keeps the object without BTF instead.
  *
@@ -210,6 +212,29 @@ out_free_enc:
 	return err < 0 ? err : 0;
 }
 
+/*
+ * LLVM bitcode, as clang -flto and -flto=thin write it: raw ("BC" 0xc0de)
+ * or in its wrapper (0x0b17c0de, little-endian).
+ */
+static bool is_bitcode_file(const char *path)
+{
+	static const unsigned char raw[4] = { 'B', 'C', 0xc0, 0xde };
+	static const unsigned char wrapped[4] = { 0xde, 0xc0, 0x17, 0x0b };
+	unsigned char magic[4];
+	struct stat st;
+	bool bc;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bc = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	     read(fd, magic, sizeof(magic)) == sizeof(magic) &&
+	     (!memcmp(magic, raw, 4) || !memcmp(magic, wrapped, 4));
+	close(fd);
+	return bc;
+}
+
 /* A regular file that starts with the ELF magic. */
 static bool is_elf_file(const char *path)
 {
@@ -242,6 +267,13 @@ static bool wrap_object(struct cc_btf *cb, const char *obj)
 	char *raw = NULL;
 	int err;
 
+	if (is_bitcode_file(obj)) {
+		add_msg(cb, "%s: LLVM bitcode (clang -flto): an LTO object "
+			"carries no DWARF to encode; build without LTO for BTF",
+			obj);
+		err = -EOPNOTSUPP;
+		goto out_failed;
+	}
 	if (!is_elf_file(obj)) {
 		pr_verbose(cb, obj, "not a regular ELF file, not encoded");
 		return false;
@@ -300,6 +332,12 @@ static bool encode_one(struct cc_btf *cb, const char *file)
 		t.raw = raw;
 	}
 	t.keep_empty = t.raw != NULL;	/* a raw file was asked for: always write it */
+	if (is_bitcode_file(file)) {
+		add_msg(cb, "%s: LLVM bitcode (clang -flto): an LTO object "
+			"carries no DWARF to encode", file);
+		err = -EOPNOTSUPP;
+		goto out_failed;
+	}
 	err = encode_file(cb, file, &t);
 	free(raw);
 	if (err == -ENODATA) {

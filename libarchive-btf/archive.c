@@ -12,8 +12,9 @@
  *
  * Every member is validated before anything uses it, and each error names
  * the member index and the byte offset in the section: header fields,
- * section bounds, string termination, type record sizes, string offsets and
- * type IDs (all type IDs of a member are member-local, 1..nr_types).
+ * section bounds, string termination, type record sizes, string offsets,
+ * type IDs (all type IDs of a member are member-local, 1..nr_types) and
+ * what each DECL_TAG tags.
  * See docs/archive-format.md.
  */
 #include <errno.h>
@@ -35,6 +36,7 @@ struct check {
 	uint32_t type_len;
 	uint32_t str_len;
 	uint32_t nr_types;
+	uint32_t nr_decl_tags;
 };
 
 static int bad(const struct check *c, size_t off, const char *what)
@@ -171,6 +173,7 @@ static int count_types(struct check *c, size_t types_at)
 				   "type record runs past the type section");
 		off += sz;
 		c->nr_types++;
+		c->nr_decl_tags += BTF_INFO_KIND(t.info) == BTF_KIND_DECL_TAG;
 	}
 	return 0;
 }
@@ -244,6 +247,72 @@ static bool ids_ok(const struct check *c, const struct btf_type *t)
 	}
 }
 
+/*
+ * What a DECL_TAG may tag, as the kernel checks it: a struct or union (the
+ * whole, or member @comp), a FUNC (the whole, or parameter @comp of its
+ * FUNC_PROTO), a VAR or a TYPEDEF (the whole). NULL if fine, else why not.
+ */
+static const char *decl_tag_error(const uint8_t *types, const uint32_t *offs,
+				  uint32_t nr_types, const struct btf_type *tag)
+{
+	const struct btf_type *t, *proto;
+	int32_t comp;
+
+	memcpy(&comp, tag + 1, sizeof(comp));
+	if (!tag->type || tag->type > nr_types)
+		return "a DECL_TAG of no type";
+	t = (const void *)(types + offs[tag->type]);
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		if (comp >= -1 && comp < (int32_t)BTF_INFO_VLEN(t->info))
+			return NULL;
+		return "a DECL_TAG's component_idx past its struct's members";
+	case BTF_KIND_FUNC:
+		if (comp == -1)
+			return NULL;
+		if (!t->type || t->type > nr_types)
+			return "a DECL_TAG of a FUNC without a prototype";
+		proto = (const void *)(types + offs[t->type]);
+		if (BTF_INFO_KIND(proto->info) == BTF_KIND_FUNC_PROTO &&
+		    comp >= 0 && comp < (int32_t)BTF_INFO_VLEN(proto->info))
+			return NULL;
+		return "a DECL_TAG's component_idx past its function's parameters";
+	case BTF_KIND_VAR: case BTF_KIND_TYPEDEF:
+		return comp == -1 ? NULL :
+		       "a DECL_TAG with a component_idx on a VAR or TYPEDEF";
+	default:
+		return "a DECL_TAG of a kind that cannot be tagged";
+	}
+}
+
+/* Pass 3, for members with DECL_TAGs: each tags what it may. */
+static int check_decl_tags(const struct check *c, const uint8_t *types,
+			   size_t types_at)
+{
+	uint32_t *offs, off = 0, id;
+	const char *why;
+	int err = 0;
+
+	offs = malloc((c->nr_types + 1) * sizeof(*offs));
+	if (!offs)
+		return -ENOMEM;
+	for (id = 1; id <= c->nr_types; id++) {
+		offs[id] = off;
+		off += abtf__record_size((const void *)(types + off));
+	}
+	for (id = 1; id <= c->nr_types && !err; id++) {
+		const struct btf_type *t = (const void *)(types + offs[id]);
+
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_DECL_TAG)
+			continue;
+		why = decl_tag_error(types, offs, c->nr_types, t);
+		if (why)
+			err = bad(c, types_at + offs[id], why);
+	}
+	free(offs);
+	return err;
+}
+
 /* Pass 2: every string offset and type ID in range. */
 static int check_refs(struct check *c, size_t types_at)
 {
@@ -278,6 +347,8 @@ static int check_refs(struct check *c, size_t types_at)
 		off += abtf__record_size(t);
 		id++;
 	}
+	if (!err && c->nr_decl_tags)
+		err = check_decl_tags(c, types, types_at);
 	free(copy);
 	return err;
 }

@@ -15,8 +15,10 @@
  * forms have fixed sizes is one "skip N bytes".
  *
  * What it reads: the unit headers of .debug_info (DWARF 2 to 5, 32- and
- * 64-bit, either byte order), .debug_abbrev, and strings from .debug_str,
- * .debug_line_str and .debug_str_offsets, all from the Elf whose sections
+ * 64-bit, either byte order), .debug_abbrev, strings from .debug_str,
+ * .debug_line_str and .debug_str_offsets, and addresses from .debug_addr
+ * (clang's DWARF 5: DW_FORM_strx*, DW_OP_addrx, from the unit's
+ * DW_AT_str_offsets_base and DW_AT_addr_base), all from the Elf whose sections
  * were relocated: by dwarf_reloc.c (the fast way) or by libdwfl, which
  * also decompresses them in place.
  *
@@ -142,6 +144,7 @@ static void take_section(struct dw_file *f, const char *name, Elf_Data *d)
 		{ ".debug_str", offsetof(struct dw_file, str) },
 		{ ".debug_line_str", offsetof(struct dw_file, line_str) },
 		{ ".debug_str_offsets", offsetof(struct dw_file, str_offsets) },
+		{ ".debug_addr", offsetof(struct dw_file, addr) },
 	};
 	size_t i;
 
@@ -376,6 +379,8 @@ static bool attr_wanted(uint64_t name)
 	case DW_AT_upper_bound:
 	case DW_AT_language:
 	case DW_AT_str_offsets_base:
+	case DW_AT_addr_base:
+	case DW_AT_GNU_addr_base:
 	case DW_AT_data_member_location:
 	case DW_AT_const_value:
 	case DW_AT_location:
@@ -468,6 +473,8 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 		children = get_n(&c, 1);
 		if (code >= DW_MAX_CODE || !tag || tag > UINT32_MAX)
 			goto out_bad;
+		if (tag == DW_TAG_LLVM_annotation)
+			t->annotations = true;
 		for (;;) {
 			int64_t implicit = 0;
 
@@ -551,23 +558,70 @@ static const char *string_at(const struct dw_sec *s, uint64_t off)
 	return off < s->size ? (const char *)s->buf + off : NULL;
 }
 
-static const char *strx(const struct dw_file *f, const struct dw_unit *u,
-			uint64_t idx)
+/*
+ * Entry @idx of an array of @size-byte entries at @base in @s (DW_AT_*_base;
+ * 0: none given, the array starts just past the section's one header):
+ * its position, or false if it is not wholly inside the section.
+ */
+static bool table_entry(const struct dw_sec *s, const struct dw_unit *u,
+			uint64_t base, uint64_t idx, unsigned int size,
+			uint64_t *pos)
 {
-	uint64_t base = u->str_offsets_base, pos;
+	if (!base)
+		base = u->offset_size == 8 ? 16 : 8;
+	if (base > s->size || idx >= (s->size - base) / size)
+		return false;
+	*pos = base + idx * size;
+	return true;
+}
+
+/* The string of index @idx; NULL with *bad set if there is none. */
+static const char *strx(const struct dw_file *f, const struct dw_unit *u,
+			uint64_t idx, bool *bad)
+{
+	const char *str;
+	uint64_t pos;
 	struct cur c;
 
-	if (!base)	/* no DW_AT_str_offsets_base: just past the header */
-		base = u->offset_size == 8 ? 16 : 8;
-	pos = base + idx * u->offset_size;
-	if (idx > f->str_offsets.size || pos >= f->str_offsets.size)
+	if (!u->bases_read)	/* the unit DIE itself, read for its bases */
 		return NULL;
+	if (!table_entry(&f->str_offsets, u, u->str_offsets_base, idx,
+			 u->offset_size, &pos)) {
+		*bad = true;
+		return NULL;
+	}
 	c.p = f->str_offsets.buf + pos;
 	c.end = f->str_offsets.buf + f->str_offsets.size;
 	c.bad = false;
 	c.big = f->big_endian;
 	pos = get_n(&c, u->offset_size);
-	return c.bad ? NULL : string_at(&f->str, pos);
+	str = c.bad ? NULL : string_at(&f->str, pos);
+	*bad = !str;
+	return str;
+}
+
+int dw_unit__addrx(const struct dw_file *f, const struct dw_unit *u,
+		   uint64_t idx, uint64_t *val, const uint8_t **where,
+		   const char **why)
+{
+	struct cur c;
+	uint64_t pos;
+
+	if (!f->addr.buf) {
+		*why = "DW_OP_addrx without a .debug_addr section";
+		return -EINVAL;
+	}
+	if (!table_entry(&f->addr, u, u->addr_base, idx, u->addr_size, &pos)) {
+		*why = "address index past the end of .debug_addr";
+		return -EINVAL;
+	}
+	c.p = f->addr.buf + pos;
+	c.end = f->addr.buf + f->addr.size;
+	c.bad = false;
+	c.big = f->big_endian;
+	*where = c.p;
+	*val = get_n(&c, u->addr_size);
+	return 0;
 }
 
 /* DW_FORM_string: NUL-terminated in the unit. */
@@ -585,28 +639,42 @@ static const char *inline_string(struct cur *c)
 	return s;
 }
 
-/* A string attribute's value; *bad set if its form is not a string's. */
+/* @str, *@bad set if it is NULL: an offset past the end of its section. */
+static inline const char *checked(const char *str, bool *bad)
+{
+	if (!str)
+		*bad = true;
+	return str;
+}
+
+/*
+ * A string attribute's value; *unsupported set if its form is not a
+ * string's, *bad if its offset or index leads to no string.
+ */
 static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
-			       struct cur *c, uint16_t form, bool *unsupported)
+			       struct cur *c, uint16_t form, bool *unsupported,
+			       bool *bad)
 {
 	switch (form) {
 	case DW_FORM_string:
 		return inline_string(c);
 	case DW_FORM_strp:
-		return string_at(&f->str, get_n(c, u->offset_size));
+		return checked(string_at(&f->str, get_n(c, u->offset_size)),
+			       bad);
 	case DW_FORM_line_strp:
-		return string_at(&f->line_str, get_n(c, u->offset_size));
+		return checked(string_at(&f->line_str,
+					 get_n(c, u->offset_size)), bad);
 	case DW_FORM_strx:
 	case DW_FORM_GNU_str_index:
-		return strx(f, u, get_uleb(c));
+		return strx(f, u, get_uleb(c), bad);
 	case DW_FORM_strx1:
-		return strx(f, u, get_n(c, 1));
+		return strx(f, u, get_n(c, 1), bad);
 	case DW_FORM_strx2:
-		return strx(f, u, get_n(c, 2));
+		return strx(f, u, get_n(c, 2), bad);
 	case DW_FORM_strx3:
-		return strx(f, u, get_n(c, 3));
+		return strx(f, u, get_n(c, 3), bad);
 	case DW_FORM_strx4:
-		return strx(f, u, get_n(c, 4));
+		return strx(f, u, get_n(c, 4), bad);
 	default:
 		*unsupported = true;
 		return NULL;
@@ -706,7 +774,7 @@ static bool read_value(const struct dw_unit *u, struct cur *c, uint16_t form,
 		v->u = get_n(c, 4);
 		return true;
 	case DW_FORM_string:
-		inline_string(c);
+		v->block = (const uint8_t *)inline_string(c);
 		return true;
 	case DW_FORM_strx:
 	case DW_FORM_GNU_str_index:
@@ -735,6 +803,42 @@ static bool read_value(const struct dw_unit *u, struct cur *c, uint16_t form,
 	default:
 		return false;
 	}
+}
+
+int dw_die__const_string(const struct dw_file *f, const struct dw_die *die,
+			 const char **str, const char **why)
+{
+	const struct dw_value *v = &die->const_value;
+	bool bad = false;
+
+	*str = NULL;
+	if (!(die->have & DW_HAVE_CONST_VALUE))
+		return 0;
+	switch (v->form) {
+	case DW_FORM_string:
+		*str = (const char *)v->block;
+		break;
+	case DW_FORM_strp:
+		*str = string_at(&f->str, v->u);
+		break;
+	case DW_FORM_line_strp:
+		*str = string_at(&f->line_str, v->u);
+		break;
+	case DW_FORM_strx:
+	case DW_FORM_GNU_str_index:
+	case DW_FORM_strx1:
+	case DW_FORM_strx2:
+	case DW_FORM_strx3:
+	case DW_FORM_strx4:
+		*str = strx(f, die->cu, v->u, &bad);
+		break;
+	default:
+		return 0;	/* not a string */
+	}
+	if (*str)
+		return 0;
+	*why = "a string index or offset past the end of its section";
+	return -EINVAL;
 }
 
 int dw_value__udata(const struct dw_value *v, uint64_t *val)
@@ -834,6 +938,11 @@ static int take_attr(struct dw_die *die, uint16_t name,
 		die->str_offsets_base = v->u;
 		die->have |= DW_HAVE_STR_OFF_BASE;
 		break;
+	case DW_AT_addr_base:
+	case DW_AT_GNU_addr_base:
+		die->addr_base = v->u;
+		die->have |= DW_HAVE_ADDR_BASE;
+		break;
 	case DW_AT_data_member_location:
 		die->member_loc = *v;
 		die->have |= DW_HAVE_MEMBER_LOC;
@@ -905,10 +1014,12 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 		if (form == DW_FORM_indirect)
 			form = get_uleb(c);
 		if (s->name == DW_AT_name) {
-			bool unsupported = false;
+			bool unsupported = false, bad = false;
 
 			die->name = read_string(f, die->cu, c, form,
-						&unsupported);
+						&unsupported, &bad);
+			if (bad)
+				goto out_strx;
 			if (die->name)
 				die->have |= DW_HAVE_NAME;
 			if (!unsupported)
@@ -930,6 +1041,10 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 out_form:
 	*why = "unknown attribute form";
 	return -EINVAL;
+out_strx:
+	*why = "a string offset or index past the end of its section "
+	       "(.debug_str, .debug_line_str or .debug_str_offsets)";
+	return -EINVAL;
 }
 
 /*
@@ -949,6 +1064,9 @@ static int open_unit(struct dw_file *f, struct dw_unit *u, const char **why)
 		return err;
 	if (cu.have & DW_HAVE_STR_OFF_BASE)
 		u->str_offsets_base = cu.str_offsets_base;
+	if (cu.have & DW_HAVE_ADDR_BASE)
+		u->addr_base = cu.addr_base;
+	u->bases_read = true;
 	return 0;
 }
 

@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation	0x6000	/* clang's btf_*_tag */
+#endif
+
 struct dw_sec {
 	const uint8_t *buf;
 	size_t size;
@@ -46,6 +50,7 @@ struct dw_abbrevs {
 	uint32_t nr;		/* codes 0..nr-1 */
 	struct dw_spec *specs;
 	uint32_t nr_specs;
+	bool annotations;	/* a code for DW_TAG_LLVM_annotation (clang) */
 };
 
 struct dw_unit {
@@ -58,11 +63,13 @@ struct dw_unit {
 	uint8_t offset_size;	/* 4: 32-bit DWARF, 8: 64-bit DWARF */
 	uint64_t abbrev_off;
 	uint64_t str_offsets_base;
+	uint64_t addr_base;	/* DW_AT_addr_base: into .debug_addr */
+	bool bases_read;	/* the two above, from the unit DIE */
 	const struct dw_abbrevs *abbrevs;	/* NULL until first read */
 };
 
 struct dw_file {
-	struct dw_sec info, abbrev, str, line_str, str_offsets;
+	struct dw_sec info, abbrev, str, line_str, str_offsets, addr;
 	bool big_endian;
 	struct dw_unit *units;
 	size_t nr_units;
@@ -92,6 +99,7 @@ enum dw_have {
 	DW_HAVE_LANGUAGE	= 1 << 17,
 	DW_HAVE_STR_OFF_BASE	= 1 << 18,
 	DW_HAVE_DWO		= 1 << 19,
+	DW_HAVE_ADDR_BASE	= 1 << 20,
 };
 
 /* A value as its form gives it. */
@@ -122,7 +130,7 @@ struct dw_die {
 	uint64_t origin;	/* DW_AT_abstract_origin or DW_AT_specification */
 	uint64_t sibling;
 	uint64_t byte_size, encoding, bit_size, data_bit_off, bit_off;
-	uint64_t count, lower_bound, language, str_offsets_base;
+	uint64_t count, lower_bound, language, str_offsets_base, addr_base;
 	bool declaration, external;
 	struct dw_value member_loc, const_value, upper_bound, location;
 };
@@ -154,6 +162,34 @@ int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why);
  */
 int dw_die__integrate(struct dw_file *f, struct dw_die *die,
 		      const char **why);
+
+/*
+ * Entry @idx of unit @u's addresses in .debug_addr (DW_OP_addrx,
+ * DW_FORM_addrx*): its value into *@val and, into *@where, where its
+ * relocated bytes are (for abtf__dwarf_addr_section()). 0 or -EINVAL
+ * (*why says what: no .debug_addr, an index past its end).
+ */
+int dw_unit__addrx(const struct dw_file *f, const struct dw_unit *u,
+		   uint64_t idx, uint64_t *val, const uint8_t **where,
+		   const char **why);
+
+/*
+ * @die's DW_AT_const_value as a string (clang's DW_TAG_LLVM_annotation):
+ * 0 with *@str NULL if it has none in a string form, 0 with the string,
+ * or -EINVAL (*why says what) if its index or offset leads nowhere.
+ */
+int dw_die__const_string(const struct dw_file *f, const struct dw_die *die,
+			 const char **str, const char **why);
+
+/*
+ * Whether DIEs of @u may have DW_TAG_LLVM_annotation children (clang's
+ * btf_type_tag and btf_decl_tag): its abbreviations have that tag. Once
+ * a DIE of @u has been read.
+ */
+static inline bool dw_unit__annotations(const struct dw_unit *u)
+{
+	return u->abbrevs && u->abbrevs->annotations;
+}
 
 /* @v as an unsigned constant, as dwarf_formudata() reads it: 0 or -EINVAL. */
 int dw_value__udata(const struct dw_value *v, uint64_t *val);

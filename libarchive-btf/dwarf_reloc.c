@@ -9,14 +9,16 @@
  * in a kernel object is a fifth of the encoder's work, and the encoder reads
  * none of them. So for the machines whose DWARF relocations we know, we
  * apply those of the sections the type walk reads (.debug_info,
- * .debug_str_offsets, .debug_types) in a private copy-on-write mapping of
+ * .debug_str_offsets, .debug_types, .debug_addr) in a private copy-on-write mapping of
  * the object, which dwarf_read.c reads.
  *
  * The value written is the symbol's value plus the addend: for the offsets
  * into other debug sections the symbol is a section symbol of value 0, and
  * an address comes out as the offset in its section. Which section is lost
- * in the bytes, so the pointer-sized relocations of .debug_info are kept
- * (by offset) to tell a variable's DW_OP_addr operand's section.
+ * in the bytes, so the pointer-sized relocations of .debug_info and
+ * .debug_addr are kept (by offset) to tell the section of a variable's
+ * DW_OP_addr operand or of the .debug_addr entry its DW_OP_addrx names
+ * (clang's DWARF 5: every entry is 0 plus a relocation).
  * Anything unusual takes libdwfl's path: another machine or class, the
  * other byte order, compressed debug sections, a relocation type we do not
  * know. -EOPNOTSUPP says "use libdwfl"; nothing is printed for it.
@@ -30,7 +32,7 @@
 #include "encoder.h"
 
 static const char *const relocated[] = {
-	".debug_info", ".debug_str_offsets", ".debug_types",
+	".debug_info", ".debug_str_offsets", ".debug_types", ".debug_addr",
 };
 
 /* The width of an absolute data relocation, or 0 if we do not know it. */
@@ -67,10 +69,11 @@ static bool wanted(const char *name)
 
 struct reloc_ctx {
 	struct abtf_dwarf_rel *rel;	/* where the addresses go */
-	bool is_info;			/* the section is .debug_info */
+	int sec;			/* ABTF_DW_INFO, ABTF_DW_ADDR or -1 */
 };
 
-static int keep_addr(struct abtf_dwarf_rel *rel, uint64_t off, uint32_t shndx)
+static int keep_addr(struct abtf_dwarf_rel *rel, int sec, uint64_t off,
+		     uint32_t shndx)
 {
 	if (rel->nr == rel->cap) {
 		size_t ncap = rel->cap ? rel->cap * 2 : 256;
@@ -81,6 +84,7 @@ static int keep_addr(struct abtf_dwarf_rel *rel, uint64_t off, uint32_t shndx)
 		rel->addrs = n;
 		rel->cap = ncap;
 	}
+	rel->addrs[rel->nr].sec = sec;
 	rel->addrs[rel->nr].off = off;
 	rel->addrs[rel->nr].shndx = shndx;
 	rel->nr++;
@@ -109,9 +113,9 @@ static int apply_one(Elf_Data *target, const Elf64_Sym *syms, size_t nr_syms,
 	v64 = sym->st_value + r->r_addend;
 	if (width == 8) {
 		memcpy((char *)target->d_buf + r->r_offset, &v64, 8);
-		if (rc->is_info && sym->st_shndx != SHN_UNDEF &&
+		if (rc->sec >= 0 && sym->st_shndx != SHN_UNDEF &&
 		    sym->st_shndx < SHN_LORESERVE &&
-		    keep_addr(rc->rel, r->r_offset, sym->st_shndx))
+		    keep_addr(rc->rel, rc->sec, r->r_offset, sym->st_shndx))
 			return -ENOMEM;
 	} else {
 		v32 = v64;
@@ -139,8 +143,8 @@ static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
 	if (!rel || !target || !syms || target->d_type != ELF_T_BYTE ||
 	    rel->d_type != ELF_T_RELA || syms->d_type != ELF_T_SYM)
 		return -EOPNOTSUPP;
-	if (rc->is_info)
-		rc->rel->info = target;
+	if (rc->sec >= 0)
+		rc->rel->data[rc->sec] = target;
 	r = rel->d_buf;
 	n = rel->d_size / sizeof(*r);
 	for (i = 0; i < n; i++)
@@ -179,12 +183,15 @@ static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr,
 		tscn = elf_getscn(elf, shdr.sh_info);
 		if (!tscn || !gelf_getshdr(tscn, &tshdr))
 			return -EOPNOTSUPP;
-		struct reloc_ctx rc = { .rel = rel };
+		struct reloc_ctx rc = { .rel = rel, .sec = -1 };
 		const char *tname = elf_strptr(elf, shstrndx, tshdr.sh_name);
 
 		if (!wanted(tname))
 			continue;
-		rc.is_info = !strcmp(tname, ".debug_info");
+		if (!strcmp(tname, ".debug_info"))
+			rc.sec = ABTF_DW_INFO;
+		else if (!strcmp(tname, ".debug_addr"))
+			rc.sec = ABTF_DW_ADDR;
 		if (apply_section(elf, scn, &shdr, ehdr->e_machine, &rc))
 			return -EOPNOTSUPP;
 	}
@@ -195,6 +202,8 @@ static int addr_cmp(const void *a, const void *b)
 {
 	const struct abtf_dwarf_addr *x = a, *y = b;
 
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
@@ -203,21 +212,36 @@ static bool addrs_sorted(const struct abtf_dwarf_rel *rel)
 	size_t i;
 
 	for (i = 1; i < rel->nr; i++)
-		if (rel->addrs[i - 1].off > rel->addrs[i].off)
+		if (addr_cmp(&rel->addrs[i - 1], &rel->addrs[i]) > 0)
 			return false;
 	return true;
 }
 
-/* The section a relocated address at @p (inside .debug_info) points into. */
+/* Whether @p is inside @d: the offset in it into *@off. */
+static bool inside(const Elf_Data *d, const unsigned char *p, uint64_t *off)
+{
+	const unsigned char *b = d ? d->d_buf : NULL;
+
+	if (!b || p < b || p >= b + d->d_size)
+		return false;
+	*off = p - b;
+	return true;
+}
+
+/*
+ * The section a relocated address at @p (inside .debug_info or
+ * .debug_addr) points into.
+ */
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
 			     const unsigned char *p, uint32_t *shndx)
 {
 	struct abtf_dwarf_addr key, *a;
 
-	if (!rel->info || p < (const unsigned char *)rel->info->d_buf ||
-	    p >= (const unsigned char *)rel->info->d_buf + rel->info->d_size)
+	for (key.sec = 0; key.sec < ABTF_DW_NR; key.sec++)
+		if (inside(rel->data[key.sec], p, &key.off))
+			break;
+	if (key.sec == ABTF_DW_NR)
 		return -ENOENT;
-	key.off = p - (const unsigned char *)rel->info->d_buf;
 	a = bsearch(&key, rel->addrs, rel->nr, sizeof(key), addr_cmp);
 	if (!a)
 		return -ENOENT;

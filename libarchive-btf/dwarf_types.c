@@ -23,10 +23,17 @@
  *    an ENUM of vlen 0 (libbpf's BTF_FWD_ENUM), as pahole does.
  *  - Enums wider than 4 bytes are ENUM64; an enum is signed iff one of its
  *    values is negative (libbpf's and pahole's rule).
+ *  - clang's btf_type_tags of a pointer's pointee: PTR -> TYPE_TAG(last)
+ *    -> ... -> TYPE_TAG(first) -> pointee, as pahole; btf_decl_tags of
+ *    structs, unions, members and typedefs are DECL_TAGs added after
+ *    every other node (ir__add_decl_tags()).
  *
  * What BTF cannot express is an error (-EOPNOTSUPP) naming the DIE, never a
  * silent approximation: complex and other non-integer, non-float base types
- * (pahole 1.24 fails on them too) and C++ / Fortran-only tags.
+ * (pahole 1.24 fails on them too) and C++ / Fortran-only tags. The one
+ * approximation is pahole's own: an integer of a size other than 1, 2, 4,
+ * 8 or 16 bytes (clang's DW_OP_convert helpers) is a 4-byte INT named
+ * __SANITIZED_FAKE_INT__.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -62,6 +69,7 @@ void ir__fini(struct ir *ir)
 	free(ir->out);
 	free(ir->kept);
 	free(ir->scratch);
+	free(ir->decl_tags);
 	abtf__strtab_free(&ir->strs);
 	memset(ir, 0, sizeof(*ir));
 }
@@ -201,6 +209,8 @@ static const char *tag_name(int tag)
 	case DW_TAG_string_type:	return "string type";
 	case DW_TAG_set_type:		return "set type";
 	case DW_TAG_file_type:		return "file type";
+	case DW_TAG_pointer_type:	return "pointer type";
+	case DW_TAG_LLVM_annotation:	return "annotation";
 	default:			return NULL;
 	}
 }
@@ -326,6 +336,141 @@ static int next_child(struct ir *ir, const struct dw_die *parent,
 	return res < 0 ? read_error(ir, parent, res, "bad children", why) : res;
 }
 
+/* ---- clang's btf_type_tag and btf_decl_tag annotations ---- */
+
+/*
+ * clang (14 and later) writes __attribute__((btf_type_tag("x"))) and
+ * btf_decl_tag("x") as DW_TAG_LLVM_annotation children, DW_AT_name
+ * "btf_type_tag" or "btf_decl_tag", DW_AT_const_value the string: type tags
+ * under the DW_TAG_pointer_type whose pointee they qualify, declaration
+ * tags under the struct, union, member, typedef, function, parameter or
+ * variable. Annotations of other names are not ours (pahole ignores them
+ * too). The string of a tag: NULL if @a is no annotation of kind @kind,
+ * an error if it is one without a string.
+ */
+static int annotation(struct ir *ir, const struct dw_die *a, const char *kind,
+		      const char **value)
+{
+	const char *why = NULL;
+	int err;
+
+	*value = NULL;
+	if (a->tag != DW_TAG_LLVM_annotation || !(a->have & DW_HAVE_NAME) ||
+	    strcmp(a->name, kind))
+		return 0;
+	err = dw_die__const_string(ir->dw, a, value, &why);
+	if (err)
+		return read_error(ir, a, err, "bad DW_AT_const_value", why);
+	if (!*value)
+		return ir__die_error(ir, a, -EINVAL,
+				     "bad DWARF: a tag annotation without a "
+				     "string value");
+	return 0;
+}
+
+static int push_decl_tag(struct ir *ir, const char *name, uint32_t target,
+			 int comp)
+{
+	struct ir_decl_tag *t;
+
+	if (grow((void **)&ir->decl_tags, &ir->cap_decl_tags,
+		 ir->nr_decl_tags + 1, sizeof(*ir->decl_tags)))
+		return -ENOMEM;
+	t = &ir->decl_tags[ir->nr_decl_tags++];
+	t->name = name;
+	t->target = target;
+	t->comp = comp;
+	return 0;
+}
+
+/* The btf_decl_tag children of @die only. */
+static int own_decl_tags(struct ir *ir, const struct dw_die *die,
+			 uint32_t target, int comp)
+{
+	struct dw_die child;
+	const char *value;
+	int res, err;
+
+	if (!dw_unit__annotations(die->cu))
+		return 0;	/* GCC's, or no tags in the unit */
+	for (res = first_child(ir, die, &child); !res;
+	     res = next_child(ir, die, &child)) {
+		err = annotation(ir, &child, "btf_decl_tag", &value);
+		if (!err && value)
+			err = push_decl_tag(ir, value, target, comp);
+		if (err)
+			return err;
+	}
+	return res < 0 ? res : 0;
+}
+
+int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
+		  int comp)
+{
+	const char *why = NULL;
+	struct dw_die o;
+	int err;
+
+	err = own_decl_tags(ir, die, target, comp);
+	if (err || !(die->have & DW_HAVE_ORIGIN) ||
+	    !dw_unit__annotations(die->cu))
+		return err;
+	/* an out-of-line instance or a definition: its declaration's tags */
+	err = dw_die__read(ir->dw, die->cu, die->origin, &o, &why);
+	if (err)
+		return read_error(ir, die, err, "bad DW_AT_abstract_origin", why);
+	return own_decl_tags(ir, &o, target, comp);
+}
+
+int ir__add_decl_tags(struct ir *ir)
+{
+	size_t i;
+
+	for (i = 0; i < ir->nr_decl_tags; i++) {
+		const struct ir_decl_tag *t = &ir->decl_tags[i];
+		struct ir_node n = {
+			.kind = BTF_KIND_DECL_TAG, .name = t->name,
+			.ref = t->target, .size = t->comp,
+		};
+		int id = ir__add_node(ir, &n);
+
+		if (id < 0)
+			return id;
+	}
+	ir->nr_decl_tags = 0;
+	return 0;
+}
+
+/*
+ * The pointee @ref of pointer @die behind its btf_type_tags: the first
+ * tag is nearest the pointee, the last nearest the pointer (PTR -> "rcu"
+ * -> "user" -> int for int __user __rcu *), as pahole encodes them; so
+ * the same declaration has the same shape in every object.
+ */
+static int type_tags(struct ir *ir, const struct dw_die *die, int ref)
+{
+	struct dw_die child;
+	const char *value;
+	int res, err;
+
+	for (res = first_child(ir, die, &child); !res;
+	     res = next_child(ir, die, &child)) {
+		struct ir_node n = { .kind = BTF_KIND_TYPE_TAG };
+
+		err = annotation(ir, &child, "btf_type_tag", &value);
+		if (err)
+			return err;
+		if (!value)
+			continue;
+		n.name = value;
+		n.ref = ref;
+		ref = ir__add_node(ir, &n);
+		if (ref < 0)
+			return ref;
+	}
+	return res < 0 ? res : ref;
+}
+
 /* ---- one converter per tag ---- */
 
 static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
@@ -362,8 +507,16 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 	case 1: case 2: case 4: case 8: case 16:
 		return 0;
 	default:
-		return ir__die_error(ir, die, -EOPNOTSUPP,
-				 "integer size BTF cannot express");
+		/*
+		 * clang's DWARF 5 has base types of odd sizes (3, 5, 9 bytes:
+		 * "DW_ATE_unsigned_24") that only DW_OP_convert in location
+		 * lists refers to. pahole encodes every integer of a size
+		 * other than these as a 4-byte INT named
+		 * __SANITIZED_FAKE_INT__, keeping its encoding; so do we.
+		 */
+		n->name = ABTF_FAKE_INT;
+		n->size = 4;
+		return 0;
 	}
 }
 
@@ -474,10 +627,22 @@ static int conv_composite(struct ir *ir, const struct dw_die *die, uint32_t id)
 	for (res = first_child(ir, die, &child); !res;
 	     res = next_child(ir, die, &child)) {
 		struct ir_item it = { 0 };
+		const char *tag;
 
+		if (child.tag == DW_TAG_LLVM_annotation) {
+			err = annotation(ir, &child, "btf_decl_tag", &tag);
+			if (!err && tag)
+				err = push_decl_tag(ir, tag, id, -1);
+			if (err)
+				break;
+			continue;
+		}
 		if (child.tag != DW_TAG_member)
 			continue;
 		err = conv_member(ir, &child, &it);
+		if (!err && child.children)
+			err = own_decl_tags(ir, &child, id,
+					    ir->nr_scratch - base);
 		if (!err)
 			err = scratch_push(ir, &it);
 		if (err)
@@ -860,9 +1025,15 @@ static int conv_refs(struct ir *ir, struct dw_die *die, uint32_t id)
 	case DW_TAG_pointer_type:
 	case DW_TAG_typedef:
 		ref = ir__type_of_attr(ir, die);
+		if (ref >= 0 && die->children &&
+		    die->tag == DW_TAG_pointer_type &&
+		    dw_unit__annotations(die->cu))
+			ref = type_tags(ir, die, ref);
 		if (ref < 0)
 			return ref;
 		ir->nodes[id - 1].ref = ref;
+		if (die->children && die->tag == DW_TAG_typedef)
+			return own_decl_tags(ir, die, id, -1);
 		return 0;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
@@ -1181,6 +1352,13 @@ static int emit_node(struct emit *e, const struct ir_node *n)
 		return err;
 	case BTF_KIND_DATASEC:
 		return emit_datasec(e, n);
+	case BTF_KIND_TYPE_TAG:
+		return emit_head(e, n, 0, out_id(e, n->ref), 0);
+	case BTF_KIND_DECL_TAG:	/* size: component_idx */
+		err = emit_head(e, n, 0, out_id(e, n->ref), 1);
+		if (!err)
+			emit_u32(e, n->size);
+		return err;
 	default:
 		return -EINVAL;
 	}
@@ -1197,7 +1375,8 @@ static const char *kind_str(int kind)
 		[BTF_KIND_RESTRICT] = "RESTRICT", [BTF_KIND_FUNC] = "FUNC",
 		[BTF_KIND_FUNC_PROTO] = "FUNC_PROTO", [BTF_KIND_VAR] = "VAR",
 		[BTF_KIND_DATASEC] = "DATASEC", [BTF_KIND_FLOAT] = "FLOAT",
-		[BTF_KIND_ENUM64] = "ENUM64",
+		[BTF_KIND_ENUM64] = "ENUM64", [BTF_KIND_TYPE_TAG] = "TYPE_TAG",
+		[BTF_KIND_DECL_TAG] = "DECL_TAG",
 	};
 
 	if (kind < 0 || kind >= (int)ARRAY_SIZE(names) || !names[kind])

@@ -14,12 +14,16 @@
  *    whose parameters all have names, and whose name is a defined STT_FUNC
  *    symbol of the object; one FUNC per symbol; linkage "static" for all,
  *    as pahole 1.24 writes;
+ *  - clang's btf_decl_tags of FUNCs, their parameters and VARs (and of
+ *    types, dwarf_types.c), as DECL_TAGs added after every other type;
  *  - a VAR for each variable definition, at any depth, whose address
- *    (DW_OP_addr) is a non-empty object symbol in ".data..percpu" or one
- *    of its subsections (".data..percpu..shared_aligned", ...), named after
- *    that symbol; and one DATASEC per such input section, named after it,
- *    entries sorted by offset, sized as the section. pahole on a lone object sees only ".data..percpu" itself and
- *    loses the subsections, which the vmlinux linker script merges later.
+ *    (DW_OP_addr, or clang's DW_OP_addrx) is a non-empty object symbol in
+ *    ".data..percpu" or one of its subsections
+ *    (".data..percpu..shared_aligned", ...), named after that symbol; and
+ *    one DATASEC per such input section, named after it, entries sorted
+ *    by offset, sized as the section. pahole on a lone object sees only
+ *    ".data..percpu" itself and loses the subsections, which the vmlinux
+ *    linker script merges later.
  *
  * Everything is then deduplicated (ir_dedup.c), which keeps the surviving
  * types in their first-seen order: with the DWARF walked in file order, the
@@ -436,6 +440,33 @@ static Elf *open_dwfl(struct abtf_encoder *enc)
 }
 
 /*
+ * A GCC LTO object (-flto -g without -ffat-lto-objects): its code is GCC's
+ * intermediate language (.gnu.lto_* sections) and its debug information
+ * only "early debug" (.gnu.debuglto_.debug_info) until the final link, so
+ * there is no DWARF to encode although -g asked for it.
+ */
+static bool gcc_lto(struct abtf_encoder *enc)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(enc->elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return false;
+		n = elf_strptr(enc->elf, enc->shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, ".gnu.debuglto_.debug_info")) {
+			pr_warn(&enc->pr, "%s: a GCC LTO object (-flto): an LTO "
+				"object carries no DWARF to encode; build "
+				"without LTO for BTF", enc->path);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Relocate just what the type walk reads (dwarf_reloc.c) where we can;
  * libdwfl for anything unusual. Either way dwarf_read.c reads the result.
  */
@@ -446,7 +477,7 @@ static int open_dwarf(struct abtf_encoder *enc)
 	int err;
 
 	if (!find_section(enc, SHT_NULL, ".debug_info"))
-		return -ENODATA;
+		return gcc_lto(enc) ? -EOPNOTSUPP : -ENODATA;
 	if (enc->ehdr.e_type == ET_REL)
 		elf = enc->dw_elf = abtf__dwarf_open_rel(enc->fd, &enc->dw_rel);
 	if (!elf)
@@ -524,6 +555,32 @@ static int all_params_named(struct abtf_encoder *enc, const struct dw_die *die)
 	return res < 0 ? bad_dwarf(enc, die, res, why) : 1;
 }
 
+/*
+ * The btf_decl_tags of FUNC @id: each parameter's (component_idx its
+ * position), then the function's own, as pahole orders them.
+ */
+static int func_decl_tags(struct abtf_encoder *enc, const struct dw_die *die,
+			  uint32_t id)
+{
+	const char *why = NULL;
+	struct dw_die child;
+	int res, err, idx = 0;
+
+	if (!dw_unit__annotations(die->cu))
+		return 0;	/* GCC's, or no tags in the unit */
+	for (res = dw_die__child(&enc->dwf, die, &child, &why); !res;
+	     res = dw_die__sibling(&enc->dwf, &child, &why)) {
+		if (child.tag != DW_TAG_formal_parameter)
+			continue;
+		err = ir__decl_tags(&enc->ir, &child, id, idx++);
+		if (err)
+			return err;
+	}
+	if (res < 0)
+		return bad_dwarf(enc, die, res, why);
+	return ir__decl_tags(&enc->ir, die, id, -1);
+}
+
 static int encode_func(struct abtf_encoder *enc, struct dw_die *die)
 {
 	struct ir_node n = { .kind = BTF_KIND_FUNC, .flag = BTF_FUNC_STATIC };
@@ -551,60 +608,140 @@ static int encode_func(struct abtf_encoder *enc, struct dw_die *die)
 	id = ir__add_node(&enc->ir, &n);
 	if (id < 0)
 		return id;
+	err = func_decl_tags(enc, die, id);
+	if (err)
+		return err;
 	return add_placed(enc, id, sym);
 }
 
+/* A ULEB128 operand in [*p, end): false if it does not end there. */
+static bool op_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end) {
+		uint8_t b = *(*p)++;
+
+		if (shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
 /*
- * The section and offset of a variable's DW_OP_addr. Without libdwfl: the
- * operand's own relocation names the section, and the relocated operand
- * is the offset in it. With libdwfl, which laid the object's sections out
- * at distinct addresses when it relocated the DWARF: it maps the address
- * back to a section and an offset in it.
+ * Where a variable's address is, as pahole reads DW_AT_location: the first
+ * operation, DW_OP_addr (its operand, in .debug_info) or DW_OP_addrx
+ * (clang's DWARF 5: an entry of .debug_addr), then nothing, one
+ * DW_OP_plus_uconst (added, as pahole does) or DW_OP_piece (clang splits
+ * a static it optimised into pieces; the first piece is at the variable's
+ * address). Anything else (a location list, a register, a computed
+ * value) is not a fixed address: 1. A bad DW_OP_addrx: an error.
+ */
+static int var_operand(struct abtf_encoder *enc, const struct dw_die *die,
+		       const uint8_t **where, uint64_t *addr, uint64_t *add)
+{
+	const struct dw_value *loc = &die->location;
+	const uint8_t *p, *end;
+	unsigned int i, size = die->cu->addr_size;
+	const char *why = NULL;
+	uint64_t idx;
+	int err;
+
+	*add = 0;
+	if (!(die->have & DW_HAVE_LOCATION) || loc->cls != DW_CLASS_BLOCK ||
+	    !loc->u)
+		return 1;
+	p = loc->block;
+	end = p + loc->u;
+	switch (*p++) {
+	case DW_OP_addr:
+		if ((size_t)(end - p) < size)
+			return 1;
+		*where = p;
+		for (*addr = 0, i = 0; i < size; i++)
+			*addr |= (uint64_t)p[i] <<
+				 (8 * (enc->dwf.big_endian ? size - 1 - i : i));
+		p += size;
+		break;
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+		if (!op_uleb(&p, end, &idx))
+			return bad_dwarf(enc, die, -EINVAL,
+					 "DW_OP_addrx: truncated operand");
+		err = dw_unit__addrx(&enc->dwf, die->cu, idx, addr, where, &why);
+		if (err)
+			return bad_dwarf(enc, die, err, why);
+		break;
+	default:
+		return 1;
+	}
+	if (p == end || *p == DW_OP_piece)
+		return 0;
+	if (*p++ == DW_OP_plus_uconst && op_uleb(&p, end, add) && p == end)
+		return 0;
+	return 1;
+}
+
+/*
+ * The section and offset of a variable's address (var_operand()). Without
+ * libdwfl: the relocation of the operand or of the .debug_addr entry
+ * names the section, and the relocated value is the offset in it. With
+ * libdwfl, which laid the object's sections out at distinct addresses when
+ * it relocated the DWARF: it maps the address back to a section and an
+ * offset in it. 0, 1 (no address), or < 0.
  */
 static int var_address(struct abtf_encoder *enc, const struct dw_die *die,
 		       uint64_t *addr, GElf_Word *shndx)
 {
-	const struct dw_value *loc = &die->location;
-	unsigned int i, size = die->cu->addr_size;
+	const uint8_t *where;
+	uint64_t add;
 	uint32_t sec;
-	int idx;
+	int idx, err;
 
-	if (!(die->have & DW_HAVE_LOCATION) || loc->cls != DW_CLASS_BLOCK ||
-	    loc->u != 1 + size || loc->block[0] != DW_OP_addr)
-		return -ENOENT;
-	for (*addr = 0, i = 0; i < size; i++)
-		*addr |= (uint64_t)loc->block[1 + i] <<
-			 (8 * (enc->dwf.big_endian ? size - 1 - i : i));
+	err = var_operand(enc, die, &where, addr, &add);
+	if (err)
+		return err;
 	if (!enc->mod) {
-		if (abtf__dwarf_addr_section(&enc->dw_rel, loc->block + 1, &sec))
-			return -ENOENT;
+		if (abtf__dwarf_addr_section(&enc->dw_rel, where, &sec))
+			return 1;
 		*shndx = sec;
+		*addr += add;
 		return 0;
 	}
 	idx = dwfl_module_relocate_address(enc->mod, addr);
 	if (idx < 0 || !dwfl_module_relocation_info(enc->mod, idx, shndx))
-		return -ENOENT;
+		return 1;
+	*addr += add;
 	return 0;
 }
 
-static struct sym *var_symbol(struct abtf_encoder *enc,
-			      const struct dw_die *die)
+/* The per-CPU symbol at the variable's address: 0, 1 (none) or < 0. */
+static int var_symbol(struct abtf_encoder *enc, const struct dw_die *die,
+		      struct sym **sym)
 {
 	GElf_Word shndx;
 	uint64_t addr;
 	size_t i;
+	int err;
 
-	if (var_address(enc, die, &addr, &shndx))
-		return NULL;
+	err = var_address(enc, die, &addr, &shndx);
+	if (err)
+		return err;
 	for (i = 0; i < enc->nr_syms; i++) {
 		struct sym *s = &enc->syms[i];
 
 		if (s->shndx == shndx && s->value == addr && !s->used &&
 		    s->type == STT_OBJECT && s->size &&
-		    is_percpu_section(s->secname))
-			return s;
+		    is_percpu_section(s->secname)) {
+			*sym = s;
+			return 0;
+		}
 	}
-	return NULL;
+	return 1;
 }
 
 /*
@@ -620,9 +757,9 @@ static int encode_var(struct abtf_encoder *enc, struct dw_die *die)
 
 	if (die->have & DW_HAVE_DECLARATION)
 		return 0;
-	sym = var_symbol(enc, die);
-	if (!sym)
-		return 0;
+	err = var_symbol(enc, die, &sym);
+	if (err)
+		return err < 0 ? err : 0;
 	err = integrate(enc, die);
 	if (err)
 		return err;
@@ -636,6 +773,9 @@ static int encode_var(struct abtf_encoder *enc, struct dw_die *die)
 	id = ir__add_node(&enc->ir, &n);
 	if (id < 0)
 		return id;
+	err = ir__decl_tags(&enc->ir, die, id, -1);
+	if (err)
+		return err;
 	return add_placed(enc, id, sym);
 }
 
@@ -898,6 +1038,8 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 	if (err)
 		return err;
 	err = add_datasecs(enc);
+	if (!err)
+		err = ir__add_decl_tags(&enc->ir);
 	if (err)
 		return err;
 	err = build_btf(enc);

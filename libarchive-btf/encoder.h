@@ -41,6 +41,13 @@ struct ir_node {
 	uint32_t nr;		/* number of items */
 };
 
+/* A DECL_TAG waiting to be added after every other node. */
+struct ir_decl_tag {
+	const char *name;	/* the tag's string */
+	uint32_t target;	/* the tagged node's type ID */
+	uint32_t comp;		/* component_idx: member or parameter, or -1 */
+};
+
 /* An open-addressing map from a DIE offset to a type ID. */
 struct die_map {
 	uint64_t *keys;		/* DIE offset + 1; 0 = empty */
@@ -62,6 +69,8 @@ struct ir {
 	uint32_t *out;		/* node ID -> BTF type ID, by ir__dedup() */
 	uint32_t *kept;		/* BTF type ID - 1 -> node ID, by ir__dedup() */
 	uint32_t nr_out;	/* BTF types after deduplication */
+	struct ir_decl_tag *decl_tags;	/* pending, in DWARF order */
+	size_t nr_decl_tags, cap_decl_tags;
 	uint32_t int_id;	/* the canonical array index type, 0 until needed */
 	const char *path;	/* for messages */
 	bool big_endian;	/* DWARF 4 bit offsets count from the MSB */
@@ -90,6 +99,17 @@ int ir__type_of_attr(struct ir *ir, struct dw_die *die);
 /* Whether @tag is a DWARF type tag the encoder emits on its own. */
 bool ir__is_type_tag(int tag);
 
+/*
+ * The btf_decl_tag annotations among @die's children (clang's
+ * DW_TAG_LLVM_annotation), and those of the DIE its DW_AT_abstract_origin
+ * or DW_AT_specification names, as pending DECL_TAGs of node @target,
+ * component @comp (-1: the node itself). 0 or < 0 after one message.
+ */
+int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
+		  int comp);
+/* The pending DECL_TAGs as nodes, after all the others. 0 or -ENOMEM. */
+int ir__add_decl_tags(struct ir *ir);
+
 /* A FUNC_PROTO for the subprogram or subroutine type @die. */
 int ir__func_proto(struct ir *ir, struct dw_die *die);
 
@@ -111,15 +131,22 @@ int ir__kflag(const struct ir *ir, const struct ir_node *n);
  */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 
-/* Pointer-sized relocations of .debug_info: which section an address is in. */
+/* The sections whose addresses are told apart by their relocations. */
+enum { ABTF_DW_INFO, ABTF_DW_ADDR, ABTF_DW_NR };
+
+/*
+ * Pointer-sized relocations of .debug_info and .debug_addr: which section
+ * an address is in.
+ */
 struct abtf_dwarf_addr {
-	uint64_t off;		/* in .debug_info */
+	int sec;		/* ABTF_DW_INFO or ABTF_DW_ADDR */
+	uint64_t off;		/* in that section */
 	uint32_t shndx;
 };
 
 struct abtf_dwarf_rel {
-	Elf_Data *info;		/* the relocated .debug_info */
-	struct abtf_dwarf_addr *addrs;	/* by offset */
+	Elf_Data *data[ABTF_DW_NR];	/* the relocated sections */
+	struct abtf_dwarf_addr *addrs;	/* by section, then offset */
 	size_t nr, cap;
 };
 
@@ -131,7 +158,10 @@ struct abtf_dwarf_rel {
  * free with abtf__dwarf_rel_free()).
  */
 Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel);
-/* The section of the relocated address at @p, an operand in .debug_info. */
+/*
+ * The section of the relocated address at @p: an operand in .debug_info or
+ * an entry of .debug_addr. 0 or -ENOENT (no relocation there).
+ */
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
 			     const unsigned char *p, uint32_t *shndx);
 void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel);

@@ -105,6 +105,9 @@ struct abtf_addr_hdr {
 /* The per-CPU section, and the prefix of its input subsections. */
 #define ABTF_PERCPU_SEC		".data..percpu"
 
+/* pahole's name for an integer of a size BTF cannot express (4 bytes). */
+#define ABTF_FAKE_INT		"__SANITIZED_FAKE_INT__"
+
 /*
  * A fast 32-bit hash of @size bytes, defined on their little-endian 64-bit
  * words (so the same on every host): identifies a .BTF member and interns

@@ -15,7 +15,8 @@
  * structs included: the coarsest partition of the nodes in which equal
  * nodes agree on everything but their referenced types ("label": kind,
  * kind_flag, name, size, member names and offsets, enumerators, linkage)
- * and refer, position by position, to equal nodes.
+ * and refer, position by position, to equal nodes. (A DECL_TAG's
+ * component_idx is its size, so part of its label.)
  *
  *  1. Intern every string, node by node in ID order, each node's name
  *     before its members' (the order libbpf's deduplication visits them, so
@@ -36,7 +37,7 @@
  *     keep: for base types, enums, forwards, structs and unions the first
  *     in ID order (for enums the first with values); for the reference
  *     kinds (pointer, typedef, qualifiers, array, function prototype,
- *     function) the first to finish in a depth-first walk of the nodes in
+ *     function, type and declaration tags) the first to finish in a depth-first walk of the nodes in
  *     ID order that visits the referenced nodes first, as libbpf's
  *     btf_dedup_ref_types() does.
  *  5. Survivors keep their order and get consecutive type IDs; every other
@@ -150,6 +151,8 @@ static uint32_t nr_refs(const struct ir_node *n)
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_FUNC:
 	case BTF_KIND_VAR:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
 		return 1;
 	case BTF_KIND_ARRAY:
 		return 2;
@@ -419,6 +422,8 @@ static bool is_ref_kind(int kind)
 	case BTF_KIND_ARRAY:
 	case BTF_KIND_FUNC_PROTO:
 	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
 		return true;
 	default:
 		return false;

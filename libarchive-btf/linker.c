@@ -192,7 +192,10 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 		return err;
 	l->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
 	if (!l->btf_shndx)
-		return link_error(l, -ENOENT, "no .BTF section");
+		return link_error(l, -ENOENT, "no .BTF section: its objects "
+				  "were not compiled through cc-btf, or were "
+				  "built with LTO (-flto: no DWARF for cc-btf "
+				  "to encode)");
 	if (!gelf_getshdr(elf_getscn(l->elf, l->btf_shndx), &shdr))
 		return elf_fail(l, "bad .BTF section header");
 	if (shdr.sh_type == SHT_NOBITS)

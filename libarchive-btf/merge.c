@@ -370,10 +370,8 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 		return 0;	/* rebuilt by the root */
 	case BTF_KIND_TYPE_TAG:	/* type_tag off: unreferenced (filter.c) */
 		return !!(l->feats & ABTF_FEAT_TYPE_TAG);
-	case BTF_KIND_DECL_TAG:
-		if (!(l->feats & ABTF_FEAT_DECL_TAG))
-			return 0;
-		return t->type < id && sc->map[t->type];
+	case BTF_KIND_DECL_TAG:	/* decided after the others */
+		return 0;
 	case BTF_KIND_FUNC:
 		ret = func_present(l, sc, name);
 		if (ret <= 0)
@@ -575,6 +573,31 @@ static int alloc_var_scratch(struct scratch *sc, bool vars)
 	return -ENOMEM;
 }
 
+/*
+ * A DECL_TAG survives with what it tags: a FUNC or VAR the link dropped
+ * takes its tags along. Decided once every other type is, since a tag
+ * may come before its target (libbpf's dedup keeps the first of equal
+ * types, which may follow a tag of a later copy); a tag of a tag is not
+ * one BTF allows. With decl_tag off, none survives.
+ */
+static void decide_decl_tags(struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t id;
+
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t = (const void *)(in->types + sc->toff[id]);
+		const struct btf_type *target;
+
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_DECL_TAG ||
+		    !t->type || t->type > in->nr_types || !sc->map[t->type])
+			continue;
+		target = (const void *)(in->types + sc->toff[t->type]);
+		if (BTF_INFO_KIND(target->info) != BTF_KIND_DECL_TAG)
+			sc->map[id] = EXACT_NEW;
+	}
+}
+
 /* Which input types survive: EXACT_NEW, or 0 (dropped). */
 static int decide_all(struct abtf_linker *l, struct node *n,
 		      struct scratch *sc)
@@ -594,6 +617,8 @@ static int decide_all(struct abtf_linker *l, struct node *n,
 			       keep;
 		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
+	if (l->feats & ABTF_FEAT_DECL_TAG)
+		decide_decl_tags(sc);
 	return 0;
 }
 

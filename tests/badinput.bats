@@ -174,6 +174,149 @@ debug_info_at() {
 	unchanged complex.o
 }
 
+# ---- clang's DWARF 5: .debug_addr and .debug_str_offsets ----
+
+# clang_obj OBJ: a per-CPU variable addressed through DW_OP_addrx, its
+# names through DW_FORM_strx (clang's DWARF 5), as OBJ.
+clang_obj() {
+	need_cmd clang python3
+	cat >p.c <<-'EOF'
+	struct point { int x, y; };
+	__attribute__((section(".data..percpu"))) struct point pcpu_pt;
+	int get(void) { return pcpu_pt.x; }
+	EOF
+	clang -g -O2 -c p.c -o "$1"
+	readelf --debug-dump=info "$1" | grep -q DW_OP_addrx
+}
+
+# elf_patch OBJ OP ARGS...: corrupt a 64-bit little-endian ELF object:
+#   size SECTION N          SECTION's sh_size becomes N (truncated)
+#   addend SECTION TARGET N the addend of SECTION's first relocation
+#                           against TARGET's section symbol becomes N
+#   bytes SECTION OLD NEW   the first OLD bytes (hex) in SECTION become NEW
+elf_patch() {
+	python3 - "$@" <<-'EOF'
+	import struct, sys
+	path, op, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+	b = bytearray(open(path, 'rb').read())
+	shoff, = struct.unpack_from('<Q', b, 0x28)
+	entsize, shnum, shstrndx = struct.unpack_from('<HHH', b, 0x3a)
+	def sh(i):
+	    return struct.unpack_from('<IIQQQQIIQQ', b, shoff + i * entsize)
+	def name(i):
+	    o = sh(shstrndx)[4] + sh(i)[0]
+	    return b[o:b.index(0, o)].decode()
+	idx = {name(i): i for i in range(shnum)}
+	if op == 'size':
+	    struct.pack_into('<Q', b, shoff + idx[args[0]] * entsize + 32,
+	                     int(args[1]))
+	elif op == 'addend':
+	    rs = sh(idx['.rela' + args[0]])
+	    syms = sh(rs[6])[4]
+	    for k in range(rs[5] // 24):
+	        at = rs[4] + k * 24
+	        info, = struct.unpack_from('<Q', b, at + 8)
+	        sym = syms + (info >> 32) * 24
+	        if info >> 32 and \
+	           struct.unpack_from('<H', b, sym + 6)[0] == idx[args[1]]:
+	            struct.pack_into('<q', b, at + 16, int(args[2]))
+	            break
+	    else:
+	        sys.exit('no relocation against ' + args[1])
+	elif op == 'bytes':
+	    s = sh(idx[args[0]])
+	    old, new = bytes.fromhex(args[1]), bytes.fromhex(args[2])
+	    at = b.find(old, s[4], s[4] + s[5])
+	    if at < 0:
+	        sys.exit('not found: ' + args[1])
+	    b[at:at + len(new)] = new
+	open(path, 'wb').write(b)
+	EOF
+}
+
+@test "badinput: clang: a DW_OP_addrx index past the end of .debug_addr" {
+	clang_obj addrx.o
+	# the variable's location: exprloc of 2 bytes, DW_OP_addrx 0 -> 127
+	elf_patch addrx.o bytes .debug_info 02a100 02a17f
+	keep addrx.o
+	run --separate-stderr "$CC_BTF" --encode addrx.o
+	one_error addrx.o
+	[[ $stderr == *"DIE 0x"*"(variable pcpu_pt)"*"address index past the end of .debug_addr"* ]]
+	unchanged addrx.o
+}
+
+@test "badinput: clang: DW_AT_addr_base past the end of .debug_addr" {
+	clang_obj base.o
+	elf_patch base.o addend .debug_info .debug_addr 1000000
+	keep base.o
+	run --separate-stderr "$CC_BTF" --encode base.o
+	one_error base.o
+	[[ $stderr == *"DIE 0x"*"address index past the end of .debug_addr"* ]]
+	unchanged base.o
+}
+
+@test "badinput: clang: a truncated .debug_addr or .debug_str_offsets" {
+	local sec
+	for sec in .debug_addr .debug_str_offsets; do
+		clang_obj trunc.o
+		# the header only: the relocations now point past the end
+		elf_patch trunc.o size $sec 8
+		keep trunc.o
+		run --separate-stderr "$CC_BTF" --encode trunc.o
+		one_error trunc.o
+		unchanged trunc.o
+	done
+}
+
+@test "badinput: clang: a string index past the end of .debug_str_offsets" {
+	clang_obj strx.o
+	elf_patch strx.o addend .debug_info .debug_str_offsets 1000000
+	keep strx.o
+	run --separate-stderr "$CC_BTF" --encode strx.o
+	one_error strx.o
+	[[ $stderr == *"string offset or index past the end of its section"* ]]
+	unchanged strx.o
+}
+
+@test "badinput: clang: a DW_OP_addrx whose operand is cut short" {
+	clang_obj cut.o
+	# exprloc of 1 byte: DW_OP_addrx with its LEB128 index beyond it
+	elf_patch cut.o bytes .debug_info 02a100 01a180
+	keep cut.o
+	run --separate-stderr "$CC_BTF" --encode cut.o
+	one_error cut.o
+	[[ $stderr == *"(variable pcpu_pt)"*"DW_OP_addrx: truncated operand"* ]]
+	unchanged cut.o
+}
+
+@test "badinput: a .debug_str cut short: an error, not anonymous types" {
+	need_cmd python3
+	gcc -g -c t.c -o str.o
+	elf_patch str.o size .debug_str 4
+	keep str.o
+	run --separate-stderr "$CC_BTF" --encode str.o
+	one_error str.o
+	[[ $stderr == *"string offset or index past the end of its section"* ]]
+	unchanged str.o
+}
+
+@test "badinput: clang: a btf_decl_tag annotation whose value is no string" {
+	need_cmd clang python3
+	cat >tag.c <<-'EOF'
+	struct s { int a; } __attribute__((btf_decl_tag("t")));
+	int f(struct s *p) { return p->a; }
+	EOF
+	clang -g -O2 -c tag.c -o tag.o
+	# the annotation's abbreviation (tag 0x6000, no children, name strx1,
+	# const_value strx1): const_value becomes data1, of the same size
+	elf_patch tag.o bytes .debug_abbrev 80c0010003251c25 80c0010003251c0b
+	keep tag.o
+	run --separate-stderr "$CC_BTF" --encode tag.o
+	one_error tag.o
+	[[ $stderr == *"DIE 0x"*"(annotation btf_decl_tag)"*"without a string value"* ]]
+	unchanged tag.o
+}
+
 @test "badinput: a FILE that does not exist" {
 	keep
 	run --separate-stderr "$CC_BTF" --encode missing.o

@@ -402,7 +402,7 @@ expected_tags() {
 @test "features: type_tag and decl_tag off, on clang's tags (pahole's members), as pahole 1.24" {
 	need_link
 	need_cmd clang pahole bpftool
-	clang -g -O2 -c "$FIXTURES/btf-tags.c" -o tags.o
+	clang -g -O2 -c "$FIXTURES/feature-tags.c" -o tags.o
 	LLVM_OBJCOPY=objcopy pahole -J tags.o
 	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
 	ld -T "$FIXTURES/link.lds" -o prog tags.o f.o 2>/dev/null

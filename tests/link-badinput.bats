@@ -267,8 +267,9 @@ bad_archive() {
 	printf 'int plain(int x) { return x + 1; }\n' > plain.c
 	gcc -g -O2 -c plain.c -o plain.o
 	keep plain.o
-	fails_with "plain.o: no .BTF section" "$BTF_LINK" plain.o
-	fails_with "plain.o: no .BTF section" "$BTF_LINK" -o out.btf plain.o
+	# the message names the likely causes: no cc-btf, or LTO
+	fails_with "plain.o: no .BTF section: its objects were not compiled through cc-btf, or were built with LTO*" "$BTF_LINK" plain.o
+	fails_with "plain.o: no .BTF section: *" "$BTF_LINK" -o out.btf plain.o
 	unchanged plain.o
 }
 
@@ -463,5 +464,75 @@ bad_ids() {
 			echo "$stderr"
 			return 1
 		fi
+	done
+}
+
+# tag_case ARCHIVE OUT CASE: ARCHIVE with the first DECL_TAG of a member
+# made bad: "component" (its component_idx past its target's members or
+# parameters, or set on a VAR or TYPEDEF) or "target" (it tags itself);
+# prints the error btf-link must give.
+tag_case() {
+	python3 - "$@" <<-'EOF'
+	import struct, sys
+	src, dst, case = sys.argv[1:4]
+	b = bytearray(open(src, 'rb').read())
+	extra = {1: 4, 3: 12, 4: 12, 5: 12, 6: 8, 13: 8, 14: 4, 15: 12,
+	         17: 4, 19: 12}
+	per_item = {4, 5, 6, 13, 15, 19}
+	off, n = 0, 0
+	while off < len(b):
+	    if b[off] == 0:
+	        off += 1
+	        continue
+	    (_, _, _, hdr_len, type_off, type_len, str_off,
+	     str_len) = struct.unpack_from('<HBBIIIII', b, off)
+	    at = off + hdr_len + type_off
+	    for k in range(type_len):
+	        if at >= off + hdr_len + type_off + type_len:
+	            break
+	        info, = struct.unpack_from('<I', b, at + 4)
+	        kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+	        if kind == 17:
+	            if case == 'component':
+	                struct.pack_into('<i', b, at + 12, 4000)
+	                what = 'a DECL_TAG'
+	            else:
+	                struct.pack_into('<I', b, at + 8, k + 1)
+	                what = 'a DECL_TAG of a kind that cannot be tagged'
+	            open(dst, 'wb').write(b)
+	            print('.BTF member %d at byte %d: byte %d: ' % (n, off, at)
+	                  + what)
+	            sys.exit(0)
+	        at += 12 + extra.get(kind, 0) * (vlen if kind in per_item else 1)
+	    off += hdr_len + str_off + str_len
+	    n += 1
+	sys.exit('no DECL_TAG in the archive')
+	EOF
+}
+
+@test "link-badinput: clang: a DECL_TAG of a bad component or target" {
+	need_cmd clang
+	local o case msg bin san=$SAN_BUILD/bin/btf-link
+	for o in btf-tags btf-tags-b; do
+		"$CC_BTF" clang -g -O2 -c "$FIXTURES/$o.c" -o "$o.o"
+	done
+	ld -r -o tags.o btf-tags.o btf-tags-b.o
+	section_bytes tags.o .BTF tags.bin
+	"$BTF_LINK" -o good.btf tags.bin
+	for case in component target; do
+		msg=$(tag_case tags.bin "$case.bin" "$case")
+		keep "$case.bin"
+		for bin in "$BTF_LINK" "$san"; do
+			[ -x "$bin" ] || continue
+			run --separate-stderr "$bin" -o out.btf "$case.bin"
+			[ "$status" -eq 2 ] && [ "${#stderr_lines[@]}" -eq 1 ] &&
+			[[ $stderr == "btf-link: error: $case.bin: ${msg}"* ]] || {
+				echo "$bin, $case: want: $msg"
+				echo "exit $status: $stderr"
+				return 1
+			}
+			[ ! -e out.btf ]
+		done
+		unchanged "$case.bin"
 	done
 }
