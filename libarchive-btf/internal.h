@@ -132,7 +132,7 @@ void abtf__strtab_free(struct strtab *st);
 /* ---- BTF features (features.c) ---- */
 
 /* The features a link honours, on or off. */
-#define ABTF_FEATS_SUPPORTED	ABTF_FEATS_DEFAULT
+#define ABTF_FEATS_SUPPORTED	(ABTF_FEATS_DEFAULT | ABTF_FEAT_CONSISTENT_FUNC)
 /* Of those, the ones a link cannot leave out (yet). */
 #define ABTF_FEATS_ALWAYS						\
 	(ABTF_FEAT_VAR | ABTF_FEAT_FLOAT | ABTF_FEAT_DECL_TAG |		\

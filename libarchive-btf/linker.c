@@ -275,6 +275,8 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l->syms);
 	free(l->symvals);
 	free(l->sym_used);
+	free(l->drop);
+	abtf__strtab_free(&l->drop_strs);
 	if (l->elf)
 		elf_end(l->elf);
 	if (l->fd >= 0)
@@ -568,7 +570,7 @@ static void *worker(void *arg)
 }
 
 /* Run @fn on every node, on up to nr_threads threads; first error wins. */
-static int run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 		     int (*fn)(struct abtf_linker *, struct node *, void *),
 		     void *ctx)
 {
@@ -605,7 +607,7 @@ static int run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 /* ---- reading members ---- */
 
 /* The leaf's bytes, one pread; members validated on the way. */
-static uint8_t *read_leaf(struct abtf_linker *l, struct node *n,
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 			  struct abtf_member *ms)
 {
 	const struct mplan *first = &l->plans[n->first];
@@ -652,7 +654,7 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 
 	if (!ms)
 		return -ENOMEM;
-	buf = read_leaf(l, n, ms);
+	buf = abtf__read_leaf(l, n, ms);
 	for (i = 0; buf && l->addr_size && i < n->nr; i++) {
 		struct mplan *mp = &l->plans[n->first + i];
 
@@ -853,7 +855,7 @@ static int place_by_name(struct abtf_linker *l)
 		if (l->plans[i].has_group)
 			continue;
 		one.first = i;
-		buf = read_leaf(l, &one, &m);
+		buf = abtf__read_leaf(l, &one, &m);
 		if (!buf)
 			return one.err;
 		err = place_member_vars(l, &l->plans[i], &m);
@@ -866,7 +868,7 @@ static int place_by_name(struct abtf_linker *l)
 
 /* ---- merging ---- */
 
-static const uint8_t *aligned_types(const struct abtf_member *m, void **copy)
+const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy)
 {
 	*copy = NULL;
 	if (!((uintptr_t)m->types % 4))
@@ -877,7 +879,7 @@ static const uint8_t *aligned_types(const struct abtf_member *m, void **copy)
 	return *copy;
 }
 
-static void member_input(struct abtf_linker *l, const struct mplan *mp,
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			 const struct abtf_member *m, const uint8_t *types,
 			 struct input *in)
 {
@@ -953,12 +955,12 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		err = read_member(l, n, i, &buf, &cap, &m);
 		if (err)
 			break;
-		types = aligned_types(&m, &copy);
+		types = abtf__aligned_types(&m, &copy);
 		if (!types) {
 			err = -ENOMEM;
 			break;
 		}
-		member_input(l, &l->plans[i], &m, types, &in);
+		abtf__member_input(l, &l->plans[i], &m, types, &in);
 		err = abtf__node_merge(l, n, &in);
 		if (err && !n->msg[0])
 			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
@@ -1033,7 +1035,7 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 				   nr - up[i].first : ABTF_FAN_IN;
 			up[i].root = nup == 1;
 		}
-		err = run_level(l, up, nup, merge_children, level);
+		err = abtf__run_level(l, up, nup, merge_children, level);
 		for (i = 0; i < nr; i++)
 			abtf__node_free(&level[i]);
 		free(level);
@@ -1115,7 +1117,7 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 	 * validated and hashed first, to find which have a group.
 	 */
 	if (l->elf && l->addr_size && !pair_one_to_one(l)) {
-		err = run_level(l, *leaves, *nr, hash_leaf, NULL);
+		err = abtf__run_level(l, *leaves, *nr, hash_leaf, NULL);
 		if (err)
 			return err;
 		pair_groups(l);
@@ -1123,6 +1125,11 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 	err = place_by_name(l);
 	if (err)
 		return err;
+	if (l->feats & ABTF_FEAT_CONSISTENT_FUNC) {
+		err = abtf__funcs_select(l, *leaves, *nr);
+		if (err)
+			return err;
+	}
 	if (*nr == 1)
 		(*leaves)[0].root = true;
 	return 0;
@@ -1151,7 +1158,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	t1 = now();
 	l->st.t_parse = t1 - t0;
 	if (!err)
-		err = run_level(l, leaves, nr, merge_leaf, NULL);
+		err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
 	t2 = now();
 	l->st.t_merge = t2 - t1;
 	for (i = 0; i < nr; i++) {

@@ -86,6 +86,12 @@ struct input {
 	size_t nr_vars;
 };
 
+/* A FUNC of a member, for consistent_func (funcs.c): offsets in fstrs. */
+struct fsig {
+	uint32_t name;
+	uint32_t sig;		/* its loose signature */
+};
+
 /* One node of the merge tree: leaves take members, the others children. */
 struct node {
 	size_t first, nr;	/* members or child nodes */
@@ -111,6 +117,11 @@ struct node {
 	size_t cap_type_off;
 	struct exact_ent *ex_tab;
 	size_t ex_slots, ex_cnt;
+
+	/* funcs.c, before the merge: the leaf's FUNCs in the image */
+	struct strtab fstrs;
+	struct fsig *fsigs;
+	size_t nr_fsigs, cap_fsigs;
 
 	void *raw;		/* result (not root): deduplicated raw BTF */
 	uint32_t raw_size;
@@ -153,6 +164,11 @@ struct abtf_linker {
 	size_t nr_members;
 	unsigned int nr_threads;
 
+	/* consistent_func: names left without a FUNC, sorted (funcs.c) */
+	struct strtab drop_strs;
+	const char **drop;
+	size_t nr_drop, cap_drop;
+
 	struct btf *base;
 	struct btf *btf;
 	bool final_input;
@@ -161,6 +177,19 @@ struct abtf_linker {
 
 /* linker.c */
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
+int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+		    int (*fn)(struct abtf_linker *, struct node *, void *),
+		    void *ctx);
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
+			 struct abtf_member *ms);
+const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
+			const struct abtf_member *m, const uint8_t *types,
+			struct input *in);
+
+/* funcs.c */
+int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
+bool abtf__func_dropped(const struct abtf_linker *l, const char *name);
 
 /* merge.c */
 int abtf__node_merge(struct abtf_linker *l, struct node *n,
@@ -170,6 +199,8 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
 void abtf__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 size_t abtf__slot_size(const struct abtf_linker *l);
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
 bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off);

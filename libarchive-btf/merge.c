@@ -87,6 +87,8 @@ void abtf__node_free(struct node *n)
 	abtf__strtab_free(&n->strs);
 	free(n->types);
 	free(n->fn_seen);
+	free(n->fsigs);
+	abtf__strtab_free(&n->fstrs);
 	free(n->vars);
 	free(n->var_ids);
 	free(n->raw);
@@ -98,6 +100,8 @@ void abtf__node_free(struct node *n)
 	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
 	n->types = NULL;
 	n->fn_seen = NULL;
+	n->fsigs = NULL;
+	memset(&n->fstrs, 0, sizeof(n->fstrs));
 	n->vars = NULL;
 	n->var_ids = NULL;
 	n->raw = NULL;
@@ -303,15 +307,19 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 	return err;
 }
 
-static int func_present(struct abtf_linker *l, struct scratch *sc,
-			const char *name)
+/*
+ * Is the function of a member's FUNC in the image? @slot: its slot (FUNCs
+ * and VARs count, in type ID order). 1 yes, 0 no, < 0 error.
+ */
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name)
 {
 	struct place pl;
 	int err;
 
-	switch (sc->in->kind) {
+	switch (in->kind) {
 	case IN_SLOTS:
-		err = slot_place(l, sc->in->plan, sc->next_slot++, &pl);
+		err = slot_place(l, in->plan, slot, &pl);
 		return err ? err : pl.present;
 	case IN_NAMES:
 		return func_by_name(l, name);
@@ -335,9 +343,13 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 	case BTF_KIND_DECL_TAG:
 		return t->type < id && sc->map[t->type];
 	case BTF_KIND_FUNC:
-		ret = func_present(l, sc, name);
+		ret = abtf__func_present(l, sc->in, sc->next_slot, name);
+		if (sc->in->kind == IN_SLOTS)
+			sc->next_slot++;
 		if (ret <= 0)
 			return ret;
+		if (sc->in->kind != IN_CHILD && abtf__func_dropped(l, name))
+			return 0;	/* consistent_func: see funcs.c */
 		soff = abtf__strtab_add(&n->strs, name);
 		if (soff < 0)
 			return soff;

@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# btf-link --btf_features=...,consistent_func: pahole 1.31's cross-unit
+# function rules (docs/design.md, "optimized_func and consistent_func").
+# tests/fixtures/funcs-a.c and funcs-b.c, compiled and linked at test time,
+# hold static functions of one name with conflicting and with equal
+# prototypes, and weak functions defined twice (one address) with loosely
+# equal and with conflicting prototypes. What the feature must leave out
+# is predicted by tests/funcs-rules.py from the program's symbols (nm) and
+# the objects' own BTF (bpftool), never written down here.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+# The 1.24 features btf-link always makes, and the same with the rules.
+FEATS=var,float,decl_tag,type_tag,enum64
+FEATS_CF=$FEATS,consistent_func
+# Linux 6.12's list (scripts/Makefile.btf), for the lab's pahole.
+FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+LAB_PAHOLE=${LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+
+need_tools() {
+	need_cmd gcc bpftool nm python3 objcopy
+	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+}
+
+# build_prog: funcs-a.o and funcs-b.o through cc-btf, linked into prog.
+build_prog() {
+	local n
+	for n in a b; do
+		gcc -g -O2 -c "$FIXTURES/funcs-$n.c" -o "funcs-$n.o"
+		"$CC_BTF" --encode "funcs-$n.o"
+	done
+	gcc -o prog funcs-a.o funcs-b.o
+}
+
+# funcs BTF: its FUNC names, sorted.
+funcs() {
+	bpftool btf dump file "$1" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" |
+		sort
+}
+
+@test "consistent_func leaves out what pahole 1.31's rules predict, and only that" {
+	need_tools
+	build_prog
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf prog
+	"$ABTF_TOP/tests/funcs-rules.py" prog default.btf funcs-a.o funcs-b.o \
+		> expected
+	# the fixture must exercise both rules, or the test proves nothing
+	grep -qx twin_fn expected
+	grep -qx conflict_fn expected
+	grep -qx weak_clash expected
+	! grep -qx weak_loose expected
+	funcs default.btf | grep -vxF -f expected > kept || true
+	diff -u kept <(funcs cf.btf)
+	# everything else as without the feature: one "- func" line per name
+	run -1 "$BTF_LINK" --compare default.btf cf.btf
+	diff -u expected <(printf '%s\n' "$output" |
+		sed -n 's/^- func \([^:]*\):.*/\1/p' | sort)
+	[ "$(printf '%s\n' "$output" | grep -vc '^- func ')" = 0 ]
+}
+
+@test "consistent_func: the same bytes at any -j, and the default unchanged" {
+	need_tools
+	build_prog
+	"$BTF_LINK" -j1 --btf_features=$FEATS_CF -o j1.btf prog
+	"$BTF_LINK" -j4 --btf_features=$FEATS_CF -o j4.btf prog
+	cmp j1.btf j4.btf
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS -o named.btf prog
+	cmp default.btf named.btf
+}
+
+@test "consistent_func: members made by pahole (placed by name) follow the same rules" {
+	need_tools
+	need_cmd pahole
+	local n
+	for n in a b; do
+		gcc -g -O2 -c "$FIXTURES/funcs-$n.c" -o "funcs-$n.o"
+		pahole -J --btf_gen_floats --btf_encode_detached="$n.btf" \
+			"funcs-$n.o"
+		objcopy --add-section .BTF="$n.btf" "funcs-$n.o"
+	done
+	gcc -o prog funcs-a.o funcs-b.o
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf prog
+	"$ABTF_TOP/tests/funcs-rules.py" prog default.btf funcs-a.o funcs-b.o \
+		> expected
+	grep -qx conflict_fn expected
+	funcs default.btf | grep -vxF -f expected > kept || true
+	diff -u kept <(funcs cf.btf)
+}
+
+@test "consistent_func: the same functions as the lab's pahole with Linux 6.12's features" {
+	need_tools
+	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	build_prog
+	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf prog
+	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+		--btf_encode_detached=pahole.btf prog
+	run "$BTF_LINK" --compare cf.btf pahole.btf
+	echo "$output"
+	[ "$status" = 0 ]
+}
