@@ -192,7 +192,7 @@ static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
 
 /* ---- one leaf: a (name, signature) record per FUNC in the image ---- */
 
-static int add_rec(struct node *n, int64_t name, int64_t sig)
+static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags)
 {
 	if (name < 0 || sig < 0)
 		return name < 0 ? name : sig;
@@ -207,16 +207,29 @@ static int add_rec(struct node *n, int64_t name, int64_t sig)
 	}
 	n->fsigs[n->nr_fsigs].name = name;
 	n->fsigs[n->nr_fsigs].sig = sig;
+	n->fsigs[n->nr_fsigs].flags = flags;
 	n->nr_fsigs++;
 	return 0;
 }
 
+/* The flags byte of the @k-th FUNC of a member (0 without a group). */
+static uint8_t func_flags(const struct abtf_linker *l, const struct input *in,
+			  uint32_t k)
+{
+	const struct mplan *mp = in->plan;
+
+	if (in->kind != IN_SLOTS || k >= mp->nr_flags)
+		return 0;
+	return l->addr_data[mp->flags_off + k];
+}
+
 static int member_sigs(struct abtf_linker *l, struct node *n,
-		       const struct input *in, struct sigbuf *b)
+		       const struct input *in, uint32_t nr_slots,
+		       struct sigbuf *b)
 {
 	uint32_t *toff = malloc((in->nr_types + 1) * sizeof(*toff));
 	struct mview m = { .in = in, .toff = toff };
-	uint32_t off = 0, id, slot = 0;
+	uint32_t off = 0, id, slot = 0, nr_funcs = 0;
 	int err = 0;
 
 	if (!toff)
@@ -232,7 +245,7 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 
 		if (kind != BTF_KIND_FUNC && kind != BTF_KIND_VAR)
 			continue;
-		if (in->kind == IN_SLOTS && slot >= in->plan->nr_slots) {
+		if (in->kind == IN_SLOTS && slot >= nr_slots) {
 			err = -EINVAL;
 			break;
 		}
@@ -241,6 +254,7 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 			continue;
 		}
 		err = abtf__func_present(l, in, slot++, name);
+		nr_funcs++;
 		if (err <= 0)
 			continue;
 		b->len = 0;
@@ -249,7 +263,8 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 		sig_type(&m, t->type, b, 0);
 		err = b->err ? b->err :
 		      add_rec(n, abtf__strtab_add(&n->fstrs, name),
-			      abtf__strtab_add(&n->fstrs, b->s));
+			      abtf__strtab_add(&n->fstrs, b->s),
+			      func_flags(l, in, nr_funcs - 1));
 	}
 	free(toff);
 	return err < 0 ? err : 0;
@@ -269,21 +284,29 @@ static int funcs_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	buf = abtf__read_leaf(l, n, ms);
 	for (i = 0; buf && !err && i < n->nr; i++) {
 		const struct mplan *mp = &l->plans[n->first + i];
+		const uint8_t *types = NULL;
+		uint8_t *xbuf = NULL;
+		struct abtf_member xm;
 		void *copy = NULL;
-		const uint8_t *types = abtf__aligned_types(&ms[i], &copy);
 		struct input in;
 
-		if (!types) {
+		err = abtf__member_extend(l, &n->pr, n->first + i, &ms[i],
+					  &xbuf, &xm);
+		if (!err)
+			types = abtf__aligned_types(&xm, &copy);
+		if (!err && !types)
 			err = -ENOMEM;
-			break;
+		if (!err) {
+			abtf__member_input(l, mp, &xm, types, &in);
+			err = member_sigs(l, n, &in, mp->nr_slots +
+					  (xbuf ? mp->nr_extra : 0), &b);
 		}
-		abtf__member_input(l, mp, &ms[i], types, &in);
-		err = member_sigs(l, n, &in, &b);
-		if (err == -EINVAL)
+		if (err == -EINVAL && !n->msg[0])
 			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
 				".debug_btf_addr group has too few slots",
 				l->path, n->first + i, mp->off);
 		free(copy);
+		free(xbuf);
 	}
 	err = buf ? err : n->err;
 	free(b.s);
@@ -297,6 +320,7 @@ static int funcs_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 struct frec {
 	const char *name, *sig;
 	size_t seq;		/* place in the archive */
+	uint8_t flags;		/* ABTF_FN_* */
 };
 
 static int frec_cmp(const void *a, const void *b)
@@ -365,20 +389,32 @@ static int drop_name(struct abtf_linker *l, const char *name, const char *why)
 /* Decide per name, over the records sorted by name and archive order. */
 static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 {
+	bool opt = l->feats & ABTF_FEAT_OPTIMIZED_FUNC;
+	bool con = l->feats & ABTF_FEAT_CONSISTENT_FUNC;
 	size_t i, j, k;
 	int err = 0;
 
 	qsort(r, nr, sizeof(*r), frec_cmp);
 	for (i = 0; !err && i < nr; i = j) {
 		bool inconsistent = false;
+		uint8_t any = r[i].flags, all = r[i].flags;
 
-		for (j = i + 1; j < nr && !strcmp(r[j].name, r[i].name); j++)
+		for (j = i + 1; j < nr && !strcmp(r[j].name, r[i].name); j++) {
 			if (strcmp(r[j].sig, r[i].sig))
 				inconsistent = true;
-		if (inconsistent)
-			err = drop_name(l, r[i].name, "inconsistent prototypes");
+			any |= r[j].flags;
+			all &= r[j].flags;
+		}
+		if (opt && (any & ABTF_FN_UNEXPECTED_REG))
+			err = drop_name(l, r[i].name, "unexpected register");
+		else if (opt && (any & ABTF_FN_REORDERED))
+			err = drop_name(l, r[i].name, "reordered parameters");
+		else if (opt && (all & ABTF_FN_OPTIMIZED))
+			err = drop_name(l, r[i].name, "optimized parameters");
 		else if (l->elf && ambiguous_address(l, r[i].name))
 			err = drop_name(l, r[i].name, "ambiguous address");
+		else if (con && inconsistent)
+			err = drop_name(l, r[i].name, "inconsistent prototypes");
 	}
 	if (err)
 		return err;
@@ -409,6 +445,7 @@ int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 		for (k = 0; k < n->nr_fsigs; k++, seq++) {
 			r[seq].name = n->fstrs.data + n->fsigs[k].name;
 			r[seq].sig = n->fstrs.data + n->fsigs[k].sig;
+			r[seq].flags = n->fsigs[k].flags;
 			r[seq].seq = seq;
 		}
 	}

@@ -668,10 +668,77 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 
 /* ---- pairing with .debug_btf_addr, placing by name ---- */
 
+/* A group of .debug_btf_addr, version 1 ("BTFA") or 2 ("BTFB"). */
+struct group {
+	uint32_t btf_size, btf_hash;
+	struct mplan g;		/* slots_off ... flags_off */
+	size_t end;		/* past the group and its padding */
+};
+
+/* The group at @at, if one is there and fits in the section. */
+static bool read_group(const struct abtf_linker *l, size_t at, struct group *g)
+{
+	uint64_t ss = abtf__slot_size(l), avail, need, tail;
+	struct abtf_addr_hdr2 h;
+	size_t hlen;
+
+	memset(g, 0, sizeof(*g));
+	if (l->addr_size < sizeof(struct abtf_addr_hdr) ||
+	    at > l->addr_size - sizeof(struct abtf_addr_hdr))
+		return false;
+	memcpy(&h, l->addr_data + at, sizeof(struct abtf_addr_hdr));
+	if (!memcmp(h.magic, ABTF_ADDR_MAGIC, sizeof(h.magic))) {
+		hlen = sizeof(struct abtf_addr_hdr);
+	} else if (!memcmp(h.magic, ABTF_ADDR_MAGIC2, sizeof(h.magic)) &&
+		   l->addr_size - at >= sizeof(h)) {
+		memcpy(&h, l->addr_data + at, sizeof(h));
+		hlen = sizeof(h);
+	} else {
+		return false;
+	}
+	avail = l->addr_size - at - hlen;
+	need = ((uint64_t)h.nr_slots + (hlen == sizeof(h) ? h.nr_extra : 0)) * ss;
+	if (need > avail)
+		return false;
+	g->btf_size = h.btf_size;
+	g->btf_hash = h.btf_hash;
+	g->g.slots_off = at + hlen;
+	g->g.nr_slots = h.nr_slots;
+	g->end = g->g.slots_off + need;
+	if (hlen == sizeof(h)) {
+		tail = (uint64_t)h.ext_type_len + h.ext_str_len + h.nr_flags;
+		tail = (tail + ss - 1) / ss * ss;
+		if (tail > avail - need || h.ext_type_len % 4 ||
+		    (h.ext_type_len && !h.ext_str_len) ||
+		    (!h.ext_type_len && (h.ext_str_len || h.nr_extra)))
+			return false;
+		g->g.nr_extra = h.nr_extra;
+		g->g.ext_off = g->end;
+		g->g.ext_type_len = h.ext_type_len;
+		g->g.ext_str_len = h.ext_str_len;
+		g->g.flags_off = g->end + h.ext_type_len + h.ext_str_len;
+		g->g.nr_flags = h.nr_flags;
+		g->end += tail;
+	}
+	return true;
+}
+
+static void take_group(struct mplan *mp, const struct group *g)
+{
+	mp->slots_off = g->g.slots_off;
+	mp->nr_slots = g->g.nr_slots;
+	mp->nr_extra = g->g.nr_extra;
+	mp->ext_off = g->g.ext_off;
+	mp->ext_type_len = g->g.ext_type_len;
+	mp->ext_str_len = g->g.ext_str_len;
+	mp->flags_off = g->g.flags_off;
+	mp->nr_flags = g->g.nr_flags;
+}
+
 static void pair_groups(struct abtf_linker *l)
 {
 	size_t ss = abtf__slot_size(l), off = 0, i;
-	struct abtf_addr_hdr hdr;
+	struct group g;
 
 	for (i = 0; i < l->nr_members; i++) {
 		struct mplan *mp = &l->plans[i];
@@ -679,17 +746,12 @@ static void pair_groups(struct abtf_linker *l)
 
 		while (at < l->addr_size && at % ss && !l->addr_data[at])
 			at++;
-		if (l->addr_size < sizeof(hdr) || at > l->addr_size - sizeof(hdr))
-			continue;
-		memcpy(&hdr, l->addr_data + at, sizeof(hdr));
-		if (memcmp(hdr.magic, ABTF_ADDR_MAGIC, sizeof(hdr.magic)) ||
-		    hdr.btf_size != mp->size || hdr.btf_hash != mp->hash ||
-		    (l->addr_size - at - sizeof(hdr)) / ss < hdr.nr_slots)
+		if (!read_group(l, at, &g) || g.btf_size != mp->size ||
+		    g.btf_hash != mp->hash)
 			continue;
 		mp->has_group = true;
-		mp->slots_off = at + sizeof(hdr);
-		mp->nr_slots = hdr.nr_slots;
-		off = mp->slots_off + (size_t)hdr.nr_slots * ss;
+		take_group(mp, &g);
+		off = g.end;
 		l->st.nr_addr_groups++;
 	}
 }
@@ -702,22 +764,16 @@ static void pair_groups(struct abtf_linker *l)
 static bool pair_one_to_one(struct abtf_linker *l)
 {
 	size_t ss = abtf__slot_size(l), off = 0, i;
-	struct abtf_addr_hdr hdr;
+	struct group g;
 
 	for (i = 0; i < l->nr_members; i++) {
 		struct mplan *mp = &l->plans[i];
 
-		if (l->addr_size < sizeof(hdr) || off > l->addr_size - sizeof(hdr))
+		if (!read_group(l, off, &g) || g.btf_size != mp->size)
 			break;
-		memcpy(&hdr, l->addr_data + off, sizeof(hdr));
-		if (memcmp(hdr.magic, ABTF_ADDR_MAGIC, sizeof(hdr.magic)) ||
-		    hdr.btf_size != mp->size ||
-		    (l->addr_size - off - sizeof(hdr)) / ss < hdr.nr_slots)
-			break;
-		mp->hash = hdr.btf_hash;
-		mp->slots_off = off + sizeof(hdr);
-		mp->nr_slots = hdr.nr_slots;
-		off = mp->slots_off + (size_t)hdr.nr_slots * ss;
+		mp->hash = g.btf_hash;
+		take_group(mp, &g);
+		off = g.end;
 		while (off < l->addr_size && off % ss && !l->addr_data[off])
 			off++;
 	}
@@ -727,6 +783,55 @@ static bool pair_one_to_one(struct abtf_linker *l)
 		l->plans[i].has_group = l->plans[i].check_hash = true;
 	l->st.nr_addr_groups = l->nr_members;
 	return true;
+}
+
+/*
+ * With optimized_func, a member whose group carries an extension (clone
+ * FUNCs, docs/archive-format.md) is read as one BTF: its types then the
+ * extension's, its strings then the extension's, validated as a whole.
+ * 0 with *buf NULL when there is nothing to add (*xm = *m).
+ */
+int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+			size_t i, const struct abtf_member *m, uint8_t **buf,
+			struct abtf_member *xm)
+{
+	const struct mplan *mp = &l->plans[i];
+	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
+				.hdr_len = sizeof(h) };
+	const uint8_t *ext = l->addr_data + mp->ext_off;
+	uint8_t *p;
+	size_t size;
+
+	*buf = NULL;
+	*xm = *m;
+	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC) || !mp->has_group ||
+	    !mp->ext_type_len)
+		return 0;
+	h.type_len = m->type_len + mp->ext_type_len;
+	h.str_off = h.type_len;
+	h.str_len = m->str_len + mp->ext_str_len;
+	size = sizeof(h) + (size_t)h.type_len + h.str_len;
+	p = *buf = malloc(size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	memcpy(p, m->types, m->type_len);
+	p += m->type_len;
+	memcpy(p, ext, mp->ext_type_len);
+	p += mp->ext_type_len;
+	memcpy(p, m->strs, m->str_len);
+	p += m->str_len;
+	memcpy(p, ext + mp->ext_type_len, mp->ext_str_len);
+	if (abtf__member_check(*buf, size, i, mp->off, l->path, pr, xm)) {
+		pr_warn(pr, "%s: .BTF member %zu at byte %zu: the extension "
+			"of its .debug_btf_addr group (at byte %zu) is not valid "
+			"BTF", l->path, i, mp->off, mp->ext_off);
+		free(*buf);
+		*buf = NULL;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Symbols the slots already point at are nobody else's (mixed archives). */
@@ -942,7 +1047,7 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 /* A leaf reads its members one at a time: memory is one member's size. */
 static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 {
-	uint8_t *buf = NULL;
+	uint8_t *buf = NULL, *xbuf = NULL;
 	size_t cap = 0, i;
 	int err = 0;
 
@@ -953,6 +1058,8 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		void *copy = NULL;
 
 		err = read_member(l, n, i, &buf, &cap, &m);
+		if (!err)
+			err = abtf__member_extend(l, &n->pr, i, &m, &xbuf, &m);
 		if (err)
 			break;
 		types = abtf__aligned_types(&m, &copy);
@@ -967,7 +1074,10 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 				"cannot merge: %s", l->path, i,
 				l->plans[i].off, strerror(-err));
 		free(copy);
+		free(xbuf);
+		xbuf = NULL;
 	}
+	free(xbuf);
 	free(buf);
 	return err ? err : finish_node(l, n);
 }
@@ -1125,7 +1235,7 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 	err = place_by_name(l);
 	if (err)
 		return err;
-	if (l->feats & ABTF_FEAT_CONSISTENT_FUNC) {
+	if (l->feats & (ABTF_FEAT_CONSISTENT_FUNC | ABTF_FEAT_OPTIMIZED_FUNC)) {
 		err = abtf__funcs_select(l, *leaves, *nr);
 		if (err)
 			return err;

@@ -61,7 +61,13 @@ struct mplan {
 	bool has_group;		/* paired with a .debug_btf_addr group */
 	bool check_hash;	/* paired by size: the leaf checks the hash */
 	size_t slots_off;
-	uint32_t nr_slots;
+	uint32_t nr_slots;	/* the member's FUNCs and VARs */
+	/* a version 2 group: its extension FUNCs and the FUNCs' flags */
+	uint32_t nr_extra;	/* extension FUNCs, slots after nr_slots */
+	uint32_t ext_type_len, ext_str_len;
+	size_t ext_off;		/* in .debug_btf_addr */
+	uint32_t nr_flags;
+	size_t flags_off;
 	struct place *vars;	/* placed by name: one per VAR, in VAR order */
 	size_t nr_vars;
 };
@@ -90,6 +96,7 @@ struct input {
 struct fsig {
 	uint32_t name;
 	uint32_t sig;		/* its loose signature */
+	uint8_t flags;		/* ABTF_FN_* from its group */
 };
 
 /* One node of the merge tree: leaves take members, the others children. */
@@ -183,6 +190,9 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 			 struct abtf_member *ms);
 const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
+int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+			size_t i, const struct abtf_member *m, uint8_t **buf,
+			struct abtf_member *xm);
 void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			const struct abtf_member *m, const uint8_t *types,
 			struct input *in);

@@ -164,7 +164,7 @@ static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
 	uint64_t v;
 
 	memset(pl, 0, sizeof(*pl));
-	if (k >= mp->nr_slots)
+	if (k >= (uint64_t)mp->nr_slots + mp->nr_extra)
 		return -EINVAL;
 	v = slot_value(l, at);
 	if (l->ehdr.e_type != ET_REL) {
