@@ -276,10 +276,9 @@ static int do_link(struct btf_link *bl)
 		error(NULL, "-o and --object exclude each other");
 		return EXIT_TROUBLE;
 	}
-	if (bl->verbose) {
+	if (bl->verbose && bl->features) {	/* as parsed, before any check */
 		fprintf(stderr, PROG ": %s: BTF features: ", bl->files[0]);
-		print_features(stderr, bl->features ? bl->features :
-			       ABTF_FEATS_DEFAULT);
+		print_features(stderr, bl->features);
 	}
 	l = abtf_linker__new(bl->files[0], &opts);
 	if (!l)

@@ -124,23 +124,20 @@ int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
 	unsigned int want = asked ? asked & ~ABTF_FEATS_GIVEN :
 			    ABTF_FEATS_DEFAULT;
 	unsigned int bad = want & ~ABTF_FEATS_SUPPORTED;
-	unsigned int keep = ~want & ABTF_FEATS_ALWAYS;
 	unsigned int bit;
 
-	for (bit = 1; bit && (bad | keep); bit <<= 1) {
+	for (bit = 1; bit; bit <<= 1) {
 		const char *name = abtf_btf_feature__name(bit);
 
-		if (bad & bit)
-			pr_warn(pr, "%s: BTF feature '%s' is %s", path,
-				name ? name : "(unknown bit)",
-				name ? "not supported yet" : "not a feature");
-		if (keep & bit)
-			pr_warn(pr, "%s: BTF feature '%s' cannot be left out "
-				"yet", path, name);
-		bad &= ~bit;
-		keep &= ~bit;
+		if (!(bad & bit))
+			continue;
+		if (name)
+			pr_warn(pr, "%s: BTF feature '%s' is not supported yet",
+				path, name);
+		else
+			pr_warn(pr, "%s: 0x%x is not a BTF feature", path, bit);
 	}
-	if (want & ~ABTF_FEATS_SUPPORTED || ~want & ABTF_FEATS_ALWAYS)
+	if (bad)
 		return -EOPNOTSUPP;
 	*feats = want;
 	return 0;

@@ -154,13 +154,17 @@ void abtf__strtab_free(struct strtab *st);
 
 /* ---- BTF features (features.c) ---- */
 
-/* The features a link honours, on or off. */
-#define ABTF_FEATS_SUPPORTED							\
-	(ABTF_FEATS_DEFAULT | ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC)
-/* Of those, the ones a link cannot leave out (yet). */
-#define ABTF_FEATS_ALWAYS						\
-	(ABTF_FEAT_VAR | ABTF_FEAT_FLOAT | ABTF_FEAT_DECL_TAG |		\
-	 ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64)
+/*
+ * The features a link honours, on or off. reproducible_build is always
+ * true of btf-link's output; decl_tag_kfuncs is kfuncs.c's, the others
+ * filter.c's and merge.c's,
+ * optimized_func and consistent_func funcs.c's.
+ */
+#define ABTF_FEATS_SUPPORTED						\
+	(ABTF_FEAT_ENCODE_FORCE | ABTF_FEAT_VAR | ABTF_FEAT_FLOAT |		\
+	 ABTF_FEAT_DECL_TAG | ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 |	\
+	 ABTF_FEAT_DECL_TAG_KFUNCS | ABTF_FEAT_REPRODUCIBLE_BUILD |	\
+	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC)
 
 int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
 			const char *path, unsigned int *feats);

@@ -153,7 +153,7 @@ static int load_sections(struct abtf_linker *l, size_t fsize)
 	return 0;
 }
 
-static size_t find_section(struct abtf_linker *l, const char *name)
+size_t abtf__find_section(const struct abtf_linker *l, const char *name)
 {
 	size_t i;
 
@@ -183,7 +183,7 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 	err = load_sections(l, fsize);
 	if (err)
 		return err;
-	l->btf_shndx = find_section(l, ABTF_SEC_BTF);
+	l->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
 	if (!l->btf_shndx)
 		return link_error(l, -ENOENT, "no .BTF section");
 	if (!gelf_getshdr(elf_getscn(l->elf, l->btf_shndx), &shdr))
@@ -192,7 +192,7 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 		return link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
 	l->btf_off = shdr.sh_offset;
 	l->btf_size = shdr.sh_size;
-	l->addr_shndx = find_section(l, ABTF_SEC_ADDR);
+	l->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
 	if (l->addr_shndx && l->secs[l->addr_shndx].size) {
 		d = elf_rawdata(elf_getscn(l->elf, l->addr_shndx), NULL);
 		if (!d)
@@ -277,6 +277,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l->sym_used);
 	free(l->drop);
 	abtf__strtab_free(&l->drop_strs);
+	abtf__free_kfuncs(l);
 	if (l->elf)
 		elf_end(l->elf);
 	if (l->fd >= 0)
@@ -357,7 +358,7 @@ static int lsym_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static Elf_Data *symtab_shndx(struct abtf_linker *l, size_t symtab)
+Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
@@ -420,7 +421,7 @@ static int load_symbols(struct abtf_linker *l)
 	d = elf_getdata(scn, NULL);
 	if (!d)
 		return elf_fail(l, "cannot read .symtab");
-	xd = symtab_shndx(l, elf_ndxscn(scn));
+	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
 	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
 	l->syms = calloc(n + 1, sizeof(*l->syms));
 	l->symvals = calloc(n + 1, sizeof(*l->symvals));
@@ -1055,6 +1056,7 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		const uint8_t *types;
 		struct abtf_member m;
 		struct input in;
+		uint8_t *filtered = NULL;
 		void *copy = NULL;
 
 		err = read_member(l, n, i, &buf, &cap, &m);
@@ -1068,11 +1070,14 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 			break;
 		}
 		abtf__member_input(l, &l->plans[i], &m, types, &in);
-		err = abtf__node_merge(l, n, &in);
+		err = abtf__filter_input(l, &in, &filtered);
+		if (!err)
+			err = abtf__node_merge(l, n, &in);
 		if (err && !n->msg[0])
 			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
 				"cannot merge: %s", l->path, i,
 				l->plans[i].off, strerror(-err));
+		free(filtered);
 		free(copy);
 		free(xbuf);
 		xbuf = NULL;
@@ -1264,6 +1269,13 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	l->st.bytes_in = l->btf_size;
 	if (is_final(l) && !l->opts.force)
 		return keep_final(l);
+	/* pahole tags kfuncs only when it writes decl tags at all */
+	if ((l->feats & ABTF_FEAT_DECL_TAG_KFUNCS) &&
+	    (l->feats & ABTF_FEAT_DECL_TAG)) {
+		err = abtf__collect_kfuncs(l);
+		if (err)
+			return err;
+	}
 	err = plan(l, &leaves, &nr);
 	t1 = now();
 	l->st.t_parse = t1 - t0;

@@ -139,6 +139,13 @@ struct node {
 	struct abtf_printer pr;
 };
 
+/* A kfunc of the image's .BTF_ids (kfuncs.c). */
+struct kfunc {
+	char *name;
+	uint32_t flags;		/* its KF_* flags */
+	size_t sym;		/* the symbol it came from */
+};
+
 struct abtf_linker {
 	char *path;
 	struct abtf_link_opts opts;
@@ -166,6 +173,8 @@ struct abtf_linker {
 	struct lsymval *symvals;	/* every symbol, by index */
 	size_t nr_symvals;
 	bool *sym_used;		/* by symbol index: claimed by a VAR */
+	struct kfunc *kfuncs;	/* decl_tag_kfuncs: by name, one each */
+	size_t nr_kfuncs;
 
 	struct mplan *plans;
 	size_t nr_members;
@@ -200,6 +209,15 @@ void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 /* funcs.c */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
 bool abtf__func_dropped(const struct abtf_linker *l, const char *name);
+size_t abtf__find_section(const struct abtf_linker *l, const char *name);
+Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
+
+/* kfuncs.c */
+int abtf__collect_kfuncs(struct abtf_linker *l);
+void abtf__free_kfuncs(struct abtf_linker *l);
+const struct kfunc *abtf__find_kfunc(const struct abtf_linker *l,
+				     const char *name);
+int abtf__kfunc_tags(const struct kfunc *k, const char **tags);
 
 /* merge.c */
 int abtf__node_merge(struct abtf_linker *l, struct node *n,
@@ -223,6 +241,10 @@ static inline bool abtf__node_str_is(struct node *n, const struct input *in,
 		return n->smap[off] - 1 == node_off;
 	return abtf__node_str_cmp(n, in, off, node_off);
 }
+
+/* filter.c */
+int abtf__filter_input(const struct abtf_linker *l, struct input *in,
+		       uint8_t **buf);
 
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */

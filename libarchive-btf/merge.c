@@ -9,6 +9,7 @@
  * A node touches only its own state and the linker's read-only tables, so
  * nodes of one level run in parallel.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,6 +329,41 @@ int abtf__func_present(struct abtf_linker *l, const struct input *in,
 	}
 }
 
+/*
+ * pahole's test of a variable's name (btf_encoder.c, btf_name_valid()): a
+ * letter, '_' or '.', then letters, digits, '_' or '.', at most
+ * KSYM_NAME_LEN (128) characters. The kernel rejects a VAR named otherwise.
+ */
+static bool var_name_valid(const char *p)
+{
+	const char *limit = p + 128;
+
+	if (!(isalpha((unsigned char)*p) || *p == '_' || *p == '.'))
+		return false;
+	for (p++; *p && p < limit; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.'))
+			return false;
+	return !*p;
+}
+
+/*
+ * A VAR of a member that the link keeps: pahole's rules for its name. An
+ * invalid name stops the link, or with encode_force, the VAR is left out.
+ */
+static int var_name_check(struct abtf_linker *l, struct node *n,
+			  const struct scratch *sc, const char *name)
+{
+	if (var_name_valid(name))
+		return 1;
+	if (l->feats & ABTF_FEAT_ENCODE_FORCE)
+		return 0;
+	pr_warn(&n->pr, "%s: .BTF member %zu: variable '%s': not a valid BTF "
+		"name (the kernel rejects it); --btf_features=encode_force "
+		"leaves it out", l->path, (size_t)(sc->in->plan - l->plans),
+		name);
+	return -EILSEQ;
+}
+
 /* Keep this type? 1 yes, 0 no, < 0 error. */
 static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 		  uint32_t id, const struct btf_type *t)
@@ -340,7 +376,11 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 	case BTF_KIND_DATASEC:
 		note_datasec(sc, t);
 		return 0;	/* rebuilt by the root */
+	case BTF_KIND_TYPE_TAG:	/* type_tag off: unreferenced (filter.c) */
+		return !!(l->feats & ABTF_FEAT_TYPE_TAG);
 	case BTF_KIND_DECL_TAG:
+		if (!(l->feats & ABTF_FEAT_DECL_TAG))
+			return 0;
 		return t->type < id && sc->map[t->type];
 	case BTF_KIND_FUNC:
 		ret = abtf__func_present(l, sc->in, sc->next_slot, name);
@@ -355,9 +395,14 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 			return soff;
 		ret = fn_seen_add(n, soff);
 		return ret < 0 ? ret : !ret;	/* one FUNC per name */
-	case BTF_KIND_VAR:
+	case BTF_KIND_VAR:	/* placed even when left out: slots go in order */
 		ret = place_var(l, sc, id, &sc->places[id]);
-		return ret < 0 ? ret : sc->places[id].present;
+		if (ret < 0 || !sc->places[id].present ||
+		    !(l->feats & ABTF_FEAT_VAR))
+			return ret < 0 ? ret : 0;
+		if (sc->in->kind == IN_CHILD)
+			return 1;	/* checked in its leaf */
+		return var_name_check(l, n, sc, name);
 	default:
 		return 1;
 	}
@@ -920,13 +965,62 @@ static uint32_t base_str_len(const struct btf *base)
 	return hdr ? hdr->str_len : 0;
 }
 
+/* A DECL_TAG @value on the whole of type @id (component -1). */
+static int append_decl_tag(struct node *n, const char *value, uint32_t id)
+{
+	size_t sz = sizeof(struct btf_type) + sizeof(struct btf_decl_tag);
+	struct btf_type *t;
+	int64_t name;
+
+	name = abtf__strtab_add(&n->strs, value);
+	if (name < 0 || grow_types(n, sz))
+		return -ENOMEM;
+	t = (void *)(n->types + n->types_len);
+	t->name_off = name;
+	t->info = BTF_KIND_DECL_TAG << 24;
+	t->type = id;
+	((struct btf_decl_tag *)(t + 1))->component_idx = -1;
+	n->types_len += sz;
+	n->next_id++;
+	return 0;
+}
+
+/* decl_tag_kfuncs: tag the FUNC of every kfunc, in type ID order. */
+static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
+{
+	size_t off = 0, end = n->types_len;
+	uint32_t id = n->first_id;
+	int err = 0;
+
+	while (!err && off < end) {
+		const struct btf_type *t = (const void *)(n->types + off);
+		const char *tags[2];
+		const struct kfunc *k;
+		int i, nr;
+
+		off += abtf__record_size(t);
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC ||
+		    !(k = abtf__find_kfunc(l, n->strs.data + t->name_off))) {
+			id++;
+			continue;
+		}
+		nr = abtf__kfunc_tags(k, tags);
+		for (i = 0; !err && i < nr; i++)
+			err = append_decl_tag(n, tags[i], id);
+		id++;
+	}
+	return err;
+}
+
 struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 {
 	size_t size;
 	void *raw;
 	int err;
 
-	err = append_datasecs(l, n);
+	err = l->nr_kfuncs ? append_kfunc_tags(l, n) : 0;
+	if (!err)
+		err = append_datasecs(l, n);
 	if (err) {
 		errno = -err;
 		return NULL;

@@ -3,8 +3,8 @@
 #
 # btf-link --btf_features: pahole's named BTF features (pahole.c's
 # btf_features table and parse_btf_features(); docs/design.md, "BTF
-# features"). The parser is seen through `btf-link -v`, which names the
-# features a link makes; the expectations follow pahole's rules: the names
+# features"). The parser is seen through `btf-link -v --btf_features=...`,
+# which names the features it parsed; the expectations follow pahole's rules: the names
 # of a list are switched on, others off; lists add up; "default" (and
 # "all") is pahole's default set; a leading '+' adds it.
 
@@ -25,7 +25,7 @@ need_link() {
 }
 
 # features_of ARGS...: the features `btf-link -v ARGS... missing` reports
-# (it reports them before it opens the file).
+# (it reports those of --btf_features before it opens the file).
 features_of() {
 	run --separate-stderr "$BTF_LINK" -v "$@" -o /dev/null missing-file
 	[ "$status" -eq 2 ] || { echo "exit $status"; return 1; }
@@ -34,7 +34,6 @@ features_of() {
 
 @test "features: the parser follows pahole's list syntax" {
 	[ -x "$BTF_LINK" ] || skip "btf-link is not built"
-	[ "$(features_of)" = "$LEGACY" ]
 	[ "$(features_of --btf_features=var)" = "var" ]
 	[ "$(features_of --btf_features=float,var)" = "var,float" ]
 	[ "$(features_of --btf_features=var,,float,)" = "var,float" ]
@@ -107,4 +106,312 @@ features_of() {
 	done
 	run "$BTF_LINK" --supported_btf_features extra
 	[ "$status" -eq 2 ]
+}
+
+# prog: tests/fixtures/features.c through cc-btf, linked with link.lds.
+# pahole reads the same image's DWARF (the archive in .BTF is no matter
+# to --btf_encode_detached).
+make_prog() {
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
+	ld -T "$FIXTURES/link.lds" -o prog f.o 2>/dev/null
+}
+
+# has_kind FILE KIND: FILE's BTF has at least one KIND.
+has_kind() {
+	bpftool btf dump file "$1" | grep -q "^\[[0-9]*\] $2 "
+}
+
+# same_as_pahole FEATURES PAHOLE-FLAGS...: btf-link --btf_features=FEATURES
+# of prog means what Debian's pahole 1.24 makes of it with its legacy
+# flags for the same choice.
+same_as_pahole() {
+	local feats=$1
+	shift
+	pahole -J "$@" --btf_encode_detached=ref.btf prog
+	"$BTF_LINK" --btf_features="$feats" -o ours.btf prog
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
+		echo "--btf_features=$feats against pahole $*: exit $status"
+		echo "$output"
+		return 1
+	fi
+}
+
+@test "features: float off writes FLOATs as pahole 1.24 without --btf_gen_floats" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole var,decl_tag,type_tag,enum64
+	! has_kind ours.btf FLOAT
+	# the fixture has floats: with the feature they are FLOATs, and the
+	# BTF differs by meaning
+	"$BTF_LINK" --btf_features=float,var,decl_tag,type_tag,enum64 -o with.btf prog
+	has_kind with.btf FLOAT
+	run "$BTF_LINK" --compare with.btf ours.btf
+	[ "$status" -eq 1 ]
+	same_as_pahole float,var,decl_tag,type_tag,enum64 --btf_gen_floats
+}
+
+@test "features: var off leaves out VARs and DATASECs, as --skip_encoding_btf_vars" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole float,decl_tag,type_tag,enum64 --btf_gen_floats --skip_encoding_btf_vars
+	! has_kind ours.btf VAR
+	! has_kind ours.btf DATASEC
+	"$BTF_LINK" --btf_features=float,var -o with.btf prog
+	has_kind with.btf VAR
+	has_kind with.btf DATASEC
+}
+
+@test "features: enum64 off makes every enum a 32-bit unsigned ENUM, as --skip_encoding_btf_enum64" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole float,var,decl_tag,type_tag --btf_gen_floats --skip_encoding_btf_enum64
+	! has_kind ours.btf ENUM64
+	! bpftool btf dump file ours.btf | grep -q "^\[[0-9]*\] ENUM .* encoding=SIGNED"
+	"$BTF_LINK" --btf_features=float,var,enum64 -o with.btf prog
+	has_kind with.btf ENUM64
+	bpftool btf dump file with.btf | grep -q "^\[[0-9]*\] ENUM .* encoding=SIGNED"
+}
+
+@test "features: every feature off is pahole 1.24 with every legacy flag off" {
+	need_link
+	need_cmd pahole bpftool
+	make_prog
+	same_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
+		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag
+	# and all on (the default set but for encode_force) is the default
+	"$BTF_LINK" --btf_features=var,float,decl_tag,type_tag,enum64,reproducible_build -o all.btf prog
+	"$BTF_LINK" -o default.btf prog
+	cmp all.btf default.btf
+	# reproducible_build changes nothing: btf-link always is
+	"$BTF_LINK" --btf_features=var,float,decl_tag,type_tag,enum64 -o norepro.btf prog
+	cmp all.btf norepro.btf
+}
+
+@test "features: with the lab's upstream pahole, each feature set means the same" {
+	local P=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole} f
+	[ -x "$P" ] || skip "no upstream pahole at $P (set ABTF_LAB_PAHOLE)"
+	need_link
+	make_prog
+	for f in "" var float enum64 var,float float,enum64 \
+		 encode_force,var,float,enum64,decl_tag,type_tag \
+		 var,float,reproducible_build; do
+		"$P" -J --btf_features="$f" --btf_encode_detached=lab.btf prog
+		"$BTF_LINK" --btf_features="$f" -o ours.btf prog
+		run "$BTF_LINK" --compare lab.btf ours.btf
+		[ "$status" -eq 0 ] || { echo "--btf_features=$f:"; echo "$output"; return 1; }
+	done
+}
+
+# A per-CPU variable named with a '$' (GCC takes it in identifiers): a
+# name the kernel rejects in a VAR.
+bad_name_prog() {
+	cat > bad.c <<-'EOC'
+	__attribute__((section(".data..percpu"))) int pcpu$bad;
+	__attribute__((section(".data..percpu"))) int pcpu_good;
+	int bad_user(void) { return pcpu$bad + pcpu_good; }
+	EOC
+	"$CC_BTF" gcc -g -O2 -c bad.c -o bad.o
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
+	ld -T "$FIXTURES/link.lds" -o prog bad.o f.o 2>/dev/null
+}
+
+@test "features: an invalid variable name stops the link; encode_force leaves the VAR out" {
+	need_link
+	need_cmd bpftool
+	bad_name_prog
+	cp prog prog.orig
+	run --separate-stderr "$BTF_LINK" --btf_features=var,float prog
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: prog: .BTF member 0: variable 'pcpu\$bad': not a valid BTF name"* ]]
+	cmp prog prog.orig
+	# the default (pahole 1.24 without --btf_encode_force) stops too
+	run --separate-stderr "$BTF_LINK" -o out.btf prog
+	[ "$status" -eq 2 ]
+	[ ! -e out.btf ]
+	"$BTF_LINK" --btf_features=var,float,encode_force -o out.btf prog
+	bpftool btf dump file out.btf > dump
+	grep -q "VAR 'pcpu_good'" dump
+	! grep -q 'pcpu\$bad' dump
+	# without var, there is no VAR to name
+	"$BTF_LINK" --btf_features=float -o novar.btf prog
+}
+
+@test "features: an invalid variable name against pahole 1.24 --btf_encode_force" {
+	need_link
+	need_cmd pahole
+	bad_name_prog
+	"$BTF_LINK" --btf_features=var,float,decl_tag,type_tag,enum64,encode_force -o ours.btf prog
+	pahole -J --btf_gen_floats --btf_encode_force --btf_encode_detached=ref.btf prog
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; return 1; }
+}
+
+# kfunc_prog OUT [LD ARGS...]: tests/fixtures/kfuncs.c (kfunc sets in
+# .BTF_ids, tests/fixtures/btf_ids_test.h) through cc-btf, linked to OUT.
+kfunc_prog() {
+	local out=$1
+	shift
+	"$CC_BTF" gcc -g -O2 -I"$FIXTURES" -c "$FIXTURES/kfuncs.c" -o k.o
+	ld "$@" -o "$out" k.o 2>/dev/null
+}
+
+# btf_tags FILE: "FUNC TAG" for every DECL_TAG on a FUNC of FILE's BTF.
+btf_tags() {
+	bpftool btf dump file "$1" | awk '
+		/^\[[0-9]+\] FUNC / { gsub(/[\[\]]/, "", $1); f[$1] = $3 }
+		/^\[[0-9]+\] DECL_TAG / { t[++n] = $3 " " $4 }
+		END {
+			for (i = 1; i <= n; i++) {
+				split(t[i], a, " "); sub(/type_id=/, "", a[2])
+				print f[a[2]], a[1]
+			}
+		}' | tr -d "'" | sort
+}
+
+# expected_tags IMAGE BTF: the tags pahole's rules give, derived from the
+# image's own symbols and .BTF_ids bytes (readelf, objcopy): a set8
+# symbol whose flags have bit 0 covers [value, value + size); a
+# __BTF_ID__func__NAME__N symbol inside one is a kfunc NAME with the flags
+# after its ID (the last such symbol's); every kfunc with a FUNC in BTF
+# gets bpf_kfunc, and bpf_fastcall with flag 1 << 12.
+expected_tags() {
+	local img=$1 btf=$2
+	section_bytes "$img" .BTF_ids ids.bin
+	readelf -SW "$img" > sections
+	readelf -sW "$img" > symbols
+	bpftool btf dump file "$btf" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" > funcs
+	python3 - <<-'EOF'
+	import re, struct
+	secs = {}
+	for line in open('sections'):
+	    m = re.match(r'\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+([0-9a-f]+)', line)
+	    if m:
+	        secs[m.group(2)] = (int(m.group(1)), int(m.group(3), 16))
+	idx, base = secs['.BTF_ids']
+	data = open('ids.bin', 'rb').read()
+	syms = []
+	for line in open('symbols'):
+	    f = line.split()
+	    if len(f) == 8 and f[6] == str(idx):
+	        syms.append((int(f[1], 16), int(f[2]), f[7]))
+	sets = [(v, v + s) for v, s, n in syms
+	        if n.startswith('__BTF_ID__set8__') and
+	        struct.unpack_from('<I', data, v - base + 4)[0] & 1]
+	flags = {}
+	for v, s, n in syms:
+	    m = re.match(r'__BTF_ID__func__(.+)__[^_]+$', n)
+	    if m and any(a <= v < b for a, b in sets):
+	        flags[m.group(1)] = struct.unpack_from('<I', data, v - base + 4)[0]
+	funcs = set(open('funcs').read().split())
+	for name in sorted(flags):
+	    if name in funcs:
+	        print(name, 'bpf_kfunc')
+	        if flags[name] & (1 << 12):
+	            print(name, 'bpf_fastcall')
+	EOF
+}
+
+@test "features: decl_tag_kfuncs tags exactly the kfuncs of the image's .BTF_ids" {
+	need_link
+	need_cmd bpftool python3 objcopy readelf
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o ours.btf prog
+	expected_tags prog ours.btf | sort > want
+	btf_tags ours.btf > got
+	diff -u want got
+	# the fixture has what the test is about: both tags, a kfunc without
+	# a FUNC, functions of other lists without tags
+	grep -qx 'kf_beta bpf_fastcall' want
+	grep -qx 'kf_alpha bpf_kfunc' want
+	! grep -q 'kf_missing\|not_kfunc\|listed_only\|plain_func' want
+	grep -qx 'not_kfunc' funcs
+	grep -qx 'listed_only' funcs
+	# a module (ld -r: section-relative symbols) the same
+	kfunc_prog mod.ko -r
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o mod.btf mod.ko
+	expected_tags mod.ko mod.btf | sort > want
+	btf_tags mod.btf > got
+	diff -u want got
+	[ -s want ]
+}
+
+@test "features: no kfunc tags without decl_tag_kfuncs, nor without decl_tag" {
+	need_link
+	need_cmd bpftool
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	"$BTF_LINK" --btf_features=decl_tag -o a.btf prog
+	"$BTF_LINK" --btf_features=decl_tag_kfuncs -o b.btf prog
+	"$BTF_LINK" -o c.btf prog
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o d.btf prog
+	[ -z "$(btf_tags a.btf)" ]
+	[ -z "$(btf_tags b.btf)" ]
+	[ -z "$(btf_tags c.btf)" ]
+	[ -n "$(btf_tags d.btf)" ]
+	# decl_tag off leaves out every DECL_TAG, kfuncs' included: the same
+	# BTF as without them, but for the tags
+	run "$BTF_LINK" --compare d.btf b.btf
+	[ "$status" -eq 1 ]
+	! grep -v '^- decl_tag ' <<< "$output"
+	# an image without .BTF_ids has nothing to tag, and is no error
+	make_prog
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o e.btf prog
+	[ -z "$(btf_tags e.btf)" ]
+}
+
+@test "features: decl_tag_kfuncs on raw BTF is an error: there is no .BTF_ids" {
+	need_link
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	section_bytes prog .BTF archive.bin
+	# one member: -f, or btf-link would take it for final BTF
+	run --separate-stderr "$BTF_LINK" -f --btf_features=decl_tag,decl_tag_kfuncs -o out.btf archive.bin
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: archive.bin: raw BTF has no .BTF_ids section: BTF feature 'decl_tag_kfuncs' needs the ELF image" ]
+	[ ! -e out.btf ]
+	# without decl_tag, nothing would be tagged: no error
+	"$BTF_LINK" -f --btf_features=decl_tag_kfuncs -o out.btf archive.bin
+}
+
+@test "features: decl_tag_kfuncs means what the lab's upstream pahole makes" {
+	local P=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole} f
+	[ -x "$P" ] || skip "no upstream pahole at $P (set ABTF_LAB_PAHOLE)"
+	need_link
+	kfunc_prog prog -T "$FIXTURES/link.lds"
+	kfunc_prog mod.ko -r
+	for f in decl_tag,decl_tag_kfuncs decl_tag_kfuncs decl_tag \
+		 encode_force,var,float,enum64,decl_tag,type_tag,decl_tag_kfuncs; do
+		for img in prog mod.ko; do
+			"$P" -J --btf_features="$f" --btf_encode_detached=lab.btf "$img"
+			"$BTF_LINK" --btf_features="$f" -o ours.btf "$img"
+			run "$BTF_LINK" --compare lab.btf ours.btf
+			[ "$status" -eq 0 ] ||
+				{ echo "$img --btf_features=$f:"; echo "$output"; return 1; }
+		done
+	done
+}
+
+@test "features: type_tag and decl_tag off, on clang's tags (pahole's members), as pahole 1.24" {
+	need_link
+	need_cmd clang pahole bpftool
+	clang -g -O2 -c "$FIXTURES/btf-tags.c" -o tags.o
+	LLVM_OBJCOPY=objcopy pahole -J tags.o
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
+	ld -T "$FIXTURES/link.lds" -o prog tags.o f.o 2>/dev/null
+	same_as_pahole var,float,decl_tag,type_tag,enum64 --btf_gen_floats
+	has_kind ours.btf TYPE_TAG
+	has_kind ours.btf DECL_TAG
+	same_as_pahole var,float,decl_tag,enum64 --btf_gen_floats --skip_encoding_btf_type_tag
+	! has_kind ours.btf TYPE_TAG
+	has_kind ours.btf DECL_TAG
+	same_as_pahole var,float,type_tag,enum64 --btf_gen_floats --skip_encoding_btf_decl_tag
+	! has_kind ours.btf DECL_TAG
+	has_kind ours.btf TYPE_TAG
+	same_as_pahole float,decl_tag,type_tag,enum64 --btf_gen_floats --skip_encoding_btf_vars
+	same_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
+		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag
+	! has_kind ours.btf TYPE_TAG
+	! has_kind ours.btf DECL_TAG
 }

@@ -14,6 +14,9 @@
 # (craft), and each case is tried twice: as a raw archive file (-o) and put
 # back into the image with objcopy --update-section (in place).
 #
+# The kfunc sets of .BTF_ids, read with decl_tag_kfuncs, are corrupted
+# the same way in an image of tests/fixtures/kfuncs.c (craft_ids).
+#
 # The last test runs every case again through the ASan + UBSan build,
 # $ABTF_SAN_BUILD (default build-san/, from `make SANITIZE=1`).
 
@@ -298,6 +301,105 @@ bad_archive() {
 	unchanged long-prog
 }
 
+# make_kfuncs: kprog, tests/fixtures/kfuncs.c (kfunc sets in .BTF_ids)
+# through cc-btf, linked with link.lds; it links with decl_tag_kfuncs.
+KFUNC_FEATS=--btf_features=decl_tag,decl_tag_kfuncs
+make_kfuncs() {
+	"$CC_BTF" gcc -g -O2 -I"$FIXTURES" -c "$FIXTURES/kfuncs.c" \
+		-o "$WORK/k.o"
+	ld -T "$FIXTURES/link.lds" -o kprog "$WORK/k.o" 2>/dev/null
+	"$BTF_LINK" "$KFUNC_FEATS" -o "$WORK/kgood.btf" kprog
+}
+
+# The corruptions of .BTF_ids and its symbols craft_ids knows.
+IDS_CASES="set-past set-before set-size func-past"
+
+# craft_ids CASE IN OUT: IN (an ELF64 image with .BTF_ids) with a symbol
+# of .BTF_ids moved or resized by CASE, to OUT; print the error.
+craft_ids() {
+	python3 - "$@" <<-'EOF'
+	import struct, sys
+
+	case, src, dst = sys.argv[1:4]
+	b = bytearray(open(src, 'rb').read())
+	shoff, = struct.unpack_from('<Q', b, 0x28)
+	shentsize, shnum, shstrndx = struct.unpack_from('<HHH', b, 0x3a)
+
+	def shdr(i):
+	    return struct.unpack_from('<IIQQQQIIQQ', b, shoff + i * shentsize)
+
+	def name(tab, off):
+	    start = shdr(tab)[4] + off
+	    return b[start:b.index(0, start)].decode()
+
+	secs = [shdr(i) for i in range(shnum)]
+	ids = next(i for i in range(shnum) if name(shstrndx, secs[i][0]) == '.BTF_ids')
+	addr, size = secs[ids][3], secs[ids][5]
+	symtab = next(i for i in range(shnum) if secs[i][1] == 2)
+	syms = {}
+	for k in range(secs[symtab][5] // 24):
+	    at = secs[symtab][4] + k * 24
+	    st_name, _, _, st_shndx, value, sz = struct.unpack_from('<IBBHQQ', b, at)
+	    if st_shndx == ids:
+	        syms[name(secs[symtab][6], st_name)] = (at, value, sz)
+
+	def patch(sym, value=None, sz=None):
+	    at, v, s = syms[sym]
+	    if value is not None:
+	        struct.pack_into('<Q', b, at + 8, value)
+	    if sz is not None:
+	        struct.pack_into('<Q', b, at + 16, sz)
+	    return value if value is not None else v
+
+	kset = '__BTF_ID__set8__test_kfunc_ids'
+	if case == 'set-past':          # the set's header past the section's end
+	    v = patch(kset, value=addr + size - 4)
+	    msg = "symbol '%s' at 0x%x: lies outside the section" % (kset, v)
+	elif case == 'set-before':      # below the section's address
+	    v = patch(kset, value=addr - 8 if addr >= 8 else 2 ** 64 - 8)
+	    msg = "symbol '%s' at 0x%x: lies outside the section" % (kset, v)
+	elif case == 'set-size':        # the set runs past the section
+	    v = patch(kset, sz=0x7fffffff)
+	    msg = "symbol '%s' at 0x%x: its size runs past the section" % (kset, v)
+	elif case == 'func-past':       # a kfunc's flags past the section's end
+	    patch(kset, sz=addr + size - syms[kset][1])
+	    f = next(n for n in syms if n.startswith('__BTF_ID__func__kf_alpha__'))
+	    v = patch(f, value=addr + size - 4)
+	    msg = "symbol '%s' at 0x%x: lies outside the section" % (f, v)
+	open(dst, 'wb').write(b)
+	print('.BTF_ids: ' + msg)
+	EOF
+}
+
+bad_ids() {
+	local case=$1 msg
+	make_kfuncs
+	msg=$(craft_ids "$case" kprog "$case-kprog")
+	keep "$case-kprog"
+	fails_with "$case-kprog: $msg" "$BTF_LINK" "$KFUNC_FEATS" -o out.btf "$case-kprog"
+	fails_with "$case-kprog: $msg" "$BTF_LINK" "$KFUNC_FEATS" "$case-kprog"
+	fails_with "$case-kprog: $msg" "$BTF_LINK" "$KFUNC_FEATS" --object out.o "$case-kprog"
+	unchanged "$case-kprog"
+	# without the feature, .BTF_ids is not read: the link goes through
+	"$BTF_LINK" -o out.btf "$case-kprog"
+}
+
+@test "link-badinput: decl_tag_kfuncs: a kfunc set past the end of .BTF_ids" {
+	bad_ids set-past
+}
+
+@test "link-badinput: decl_tag_kfuncs: a kfunc set before .BTF_ids" {
+	bad_ids set-before
+}
+
+@test "link-badinput: decl_tag_kfuncs: a kfunc set's size past .BTF_ids" {
+	bad_ids set-size
+}
+
+@test "link-badinput: decl_tag_kfuncs: a kfunc's flags past the end of .BTF_ids" {
+	bad_ids func-past
+}
+
 @test "link-badinput: every bad input under ASan and UBSan" {
 	local san=$SAN_BUILD/bin/btf-link case msg f
 	[ -x "$san" ] ||
@@ -345,5 +447,21 @@ bad_archive() {
 			{ echo "--compare good $f: exit $status"; return 1; }
 		[[ $stderr != *Sanitizer* ]] && [[ $stderr != *"runtime error"* ]] ||
 			{ echo "--compare good $f: $stderr"; return 1; }
+	done
+	# .BTF_ids, read for decl_tag_kfuncs
+	make_kfuncs
+	run --separate-stderr "$san" "$KFUNC_FEATS" -o kgood.btf kprog
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] ||
+		{ echo "good kfunc image: exit $status: $stderr"; return 1; }
+	cmp kgood.btf "$WORK/kgood.btf"
+	for case in $IDS_CASES; do
+		msg=$(craft_ids "$case" kprog "$case-kprog")
+		run --separate-stderr "$san" "$KFUNC_FEATS" -o out.btf "$case-kprog"
+		if [ "$status" -ne 2 ] ||
+		   [ "$stderr" != "btf-link: error: $case-kprog: $msg" ]; then
+			echo "$case: exit $status, stderr:"
+			echo "$stderr"
+			return 1
+		fi
 	done
 }
