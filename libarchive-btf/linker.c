@@ -786,6 +786,16 @@ static bool pair_one_to_one(struct abtf_linker *l)
 	return true;
 }
 
+/* Keeps the first warning, for one message of our own. */
+static void keep_msg(enum abtf_print_level level, void *ctx, const char *fmt,
+		     va_list ap)
+{
+	char *msg = ctx;
+
+	if (level == ABTF_WARN && !msg[0])
+		vsnprintf(msg, 256, fmt, ap);
+}
+
 /*
  * With optimized_func, a member whose group carries an extension (clone
  * FUNCs, docs/archive-format.md) is read as one BTF: its types then the
@@ -800,6 +810,8 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
 				.hdr_len = sizeof(h) };
 	const uint8_t *ext = l->addr_data + mp->ext_off;
+	char msg[256] = "";
+	struct abtf_printer quiet = { .fn = keep_msg, .ctx = msg };
 	uint8_t *p;
 	size_t size;
 
@@ -824,10 +836,12 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 	memcpy(p, m->strs, m->str_len);
 	p += m->str_len;
 	memcpy(p, ext + mp->ext_type_len, mp->ext_str_len);
-	if (abtf__member_check(*buf, size, i, mp->off, l->path, pr, xm)) {
+	if (abtf__member_check(*buf, size, i, mp->off, l->path, &quiet, xm)) {
+		const char *what = strrchr(msg, ':');
+
 		pr_warn(pr, "%s: .BTF member %zu at byte %zu: the extension "
-			"of its .debug_btf_addr group (at byte %zu) is not valid "
-			"BTF", l->path, i, mp->off, mp->ext_off);
+			"in .debug_btf_addr at byte %zu: %s", l->path, i,
+			mp->off, mp->ext_off, what ? what + 2 : "not valid BTF");
 		free(*buf);
 		*buf = NULL;
 		return -EINVAL;

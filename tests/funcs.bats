@@ -106,3 +106,76 @@ funcs() {
 	echo "$output"
 	[ "$status" = 0 ]
 }
+
+# build_opt: funcs-opt.c through cc-btf into optprog; skip (with the
+# reason) when this GCC made no .isra/.constprop clone of it.
+build_opt() {
+	gcc -g -O2 -c "$FIXTURES/funcs-opt.c" -o funcs-opt.o
+	nm funcs-opt.o | grep -qE '\.(isra|constprop)' ||
+		skip "$(gcc -dumpversion) made no .isra/.constprop clone at -O2"
+	"$CC_BTF" --encode funcs-opt.o
+	gcc -o optprog funcs-opt.o
+}
+
+@test "optimized_func: clones get a FUNC as pahole 1.31's rules predict from nm and DWARF" {
+	need_tools
+	need_cmd readelf
+	[ "$(uname -m)" = x86_64 ] ||
+		skip "tests/funcs-clones.py knows x86-64's argument registers"
+	build_opt
+	"$ABTF_TOP/tests/funcs-clones.py" optprog > verdicts
+	cat verdicts
+	grep -q ' keep$' verdicts || skip "no clone kept its parameters in place"
+	grep -q ' drop: ' verdicts || skip "no clone lost a parameter"
+	"$BTF_LINK" -o default.btf optprog
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func -o opt.btf optprog
+	local name verdict
+	while read -r name verdict; do
+		! funcs default.btf | grep -qx "$name"
+		if [ "$verdict" = keep ]; then
+			funcs opt.btf | grep -qx "$name"
+		else
+			! funcs opt.btf | grep -qx "$name"
+		fi
+	done < verdicts
+	# the rest as without the feature
+	run "$BTF_LINK" --compare default.btf opt.btf
+	diff -u <(sed -n 's/ keep$//p' verdicts | sort) \
+		<(printf '%s\n' "$output" | sed -n 's/^+ func \([^:]*\):.*/\1/p' | sort)
+	[ "$(printf '%s\n' "$output" | grep -vc '^+ func ')" = 0 ]
+}
+
+@test "optimized_func: the object's .BTF is the same with or without the facts" {
+	need_tools
+	gcc -g -O2 -c "$FIXTURES/funcs-opt.c" -o a.o
+	cp a.o b.o
+	"$CC_BTF" --encode a.o
+	"$CC_BTF" --encode --no-addr b.o
+	section_bytes a.o .BTF a.btf
+	section_bytes b.o .BTF b.btf
+	cmp a.btf b.btf
+}
+
+@test "optimized_func: the same bytes at any -j" {
+	need_tools
+	build_opt
+	build_prog
+	"$BTF_LINK" -j1 --btf_features=$FEATS,optimized_func,consistent_func -o j1.btf optprog
+	"$BTF_LINK" -j3 --btf_features=$FEATS,optimized_func,consistent_func -o j3.btf optprog
+	cmp j1.btf j3.btf
+	"$BTF_LINK" -j1 --btf_features=$FEATS,optimized_func,consistent_func -o p1.btf prog
+	"$BTF_LINK" -j3 --btf_features=$FEATS,optimized_func,consistent_func -o p3.btf prog
+	cmp p1.btf p3.btf
+}
+
+@test "optimized_func: the same functions as the lab's pahole with Linux 6.12's features" {
+	need_tools
+	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	build_opt
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func -o ours.btf optprog
+	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+		--btf_encode_detached=pahole.btf optprog
+	run "$BTF_LINK" --compare ours.btf pahole.btf
+	echo "$output"
+	[ "$status" = 0 ]
+}
