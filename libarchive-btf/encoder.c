@@ -1008,6 +1008,8 @@ struct grow {
 
 static int grow_put(struct grow *g, const void *p, size_t n)
 {
+	if (!n)
+		return 0;
 	if (g->len + n > g->cap) {
 		size_t ncap = (g->len + n) * 2 + 256;
 		uint8_t *nb = realloc(g->b, ncap);

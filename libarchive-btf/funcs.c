@@ -394,7 +394,8 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 	size_t i, j, k;
 	int err = 0;
 
-	qsort(r, nr, sizeof(*r), frec_cmp);
+	if (nr)
+		qsort(r, nr, sizeof(*r), frec_cmp);
 	for (i = 0; !err && i < nr; i = j) {
 		bool inconsistent = false;
 		uint8_t any = r[i].flags, all = r[i].flags;
@@ -421,7 +422,8 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 	/* offsets into drop_strs, now that it no longer moves */
 	for (k = 0; k < l->nr_drop; k++)
 		l->drop[k] = l->drop_strs.data + (uintptr_t)l->drop[k];
-	qsort(l->drop, l->nr_drop, sizeof(*l->drop), cstr_cmp);
+	if (l->nr_drop)
+		qsort(l->drop, l->nr_drop, sizeof(*l->drop), cstr_cmp);
 	return 0;
 }
 
