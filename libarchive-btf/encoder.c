@@ -30,6 +30,14 @@
  * order, each with an absolute relocation against the symbol and addend 1:
  * after any link the slot reads address + 1, or 0 when the linker discarded
  * the symbol's section.
+ *
+ * For btf-link's optimized_func and consistent_func features (pahole
+ * 1.31's function rules, docs/design.md) the group is of version 2: it
+ * also holds a flags byte per FUNC (func_facts.c reads each function
+ * DIE's parameter locations) and an "extension", a FUNC per .isra or
+ * .constprop clone whose object has no FUNC of the clone's source name,
+ * with its own slot. None of it changes .BTF, whose bytes stay those of
+ * pahole 1.24's rules.
  */
 #include <dwarf.h>
 #include <endian.h>

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Which functions a link with the "consistent_func" feature leaves out:
- * pahole 1.31's cross-unit rules (docs/design.md, "optimized_func and
- * consistent_func"), decided once, before the merge tree runs.
+ * Which functions a link with the "optimized_func" or "consistent_func"
+ * feature leaves out: pahole 1.31's cross-unit rules (docs/design.md,
+ * "optimized_func and consistent_func"), decided once, before the merge
+ * tree runs, by name:
  *
- *  - inconsistent prototypes: every FUNC of the archive whose function is
- *    in the final image is one "state" of its name; pahole compares the
- *    first state of a name with each later one, loosely (below), and if
- *    any differs the name gets no FUNC at all;
- *  - ambiguous address: the final symbol table has function symbols for
- *    the name (the name itself, or the name followed by '.' and a suffix
- *    such as ".isra.0", ".constprop.0"; never ".cold" or ".part" pieces)
- *    at more than one address.
+ *  - optimized_func: a FUNC of the name whose flags byte (cc-btf's, from
+ *    its parameters' locations; docs/archive-format.md) says a parameter
+ *    is in an unexpected register or the parameters are reordered; or
+ *    every FUNC of the name flagged "optimized" (pahole keeps the first
+ *    state that is not);
+ *  - consistent_func, inconsistent prototypes: every FUNC of the archive
+ *    whose function is in the final image is one "state" of its name;
+ *    pahole compares the first state of a name with each later one,
+ *    loosely (below), and if any differs the name gets no FUNC at all;
+ *  - either, ambiguous address: the final symbol table has function
+ *    symbols for the name (the name itself, or the name followed by '.'
+ *    and a suffix such as ".isra.0", ".constprop.0"; never ".cold" or
+ *    ".part" pieces) at more than one address.
  *
  * pahole's loose comparison (btf_encoder.c's types__match) follows
  * pointers, qualifiers, type tags and arrays (by element count) down to a

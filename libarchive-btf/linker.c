@@ -49,6 +49,11 @@
  *    up the tree in VAR order: dedup never reorders or merges VARs);
  *  - a DECL_TAG whose target did not survive.
  *
+ * With optimized_func or consistent_func (pahole 1.31's function rules),
+ * funcs.c first decides, from every member, which function names get no
+ * FUNC at all; a merge then leaves those out, and with optimized_func
+ * appends to each member the clone FUNCs its .debug_btf_addr group carries.
+ *
  * Determinism: the tree's shape depends only on the input (member sizes),
  * never on the thread count; every node merges its inputs in order; strings
  * are interned in first-use order; exact.c's choices depend only on the
