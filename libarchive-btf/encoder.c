@@ -63,6 +63,7 @@ struct sym {
 	uint32_t idx;		/* in .symtab */
 	uint32_t shndx;
 	uint8_t type;		/* STT_FUNC or STT_OBJECT */
+	uint8_t bind;		/* STB_* */
 	bool used;		/* already given to a FUNC or VAR */
 };
 
@@ -344,6 +345,7 @@ static int add_sym(struct abtf_encoder *enc, size_t *cap, const GElf_Sym *s,
 	e->idx = idx;
 	e->shndx = shndx;
 	e->type = GELF_ST_TYPE(s->st_info) == STT_OBJECT ? STT_OBJECT : STT_FUNC;
+	e->bind = GELF_ST_BIND(s->st_info);
 	e->secname = section_name(enc, shndx);
 	return 0;
 }
@@ -1210,7 +1212,9 @@ static int compute_relocs(struct abtf_encoder *enc)
 		}
 		if (btf_is_func(t) &&
 		    push_flags(enc, func_flags(enc, name,
-					       enc->placed[p].sym->name)))
+					       enc->placed[p].sym->name) |
+			       (enc->placed[p].sym->bind == STB_WEAK ?
+				ABTF_FN_WEAK : 0)))
 			return -ENOMEM;
 		add_reloc(enc, enc->placed[p].sym);
 		p++;

@@ -198,7 +198,8 @@ static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
 
 /* ---- one leaf: a (name, signature) record per FUNC in the image ---- */
 
-static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags)
+static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags,
+		   uint32_t member, uint32_t ordinal)
 {
 	if (name < 0 || sig < 0)
 		return name < 0 ? name : sig;
@@ -214,6 +215,8 @@ static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags)
 	n->fsigs[n->nr_fsigs].name = name;
 	n->fsigs[n->nr_fsigs].sig = sig;
 	n->fsigs[n->nr_fsigs].flags = flags;
+	n->fsigs[n->nr_fsigs].member = member;
+	n->fsigs[n->nr_fsigs].ordinal = ordinal;
 	n->nr_fsigs++;
 	return 0;
 }
@@ -270,7 +273,8 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 		err = b->err ? b->err :
 		      add_rec(n, abtf__strtab_add(&n->fstrs, name),
 			      abtf__strtab_add(&n->fstrs, b->s),
-			      func_flags(l, in, nr_funcs - 1));
+			      func_flags(l, in, nr_funcs - 1),
+			      in->plan - l->plans, nr_funcs - 1);
 	}
 	free(toff);
 	return err < 0 ? err : 0;
@@ -327,6 +331,7 @@ struct frec {
 	const char *name, *sig;
 	size_t seq;		/* place in the archive */
 	uint8_t flags;		/* ABTF_FN_* */
+	uint64_t key;		/* member << 32 | FUNC ordinal */
 };
 
 static int frec_cmp(const void *a, const void *b)
@@ -392,6 +397,85 @@ static int drop_name(struct abtf_linker *l, const char *name, const char *why)
 	return 0;
 }
 
+/*
+ * Is the final symbol called @name weak? A weak definition of an object
+ * whose symbol the linker resolved to another (strong) one left its code
+ * without a symbol: pahole's state for it is at no symbol's address.
+ */
+static bool final_weak(const struct abtf_linker *l, const char *name)
+{
+	size_t i = abtf__first_sym(l, name);
+
+	for (; i < l->nr_syms && !strcmp(l->syms[i].name, name); i++)
+		if (l->syms[i].type == STT_FUNC)
+			return l->syms[i].bind == STB_WEAK;
+	return false;
+}
+
+/*
+ * pahole's canonical state of the name of records @r[0..@nr): the first
+ * at a symbol's address that is not skipped for optimized parameters,
+ * else the first at a symbol's address, else the first. A record of a weak
+ * definition is at its symbol's address only if the final symbol is weak
+ * and it is the first weak one (the one ld keeps).
+ */
+static size_t canonical(const struct abtf_linker *l, const struct frec *r,
+			size_t nr)
+{
+	bool weak_won = l->elf && final_weak(l, r[0].name), seen_weak = false;
+	size_t i, first = nr;
+
+	for (i = 0; i < nr; i++) {
+		bool at_sym = true;
+
+		if (l->elf && (r[i].flags & ABTF_FN_WEAK)) {
+			at_sym = weak_won && !seen_weak;
+			seen_weak = true;
+		}
+		if (!at_sym)
+			continue;
+		if (!(r[i].flags & ABTF_FN_OPTIMIZED))
+			return i;
+		if (first == nr)
+			first = i;
+	}
+	return first == nr ? 0 : first;
+}
+
+static int skip_rec(struct abtf_linker *l, uint64_t key)
+{
+	if (l->nr_skip == l->cap_skip) {
+		size_t ncap = l->cap_skip ? l->cap_skip * 2 : 64;
+		uint64_t *s = realloc(l->skip, ncap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		l->skip = s;
+		l->cap_skip = ncap;
+	}
+	l->skip[l->nr_skip++] = key;
+	return 0;
+}
+
+/* Keep the canonical record's FUNC: skip those of the name before it. */
+static int keep_canonical(struct abtf_linker *l, const struct frec *r,
+			  size_t nr, size_t c)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < c; i++)
+		err = skip_rec(l, r[i].key);
+	return err;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Decide per name, over the records sorted by name and archive order. */
 static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 {
@@ -404,24 +488,27 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 		qsort(r, nr, sizeof(*r), frec_cmp);
 	for (i = 0; !err && i < nr; i = j) {
 		bool inconsistent = false;
-		uint8_t any = r[i].flags, all = r[i].flags;
+		uint8_t any = r[i].flags;
+		size_t c;
 
 		for (j = i + 1; j < nr && !strcmp(r[j].name, r[i].name); j++) {
 			if (strcmp(r[j].sig, r[i].sig))
 				inconsistent = true;
 			any |= r[j].flags;
-			all &= r[j].flags;
 		}
+		c = canonical(l, r + i, j - i);
 		if (opt && (any & ABTF_FN_UNEXPECTED_REG))
 			err = drop_name(l, r[i].name, "unexpected register");
 		else if (opt && (any & ABTF_FN_REORDERED))
 			err = drop_name(l, r[i].name, "reordered parameters");
-		else if (opt && (all & ABTF_FN_OPTIMIZED))
+		else if (opt && (r[i + c].flags & ABTF_FN_OPTIMIZED))
 			err = drop_name(l, r[i].name, "optimized parameters");
 		else if (l->elf && ambiguous_address(l, r[i].name))
 			err = drop_name(l, r[i].name, "ambiguous address");
 		else if (con && inconsistent)
 			err = drop_name(l, r[i].name, "inconsistent prototypes");
+		else
+			err = keep_canonical(l, r + i, j - i, c);
 	}
 	if (err)
 		return err;
@@ -430,6 +517,8 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 		l->drop[k] = l->drop_strs.data + (uintptr_t)l->drop[k];
 	if (l->nr_drop)
 		qsort(l->drop, l->nr_drop, sizeof(*l->drop), cstr_cmp);
+	if (l->nr_skip)
+		qsort(l->skip, l->nr_skip, sizeof(*l->skip), u64_cmp);
 	return 0;
 }
 
@@ -454,6 +543,8 @@ int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 			r[seq].name = n->fstrs.data + n->fsigs[k].name;
 			r[seq].sig = n->fstrs.data + n->fsigs[k].sig;
 			r[seq].flags = n->fsigs[k].flags;
+			r[seq].key = (uint64_t)n->fsigs[k].member << 32 |
+				     n->fsigs[k].ordinal;
 			r[seq].seq = seq;
 		}
 	}
@@ -474,4 +565,13 @@ bool abtf__func_dropped(const struct abtf_linker *l, const char *name)
 {
 	return l->nr_drop && bsearch(&name, l->drop, l->nr_drop,
 				     sizeof(*l->drop), cstr_cmp);
+}
+
+bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
+			uint32_t ordinal)
+{
+	uint64_t key = (uint64_t)member << 32 | ordinal;
+
+	return l->nr_skip && bsearch(&key, l->skip, l->nr_skip,
+				     sizeof(*l->skip), u64_cmp);
 }

@@ -281,6 +281,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l->symvals);
 	free(l->sym_used);
 	free(l->drop);
+	free(l->skip);
 	abtf__strtab_free(&l->drop_strs);
 	abtf__free_kfuncs(l);
 	if (l->elf)

@@ -97,6 +97,8 @@ struct fsig {
 	uint32_t name;
 	uint32_t sig;		/* its loose signature */
 	uint8_t flags;		/* ABTF_FN_* from its group */
+	uint32_t member;	/* its member */
+	uint32_t ordinal;	/* its place among the member's FUNCs */
 };
 
 /* One node of the merge tree: leaves take members, the others children. */
@@ -184,6 +186,9 @@ struct abtf_linker {
 	struct strtab drop_strs;
 	const char **drop;
 	size_t nr_drop, cap_drop;
+	/* FUNCs not kept although their name is: member << 32 | ordinal */
+	uint64_t *skip;
+	size_t nr_skip, cap_skip;
 
 	struct btf *base;
 	struct btf *btf;
@@ -209,6 +214,8 @@ void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 /* funcs.c */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
 bool abtf__func_dropped(const struct abtf_linker *l, const char *name);
+bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
+			uint32_t ordinal);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 

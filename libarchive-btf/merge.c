@@ -223,6 +223,7 @@ struct scratch {
 	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry size */
 	uint32_t *toff;		/* local ID -> its record's offset */
 	uint32_t next_slot;	/* IN_SLOTS: slots go FUNC and VAR, in order */
+	uint32_t next_func;	/* FUNCs seen, for funcs.c's choices */
 	uint32_t next_var;	/* IN_NAMES, IN_CHILD: the next VAR's place */
 };
 
@@ -383,13 +384,17 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 			return 0;
 		return t->type < id && sc->map[t->type];
 	case BTF_KIND_FUNC:
+		sc->next_func++;
 		ret = abtf__func_present(l, sc->in, sc->next_slot, name);
 		if (sc->in->kind == IN_SLOTS)
 			sc->next_slot++;
 		if (ret <= 0)
 			return ret;
-		if (sc->in->kind != IN_CHILD && abtf__func_dropped(l, name))
-			return 0;	/* consistent_func: see funcs.c */
+		if (sc->in->kind != IN_CHILD &&
+		    (abtf__func_dropped(l, name) ||
+		     abtf__func_skipped(l, sc->in->plan - l->plans,
+					sc->next_func - 1)))
+			return 0;	/* optimized/consistent_func: funcs.c */
 		soff = abtf__strtab_add(&n->strs, name);
 		if (soff < 0)
 			return soff;

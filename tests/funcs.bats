@@ -57,11 +57,29 @@ funcs() {
 	! grep -qx weak_loose expected
 	funcs default.btf | grep -vxF -f expected > kept || true
 	diff -u kept <(funcs cf.btf)
-	# everything else as without the feature: one "- func" line per name
+	# everything else as without the feature: one "- func" line per
+	# name, and the weak function's prototype from the state at its
+	# symbol (the next test)
 	run -1 "$BTF_LINK" --compare default.btf cf.btf
 	diff -u expected <(printf '%s\n' "$output" |
 		sed -n 's/^- func \([^:]*\):.*/\1/p' | sort)
-	[ "$(printf '%s\n' "$output" | grep -vc '^- func ')" = 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^- func ' |
+	     grep -vc '^~ func weak_over: ')" = 0 ]
+}
+
+@test "optimized_func, consistent_func: a weak function the linker overrode lends no prototype" {
+	need_tools
+	build_prog
+	# what the test stands on: weak in funcs-a.o, strong in funcs-b.o,
+	# funcs-a.o first, the program's symbol the strong one
+	nm funcs-a.o | grep -q ' W weak_over$'
+	nm funcs-b.o | grep -q ' T weak_over$'
+	nm prog | grep -q ' T weak_over$'
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS_CF,optimized_func -o both.btf prog
+	# pahole 1.24: the first in link order; 1.31: the state at the symbol
+	run "$BTF_LINK" --compare default.btf both.btf
+	[[ $output == *"~ func weak_over: "*"(int weak_arg)"*"(int strong_arg)"* ]]
 }
 
 @test "consistent_func: the same bytes at any -j, and the default unchanged" {
