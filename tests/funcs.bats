@@ -128,19 +128,21 @@ funcs() {
 # build_opt: funcs-opt.c through cc-btf into optprog; skip (with the
 # reason) when this GCC made no .isra/.constprop clone of it.
 build_opt() {
-	gcc -g -O2 -c "$FIXTURES/funcs-opt.c" -o funcs-opt.o
+	gcc -g -O2 "$@" -c "$FIXTURES/funcs-opt.c" -o funcs-opt.o
 	nm funcs-opt.o | grep -qE '\.(isra|constprop)' ||
 		skip "$(gcc -dumpversion) made no .isra/.constprop clone at -O2"
 	"$CC_BTF" --encode funcs-opt.o
 	gcc -o optprog funcs-opt.o
 }
 
-@test "optimized_func: clones get a FUNC as pahole 1.31's rules predict from nm and DWARF" {
+# clones_as_predicted [CFLAGS...]: funcs-opt.c's clones get a FUNC with
+# optimized_func exactly as tests/funcs-clones.py predicts.
+clones_as_predicted() {
 	need_tools
 	need_cmd readelf
 	[ "$(uname -m)" = x86_64 ] ||
 		skip "tests/funcs-clones.py knows x86-64's argument registers"
-	build_opt
+	build_opt "$@"
 	"$ABTF_TOP/tests/funcs-clones.py" optprog > verdicts
 	cat verdicts
 	grep -q ' keep$' verdicts || skip "no clone kept its parameters in place"
@@ -161,6 +163,14 @@ build_opt() {
 	diff -u <(sed -n 's/ keep$//p' verdicts | sort) \
 		<(printf '%s\n' "$output" | sed -n 's/^+ func \([^:]*\):.*/\1/p' | sort)
 	[ "$(printf '%s\n' "$output" | grep -vc '^+ func ')" = 0 ]
+}
+
+@test "optimized_func: clones get a FUNC as pahole 1.31's rules predict from nm and DWARF" {
+	clones_as_predicted
+}
+
+@test "optimized_func: the same with DWARF 4's location lists (.debug_loc)" {
+	clones_as_predicted -gdwarf-4
 }
 
 @test "optimized_func: the object's .BTF is the same with or without the facts" {
