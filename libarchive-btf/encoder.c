@@ -943,6 +943,8 @@ static uint8_t func_flags(const struct abtf_encoder *enc, const char *name,
 	if (st && st->ff.optimized_parms &&
 	    (st->ff.nocall || is_optimized_sym(sym)))
 		f |= ABTF_FN_OPTIMIZED;
+	if (st && st->ff.optimized_parms && st->ff.nocall)
+		f |= ABTF_FN_OPTIMIZED_ABI;
 	for (; st && st < end && !strcmp(st->name, name); st++) {
 		if (st->ff.unexpected_reg)
 			f |= ABTF_FN_UNEXPECTED_REG;

@@ -355,26 +355,52 @@ static bool is_piece(const char *sym)
 	return strstr(sym, ".cold") || strstr(sym, ".part");
 }
 
-/* Function symbols of @name (or "name.suffix") at more than one address. */
-static bool ambiguous_address(const struct abtf_linker *l, const char *name)
+static int lsym_idx_cmp(const void *a, const void *b)
 {
-	size_t len = strlen(name), i = abtf__first_sym(l, name);
-	bool have = false;
-	uint64_t addr = 0;
+	const struct lsym *x = *(const struct lsym *const *)a;
+	const struct lsym *y = *(const struct lsym *const *)b;
 
-	for (; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Function symbols of @name (or "name.suffix") at more than one address,
+ * as pahole sees it: in symbol table order, an address of 0 counts as
+ * none yet (so in a relocatable file, where a function at the start of
+ * its section is at 0, "0 then 0x10" is one address and "0x10 then 0"
+ * two). 1 yes, 0 no, < 0 error.
+ */
+static int ambiguous_address(const struct abtf_linker *l, const char *name)
+{
+	size_t len = strlen(name), i = abtf__first_sym(l, name), n = 0, k;
+	const struct lsym **v;
+	uint64_t addr = 0;
+	int ret = 0;
+
+	for (k = i; k < l->nr_syms && !strncmp(l->syms[k].name, name, len); k++)
+		n++;
+	if (n < 2)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (n = 0; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
 		const struct lsym *s = &l->syms[i];
 		char next = s->name[len];
 
-		if (s->type != STT_FUNC || (next && next != '.') ||
-		    is_piece(s->name))
-			continue;
-		if (have && s->value != addr)
-			return true;
-		have = true;
-		addr = s->value;
+		if (s->type == STT_FUNC && (!next || next == '.') &&
+		    !is_piece(s->name))
+			v[n++] = s;
 	}
-	return false;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), lsym_idx_cmp);
+	for (k = 0; k < n && !ret; k++) {
+		if (addr && addr != v[k]->value)
+			ret = 1;
+		addr = v[k]->value;
+	}
+	free(v);
+	return ret;
 }
 
 static int drop_name(struct abtf_linker *l, const char *name, const char *why)
@@ -425,6 +451,9 @@ static size_t canonical(const struct abtf_linker *l, const struct frec *r,
 	bool weak_won = l->elf && final_weak(l, r[0].name), seen_weak = false;
 	size_t i, first = nr;
 
+	if (l->ehdr.e_type == ET_REL)
+		return 0;	/* see optimized() */
+
 	for (i = 0; i < nr; i++) {
 		bool at_sym = true;
 
@@ -440,6 +469,20 @@ static size_t canonical(const struct abtf_linker *l, const struct frec *r,
 			first = i;
 	}
 	return first == nr ? 0 : first;
+}
+
+/*
+ * Is the canonical record skipped for optimized parameters? In a
+ * relocatable file (a module) pahole compares DWARF addresses that libdwfl
+ * laid out with symbol values that are section offsets: no state is at a
+ * symbol's address, the first is canonical and no symbol is "optimized",
+ * so only a changed ABI (DW_CC_nocall) counts.
+ */
+static bool optimized(const struct abtf_linker *l, const struct frec *r)
+{
+	if (l->ehdr.e_type == ET_REL)
+		return r->flags & ABTF_FN_OPTIMIZED_ABI;
+	return r->flags & ABTF_FN_OPTIMIZED;
 }
 
 static int skip_rec(struct abtf_linker *l, uint64_t key)
@@ -501,10 +544,11 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 			err = drop_name(l, r[i].name, "unexpected register");
 		else if (opt && (any & ABTF_FN_REORDERED))
 			err = drop_name(l, r[i].name, "reordered parameters");
-		else if (opt && (r[i + c].flags & ABTF_FN_OPTIMIZED))
+		else if (opt && optimized(l, &r[i + c]))
 			err = drop_name(l, r[i].name, "optimized parameters");
-		else if (l->elf && ambiguous_address(l, r[i].name))
-			err = drop_name(l, r[i].name, "ambiguous address");
+		else if (l->elf && (err = ambiguous_address(l, r[i].name)))
+			err = err < 0 ? err :
+			      drop_name(l, r[i].name, "ambiguous address");
 		else if (con && inconsistent)
 			err = drop_name(l, r[i].name, "inconsistent prototypes");
 		else

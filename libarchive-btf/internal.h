@@ -125,6 +125,7 @@ struct abtf_addr_hdr2 {
 #define ABTF_FN_UNEXPECTED_REG	0x02	/* a parameter in an unexpected register */
 #define ABTF_FN_REORDERED	0x04	/* parameters reordered */
 #define ABTF_FN_WEAK		0x08	/* its symbol is weak in its object */
+#define ABTF_FN_OPTIMIZED_ABI	0x10	/* parameters optimized, DW_CC_nocall */
 
 /* The per-CPU section, and the prefix of its input subsections. */
 #define ABTF_PERCPU_SEC		".data..percpu"

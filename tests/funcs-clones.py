@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Predict which GCC clones get a FUNC with the optimized_func feature.
 
-    funcs-clones.py PROG
+    funcs-clones.py [--relocatable] PROG
 
 PROG is a linked x86-64 program with DWARF. For every function whose only
 code is a clone (a symbol "NAME.suffix" with .isra or .constprop in it,
@@ -15,11 +15,16 @@ the clone's concrete DWARF instance (DW_AT_abstract_origin + low_pc):
     DW_OP_regN, or DW_OP_entry_value(DW_OP_regN) in any entry) is not
     rdi, rsi, rdx, rcx, r8, r9 in turn;
   - optimized: a parameter with a location but no register, or with no
-    location (DW_AT_const_value or nothing), in a .isra/.constprop symbol;
-  - ambiguous address: NAME's symbols (.cold/.part pieces aside) at more
-    than one address.
+    location (DW_AT_const_value or nothing), and either DW_CC_nocall or
+    a .isra/.constprop symbol; with --relocatable (PROG is an `ld -r`
+    output, a module) only DW_CC_nocall: pahole compares the addresses
+    libdwfl gives the DWARF with symbol values that are section offsets,
+    so no symbol is found at the clone's address;
+  - ambiguous address: NAME's symbols (.cold/.part pieces aside), in
+    symbol table order, change address, an address of 0 counting as none
+    yet (pahole's test).
 Parameters must be scalars or pointers (one register each); anything
-else is reported as unsupported (exit 2). Reads readelf and nm only.
+else is reported as unsupported (exit 2). Reads readelf only.
 """
 import re
 import subprocess
@@ -150,19 +155,42 @@ def judge(fn, origin, all_dies, lists, sym):
         return "drop: unexpected register"
     if reordered:
         return "drop: reordered parameters"
-    if optimized and (".isra" in sym or ".constprop" in sym):
+    nocall = any("DW_AT_calling_convention" in d["attrs"] and
+                 "nocall" in d["attrs"]["DW_AT_calling_convention"]
+                 for d in (fn, origin))
+    opt_sym = not RELOCATABLE and (".isra" in sym or ".constprop" in sym)
+    if optimized and (nocall or opt_sym):
         return "drop: optimized parameters"
     return "keep"
 
 
+def ambiguous(addrs):
+    last = 0
+    for a in addrs:
+        if last and last != a:
+            return True
+        last = a
+    return False
+
+
+RELOCATABLE = False
+
+
 def main():
-    prog = sys.argv[1]
+    global RELOCATABLE
+    args = sys.argv[1:]
+    if args and args[0] == "--relocatable":
+        RELOCATABLE = True
+        args = args[1:]
+    prog = args[0]
     syms = {}
-    for line in run("nm", prog).splitlines():
+    for line in run("readelf", "-sW", prog).splitlines():
         f = line.split()
-        if len(f) == 3 and f[1] in "tTwW" and ".cold" not in f[2] \
-                and ".part" not in f[2]:
-            syms.setdefault(f[2].split(".")[0], []).append((f[2], f[0]))
+        if len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC" \
+                and f[6] != "UND" and ".cold" not in f[7] \
+                and ".part" not in f[7]:
+            syms.setdefault(f[7].split(".")[0], []).append(
+                (f[7], int(f[1], 16)))
     all_dies = dies(prog)
     lists = loclists(prog)
     for fn in all_dies.values():
@@ -176,7 +204,7 @@ def main():
         clones = [s for s, _ in own if ".isra" in s or ".constprop" in s]
         if not clones or any(s == name for s, _ in own):
             continue
-        if len({a for _, a in own}) > 1:
+        if ambiguous([a for _, a in own]):
             print(name, "drop: ambiguous address")
             continue
         print(name, judge(fn, origin, all_dies, lists, clones[0]))

@@ -37,6 +37,12 @@ build_prog() {
 	gcc -o prog funcs-a.o funcs-b.o
 }
 
+# funcs_split BTF BASE: the FUNC names of split BTF over BASE, sorted.
+funcs_split() {
+	bpftool btf dump file "$1" -B "$2" |
+		sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" | sort
+}
+
 # funcs BTF: its FUNC names, sorted.
 funcs() {
 	bpftool btf dump file "$1" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" |
@@ -171,6 +177,35 @@ clones_as_predicted() {
 
 @test "optimized_func: the same with DWARF 4's location lists (.debug_loc)" {
 	clones_as_predicted -gdwarf-4
+}
+
+@test "optimized_func: in a relocatable file (a module), by pahole's rules for one" {
+	need_tools
+	need_cmd readelf ld
+	[ "$(uname -m)" = x86_64 ] ||
+		skip "tests/funcs-clones.py knows x86-64's argument registers"
+	build_opt
+	build_prog
+	"$BTF_LINK" -o base.btf prog
+	ld -r -o mod.ko funcs-opt.o
+	"$ABTF_TOP/tests/funcs-clones.py" --relocatable mod.ko > verdicts
+	cat verdicts
+	grep -q ' keep$' verdicts || skip "no clone kept"
+	"$BTF_LINK" --btf_features=$FEATS_CF,optimized_func --base base.btf \
+		-o mod.btf mod.ko
+	local name verdict
+	while read -r name verdict; do
+		if [ "$verdict" = keep ]; then
+			funcs_split mod.btf base.btf | grep -qx "$name"
+		else
+			! funcs_split mod.btf base.btf | grep -qx "$name"
+		fi
+	done < verdicts
+	if [ -x "$LAB_PAHOLE" ]; then
+		"$LAB_PAHOLE" -J --btf_features=$FEATS_612 --btf_base base.btf \
+			--btf_encode_detached=pahole.btf mod.ko
+		"$BTF_LINK" --compare --base base.btf mod.btf pahole.btf
+	fi
 }
 
 @test "optimized_func: the object's .BTF is the same with or without the facts" {
