@@ -224,6 +224,9 @@ static void expr(const struct dw_unit *u, const uint8_t *p, uint64_t len,
 			set_reg(pl, in.atom - DW_OP_reg0);
 		return;
 	}
+	if (ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_consts ||
+	    (ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31))
+		return;	/* a constant: no register */
 	if (n == 1 || size <= u->addr_size) {
 		if (loc_num)
 			return;
