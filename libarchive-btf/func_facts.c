@@ -24,7 +24,9 @@
  *
  * Only what GCC writes is modelled (pahole checks clang's units apart);
  * location lists are read without their relocations, which only move
- * addresses, never the expressions read here. DWARF 4's .debug_loc ends a
+ * addresses, never the expressions read here. A list past the end of its
+ * section, or of an unknown entry kind, is an error naming the DIE; an
+ * expression this file cannot decode names no register. DWARF 4's .debug_loc ends a
  * list with a (0, 0) pair, which an unrelocated entry also reads as: its
  * first entry is always taken as one (GCC writes no empty list), a later
  * unrelocated one ends the walk, so an entry_value register seen only
@@ -242,24 +244,29 @@ static void expr(const struct dw_unit *u, const uint8_t *p, uint64_t len,
 			set_reg(pl, ops[i].atom - DW_OP_reg0);
 }
 
+#define LIST_PAST_END	"a parameter's location list runs past the end of its section"
+
 /* DWARF 5 .debug_loclists: the expressions of the list at @off. */
-static void loclists(const struct dw_file *f, const struct dw_unit *u,
-		     uint64_t off, uint64_t size, struct ploc *pl)
+static int loclists(const struct dw_file *f, const struct dw_unit *u,
+		    uint64_t off, uint64_t size, struct ploc *pl,
+		    const char **why)
 {
 	struct rd r = { .big = f->big_endian };
 	unsigned int loc_num = 0, guard;
 
 	if (off >= f->loclists.size)
-		return;
+		goto out_bad;
 	r.p = f->loclists.buf + off;
 	r.end = f->loclists.buf + f->loclists.size;
 	for (guard = 0; guard < 4096 && !r.bad; guard++) {
 		uint8_t kind = rd_n(&r, 1);
 		uint64_t len;
 
+		if (r.bad)
+			break;
 		switch (kind) {
 		case DW_LLE_end_of_list:
-			return;
+			return 0;
 		case DW_LLE_base_addressx:
 			rd_uleb(&r);
 			continue;
@@ -287,26 +294,33 @@ static void loclists(const struct dw_file *f, const struct dw_unit *u,
 			rd_uleb(&r);
 			break;
 		default:
-			return;
+			*why = "a parameter's location list has an entry of an "
+			       "unknown kind";
+			return -EINVAL;
 		}
 		len = rd_uleb(&r);
 		if (r.bad || len > (uint64_t)(r.end - r.p))
-			return;
+			break;
 		expr(u, r.p, len, loc_num++, size, pl);
 		r.p += len;
 	}
+	if (!r.bad)
+		return 0;	/* longer than we care to read */
+out_bad:
+	*why = LIST_PAST_END;
+	return -EINVAL;
 }
 
 /* DWARF 2-4 .debug_loc, unrelocated (see the essay). */
-static void loc(const struct dw_file *f, const struct dw_unit *u,
-		uint64_t off, uint64_t size, struct ploc *pl)
+static int loc(const struct dw_file *f, const struct dw_unit *u,
+	       uint64_t off, uint64_t size, struct ploc *pl, const char **why)
 {
 	struct rd r = { .big = f->big_endian };
 	uint64_t max = u->addr_size == 8 ? UINT64_MAX : UINT32_MAX;
 	unsigned int loc_num = 0, guard;
 
 	if (off >= f->loc.size)
-		return;
+		goto out_bad;
 	r.p = f->loc.buf + off;
 	r.end = f->loc.buf + f->loc.size;
 	for (guard = 0; guard < 4096 && !r.bad; guard++) {
@@ -314,32 +328,43 @@ static void loc(const struct dw_file *f, const struct dw_unit *u,
 		uint64_t hi = rd_n(&r, u->addr_size);
 		uint64_t len;
 
-		if (r.bad || (!lo && !hi && loc_num))
-			return;
+		if (r.bad)
+			break;
+		if (!lo && !hi && loc_num)
+			return 0;
 		if (lo == max)
 			continue;	/* base address selection */
 		len = rd_n(&r, 2);
-		if (r.bad || len > (uint64_t)(r.end - r.p))
-			return;
+		if (r.bad || len > (uint64_t)(r.end - r.p)) {
+			r.bad = true;
+			break;
+		}
 		expr(u, r.p, len, loc_num++, size, pl);
 		r.p += len;
 	}
+	if (!r.bad)
+		return 0;
+out_bad:
+	*why = LIST_PAST_END;
+	return -EINVAL;
 }
 
-static void param_loc(const struct dw_file *f, const struct dw_die *p,
-		      uint64_t size, struct ploc *pl)
+static int param_loc(const struct dw_file *f, const struct dw_die *p,
+		     uint64_t size, struct ploc *pl, const char **why)
 {
 	const struct dw_value *v = &p->location;
 
 	pl->reg = UNKNOWN_REG;
-	if (v->cls == DW_CLASS_BLOCK)
+	if (v->cls == DW_CLASS_BLOCK) {
 		expr(p->cu, v->block, v->u, 0, size, pl);
-	else if (v->form == DW_FORM_sec_offset && p->cu->version >= 5)
-		loclists(f, p->cu, v->u, size, pl);
-	else if (v->form == DW_FORM_sec_offset || v->form == DW_FORM_data4 ||
-		 v->form == DW_FORM_data8)
-		loc(f, p->cu, v->u, size, pl);
-	/* DW_FORM_loclistx (split DWARF, refused earlier): no register */
+		return 0;
+	}
+	if (v->form == DW_FORM_sec_offset && p->cu->version >= 5)
+		return loclists(f, p->cu, v->u, size, pl, why);
+	if (v->form == DW_FORM_sec_offset || v->form == DW_FORM_data4 ||
+	    v->form == DW_FORM_data8)
+		return loc(f, p->cu, v->u, size, pl, why);
+	return 0;	/* DW_FORM_loclistx (split DWARF): no register */
 }
 
 /* ---- types ---- */
@@ -519,8 +544,11 @@ int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
 				return err;
 		}
 		w.any_struct |= is_struct;
-		if (p.have & DW_HAVE_LOCATION)
-			param_loc(f, &p, size, &pl);
+		if (p.have & DW_HAVE_LOCATION) {
+			err = param_loc(f, &p, size, &pl, why);
+			if (err)
+				return err;
+		}
 		check_param(&w, &p, &pl, size, p.cu->addr_size, ff);
 		idx++;
 	}
