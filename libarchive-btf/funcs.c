@@ -349,7 +349,13 @@ static int cstr_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* pahole's elf_function key: the name before the first '.'. */
+/* Is @sym @name or @name followed by a byte up to '.'? */
+static bool has_prefix(const char *sym, const char *name, size_t len)
+{
+	return !strncmp(sym, name, len) && (unsigned char)sym[len] <= '.';
+}
+
+/* A piece of a function GCC split (pahole files no symbol of these). */
 static bool is_piece(const char *sym)
 {
 	return strstr(sym, ".cold") || strstr(sym, ".part");
@@ -377,14 +383,17 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 	uint64_t addr = 0;
 	int ret = 0;
 
-	for (k = i; k < l->nr_syms && !strncmp(l->syms[k].name, name, len); k++)
+	/* sorted by name: "name", then "name" and a byte below '.', then
+	 * "name.suffix", then the names that go on with a byte above '.' */
+	for (k = i; k < l->nr_syms && has_prefix(l->syms[k].name, name, len);
+	     k++)
 		n++;
 	if (n < 2)
 		return 0;
 	v = malloc(n * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (n = 0; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
+	for (n = 0; i < k; i++) {
 		const struct lsym *s = &l->syms[i];
 		char next = s->name[len];
 
