@@ -47,7 +47,14 @@
  *  - DATASECs (libbpf's dedup never merges VARs or DATASECs; the root
  *    rebuilds one per output section from the VARs' places, which travel
  *    up the tree in VAR order: dedup never reorders or merges VARs);
- *  - a DECL_TAG whose target did not survive.
+ *  - a DECL_TAG whose target did not survive;
+ *  - what the link's BTF features leave out (docs/design.md, "BTF
+ *    features"): VARs without var, DECL_TAGs without decl_tag, TYPE_TAGs
+ *    without type_tag (filter.c has sent every reference past them), a
+ *    VAR whose name BTF cannot carry with encode_force. filter.c also gives
+ *    each member, before its merge, the shapes of float and enum64 off, so
+ *    that every merge and dedup sees final shapes; the root adds the
+ *    kfuncs' DECL_TAGs (kfuncs.c) before its dedup.
  *
  * With optimized_func or consistent_func (pahole 1.31's function rules),
  * funcs.c first decides, from every member, which function names get no

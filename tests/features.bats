@@ -12,6 +12,10 @@ load test_helper
 
 bats_require_minimum_version 1.5.0
 
+setup_file() {
+	kernel_prepare
+}
+
 # pahole's default set, in pahole's order (pahole.c: BTF_DEFAULT_FEATURE).
 PAHOLE_DEFAULT="encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs"
 # What btf-link makes without --btf_features: pahole 1.24 --btf_gen_floats.
@@ -41,6 +45,8 @@ features_of() {
 	[ "$(features_of --btf_features=all)" = "$PAHOLE_DEFAULT" ]
 	[ "$(features_of --btf_features=default,global_var)" = "$PAHOLE_DEFAULT,global_var" ]
 	[ "$(features_of --btf_features=+reproducible_build)" = "$PAHOLE_DEFAULT,reproducible_build" ]
+	[ "$(features_of --btf_features=+)" = "$PAHOLE_DEFAULT" ]
+	[ "$(features_of --btf_features=+var)" = "$PAHOLE_DEFAULT" ]
 	# several options add up, a repeated name is no different
 	[ "$(features_of --btf_features=var --btf_features=float,var)" = "var,float" ]
 	[ "$(features_of --btf_features=$PAHOLE_DEFAULT --btf_features=+reproducible_build)" = \
@@ -414,4 +420,38 @@ expected_tags() {
 		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag
 	! has_kind ours.btf TYPE_TAG
 	! has_kind ours.btf DECL_TAG
+}
+
+@test "features: the kernel sample without features means what pahole 1.24 makes with the legacy flags" {
+	need_kernel ld
+	linked_sample linked.o
+	cp linked.o prog
+	# every feature off; float off alone (serial pahole: tests/link.bats)
+	same_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
+		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag \
+		--lang_exclude=rust
+	same_as_pahole var,decl_tag,type_tag,enum64 --lang_exclude=rust
+	same_as_pahole float,decl_tag,type_tag --btf_gen_floats \
+		--skip_encoding_btf_vars --skip_encoding_btf_enum64 --lang_exclude=rust
+	# and the same bytes at any -j
+	"$BTF_LINK" -j1 --btf_features= -o j1.btf linked.o
+	"$BTF_LINK" -j2 --btf_features= -o j2.btf linked.o
+	cmp j1.btf j2.btf
+	"$BTF_LINK" -j1 --btf_features=var,float -o j1.btf linked.o
+	"$BTF_LINK" -j3 --btf_features=var,float -o j3.btf linked.o
+	cmp j1.btf j3.btf
+}
+
+@test "features: the library's feature API, through the shared library" {
+	need_cmd gcc
+	[ -e "$ABTF_BUILD/libarchive-btf.so" ] || skip "no shared library in $ABTF_BUILD"
+	local san=
+	# a sanitizer build's library wants its runtime first
+	readelf -dW "$ABTF_BUILD/libarchive-btf.so" | grep -q 'libasan' &&
+		san="-fsanitize=address,undefined"
+	gcc $san -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/features-api.c" \
+		-L"$ABTF_BUILD" -larchive-btf -Wl,-rpath,"$ABTF_BUILD" -o api
+	run ./api
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ -z "$output" ]
 }

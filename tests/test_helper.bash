@@ -73,3 +73,19 @@ need_kernel() {
 	   return 1 ;;
 	esac
 }
+
+# linked_sample OUT: the sample's built-in objects (modules apart: they are
+# built with -DMODULE), encoded by cc-btf, in list order, `ld -r`ed to OUT.
+linked_sample() {
+	local out=$1 path n=0 objs=()
+	mkdir -p objs
+	while read -r path _; do
+		case $path in ''|'#'*|drivers/net/veth.o|drivers/net/dummy.o) continue ;; esac
+		n=$((n + 1))
+		cp "$KBUILD/$path" "objs/$(printf %02d "$n").o"
+		"$CC_BTF" --encode "objs/$(printf %02d "$n").o"
+		objs+=("objs/$(printf %02d "$n").o")
+	done < "$ABTF_TOP/tests/kernel/objects"
+	[ "$n" -gt 20 ]
+	ld -r -o "$out" "${objs[@]}" 2>/dev/null
+}
