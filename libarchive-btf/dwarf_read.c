@@ -145,6 +145,8 @@ static void take_section(struct dw_file *f, const char *name, Elf_Data *d)
 		{ ".debug_line_str", offsetof(struct dw_file, line_str) },
 		{ ".debug_str_offsets", offsetof(struct dw_file, str_offsets) },
 		{ ".debug_addr", offsetof(struct dw_file, addr) },
+		{ ".debug_loc", offsetof(struct dw_file, loc) },
+		{ ".debug_loclists", offsetof(struct dw_file, loclists) },
 	};
 	size_t i;
 
@@ -389,6 +391,9 @@ static bool attr_wanted(uint64_t name)
 	case DW_AT_GNU_dwo_name:
 	case DW_AT_GNU_dwo_id:
 	case DW_AT_signature:
+	case DW_AT_low_pc:
+	case DW_AT_ranges:
+	case DW_AT_calling_convention:
 		return true;
 	default:
 		return false;
@@ -974,6 +979,13 @@ static int take_attr(struct dw_die *die, uint16_t name,
 	case DW_AT_signature:	/* a stub for a type in a type unit */
 		*why = TYPE_UNITS;
 		return -EOPNOTSUPP;
+	case DW_AT_low_pc:
+	case DW_AT_ranges:
+		die->have |= DW_HAVE_CODE;
+		break;
+	case DW_AT_calling_convention:
+		set_udata(die, v, &die->call_conv, DW_HAVE_CALL_CONV);
+		break;
 	}
 	return 0;
 }

@@ -70,6 +70,7 @@ struct dw_unit {
 
 struct dw_file {
 	struct dw_sec info, abbrev, str, line_str, str_offsets, addr;
+	struct dw_sec loc, loclists;	/* parameter locations (func_facts.c) */
 	bool big_endian;
 	struct dw_unit *units;
 	size_t nr_units;
@@ -100,6 +101,8 @@ enum dw_have {
 	DW_HAVE_STR_OFF_BASE	= 1 << 18,
 	DW_HAVE_DWO		= 1 << 19,
 	DW_HAVE_ADDR_BASE	= 1 << 20,
+	DW_HAVE_CODE		= 1 << 21,	/* DW_AT_low_pc or DW_AT_ranges */
+	DW_HAVE_CALL_CONV	= 1 << 22,
 };
 
 /* A value as its form gives it. */
@@ -131,6 +134,7 @@ struct dw_die {
 	uint64_t sibling;
 	uint64_t byte_size, encoding, bit_size, data_bit_off, bit_off;
 	uint64_t count, lower_bound, language, str_offsets_base, addr_base;
+	uint64_t call_conv;	/* DW_AT_calling_convention */
 	bool declaration, external;
 	struct dw_value member_loc, const_value, upper_bound, location;
 };

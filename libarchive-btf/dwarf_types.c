@@ -1422,3 +1422,13 @@ void *ir__emit_raw(struct ir *ir, size_t *size)
 	free(e.buf);
 	return raw;
 }
+
+int ir__btf_id_of_off(const struct ir *ir, uint64_t off, uint32_t *id)
+{
+	uint32_t n = map_get(&ir->map, off);
+
+	if (!n || !ir->out)
+		return -ENOENT;
+	*id = ir->out[n];
+	return 0;
+}

@@ -34,6 +34,14 @@
  * order, each with an absolute relocation against the symbol and addend 1:
  * after any link the slot reads address + 1, or 0 when the linker discarded
  * the symbol's section.
+ *
+ * For btf-link's optimized_func and consistent_func features (pahole
+ * 1.31's function rules, docs/design.md) the group is of version 2: it
+ * also holds a flags byte per FUNC (func_facts.c reads each function
+ * DIE's parameter locations) and an "extension", a FUNC per .isra or
+ * .constprop clone whose object has no FUNC of the clone's source name,
+ * with its own slot. None of it changes .BTF, whose bytes stay those of
+ * pahole 1.24's rules.
  */
 #include <dwarf.h>
 #include <endian.h>
@@ -59,12 +67,26 @@ struct sym {
 	uint32_t idx;		/* in .symtab */
 	uint32_t shndx;
 	uint8_t type;		/* STT_FUNC or STT_OBJECT */
+	uint8_t bind;		/* STB_* */
 	bool used;		/* already given to a FUNC or VAR */
 };
 
 /* A FUNC or VAR node and the symbol it stands for, in node order. */
 struct placed {
 	uint32_t id;		/* node (pre-dedup type ID) */
+	struct sym *sym;
+};
+
+/* A function DIE with code and named parameters: one pahole "state". */
+struct fstate {
+	const char *name;
+	uint64_t off;
+	struct abtf_fn_facts ff;
+};
+
+/* A clone (foo.isra.0) whose object has no FUNC foo: an extension FUNC. */
+struct extra {
+	const struct fstate *st;
 	struct sym *sym;
 };
 
@@ -89,6 +111,15 @@ struct abtf_encoder {
 
 	struct placed *placed;	/* FUNCs and VARs, in node order */
 	size_t nr_placed, cap_placed;
+
+	struct fstate *states;	/* function DIEs with code, in DIE order */
+	size_t nr_states, cap_states;
+	struct extra *extras;	/* clone FUNCs of the extension */
+	size_t nr_extras;
+	uint8_t *fflags;	/* a flags byte per FUNC, then per extra */
+	size_t nr_fflags;
+	uint8_t *ext;		/* the extension: types, then strings */
+	uint32_t ext_type_len, ext_str_len;
 
 	bool has_percpu;	/* any non-empty object in a per-CPU section */
 	uint32_t nr_units;	/* compile units with types */
@@ -226,6 +257,10 @@ ABTF_API void abtf_encoder__free(struct abtf_encoder *enc)
 	free(enc->syms);
 	free(enc->placed);
 	free(enc->relocs);
+	free(enc->states);
+	free(enc->extras);
+	free(enc->fflags);
+	free(enc->ext);
 	free(enc->path);
 	free(enc);
 }
@@ -314,6 +349,7 @@ static int add_sym(struct abtf_encoder *enc, size_t *cap, const GElf_Sym *s,
 	e->idx = idx;
 	e->shndx = shndx;
 	e->type = GELF_ST_TYPE(s->st_info) == STT_OBJECT ? STT_OBJECT : STT_FUNC;
+	e->bind = GELF_ST_BIND(s->st_info);
 	e->secname = section_name(enc, shndx);
 	return 0;
 }
@@ -633,6 +669,44 @@ static bool op_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 }
 
 /*
+ * A definition with code whose parameters all have names is one of
+ * pahole 1.31's "states" of its name (docs/design.md): keep its facts.
+ */
+static int note_state(struct abtf_encoder *enc, struct dw_die *die)
+{
+	const char *why = NULL;
+	struct fstate *st;
+	int err;
+
+	if ((die->have & DW_HAVE_DECLARATION) || !(die->have & DW_HAVE_CODE))
+		return 0;
+	err = integrate(enc, die);
+	if (err || !(die->have & DW_HAVE_NAME))
+		return err;
+	err = all_params_named(enc, die);
+	if (err <= 0)
+		return err;
+	if (enc->nr_states == enc->cap_states) {
+		size_t ncap = enc->cap_states ? enc->cap_states * 2 : 64;
+		struct fstate *n = realloc(enc->states, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		enc->states = n;
+		enc->cap_states = ncap;
+	}
+	st = &enc->states[enc->nr_states];
+	st->name = die->name;
+	st->off = die->off;
+	err = abtf__fn_facts(&enc->dwf, die, enc->ehdr.e_machine, &st->ff,
+			     &why);
+	if (err)
+		return bad_dwarf(enc, die, err, why);
+	enc->nr_states++;
+	return 0;
+}
+
+/*
  * Where a variable's address is, as pahole reads DW_AT_location: the first
  * operation, DW_OP_addr (its operand, in .debug_info) or DW_OP_addrx
  * (clang's DWARF 5: an entry of .debug_addr), then nothing, one
@@ -807,7 +881,7 @@ static int walk_die(struct abtf_encoder *enc, struct dw_die *die, int depth)
 	if (ir__is_type_tag(die->tag))
 		err = ir__type_of_die(&enc->ir, die);
 	else if (depth == 1 && die->tag == DW_TAG_subprogram)
-		err = encode_func(enc, die);
+		err = encode_func(enc, die) ?: note_state(enc, die);
 	else if (die->tag == DW_TAG_variable && enc->has_percpu)
 		err = encode_var(enc, die);
 	if (err < 0)
@@ -944,6 +1018,311 @@ static size_t slot_size(const struct abtf_encoder *enc)
 	return enc->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
 }
 
+/* ---- pahole 1.31's per-function facts, and the extension ---- */
+
+static bool is_piece_sym(const char *name)
+{
+	return strstr(name, ".cold") || strstr(name, ".part");
+}
+
+static bool is_optimized_sym(const char *name)
+{
+	return strstr(name, ".isra") || strstr(name, ".constprop");
+}
+
+static int fstate_cmp(const void *a, const void *b)
+{
+	const struct fstate *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* strcmp() of @n with the @len bytes at @key. */
+static int name_cmp(const char *n, const char *key, size_t len)
+{
+	int c = strncmp(n, key, len);
+
+	return c ? c : n[len] ? 1 : 0;
+}
+
+/* The first state named exactly the @len bytes at @name, or NULL. */
+static const struct fstate *find_state(const struct abtf_encoder *enc,
+				       const char *name, size_t len)
+{
+	size_t lo = 0, hi = enc->nr_states;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (name_cmp(enc->states[mid].name, name, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < enc->nr_states && !name_cmp(enc->states[lo].name, name, len))
+		return &enc->states[lo];
+	return NULL;
+}
+
+/*
+ * The flags byte of a FUNC named @name standing for symbol @sym: the
+ * or of the name's states' unexpected register and reordered facts;
+ * optimized if the first state (the code at the symbol: one per symbol)
+ * lost parameters and either its ABI changed or the symbol says so.
+ */
+static uint8_t func_flags(const struct abtf_encoder *enc, const char *name,
+			  const char *sym)
+{
+	const struct fstate *st = find_state(enc, name, strlen(name));
+	const struct fstate *end = enc->states + enc->nr_states;
+	uint8_t f = 0;
+
+	if (st && st->ff.optimized_parms &&
+	    (st->ff.nocall || is_optimized_sym(sym)))
+		f |= ABTF_FN_OPTIMIZED;
+	if (st && st->ff.optimized_parms && st->ff.nocall)
+		f |= ABTF_FN_OPTIMIZED_ABI;
+	for (; st && st < end && !strcmp(st->name, name); st++) {
+		if (st->ff.unexpected_reg)
+			f |= ABTF_FN_UNEXPECTED_REG;
+		if (st->ff.reordered)
+			f |= ABTF_FN_REORDERED;
+	}
+	return f;
+}
+
+/* Does the object have a FUNC named @name (its symbol given to one)? */
+static bool has_func(const struct abtf_encoder *enc, const char *name,
+		     size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < enc->nr_placed; i++) {
+		const char *n = enc->placed[i].sym->name;
+
+		if (enc->placed[i].sym->type == STT_FUNC &&
+		    !strncmp(n, name, len) && !n[len])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Clones: a function symbol "foo.suffix" (not a .cold or .part piece)
+ * whose object has a state "foo" but no FUNC "foo". One per name, at the
+ * first such symbol; a second one would make the address ambiguous.
+ */
+static int find_extras(struct abtf_encoder *enc)
+{
+	size_t i, k;
+
+	enc->extras = calloc(enc->nr_syms + 1, sizeof(*enc->extras));
+	if (!enc->extras)
+		return -ENOMEM;
+	for (i = 0; i < enc->nr_syms; i++) {
+		struct sym *s = &enc->syms[i];
+		const char *dot = strchr(s->name, '.');
+		const struct fstate *st;
+		size_t len;
+
+		if (s->type != STT_FUNC || !dot || dot == s->name ||
+		    is_piece_sym(s->name))
+			continue;
+		len = dot - s->name;
+		st = find_state(enc, s->name, len);
+		if (!st || has_func(enc, s->name, len))
+			continue;
+		for (k = 0; k < enc->nr_extras; k++)
+			if (enc->extras[k].st == st)
+				break;
+		if (k < enc->nr_extras)
+			continue;
+		enc->extras[enc->nr_extras].st = st;
+		enc->extras[enc->nr_extras].sym = s;
+		enc->nr_extras++;
+	}
+	return 0;
+}
+
+/* A BTF type's info word (vlen, kind; no kind_flag here). */
+static uint32_t btf_info(uint32_t kind, uint32_t vlen)
+{
+	return kind << 24 | (vlen & 0xffff);
+}
+
+struct grow {
+	uint8_t *b;
+	size_t len, cap;
+};
+
+static int grow_put(struct grow *g, const void *p, size_t n)
+{
+	if (!n)
+		return 0;
+	if (g->len + n > g->cap) {
+		size_t ncap = (g->len + n) * 2 + 256;
+		uint8_t *nb = realloc(g->b, ncap);
+
+		if (!nb)
+			return -ENOMEM;
+		g->b = nb;
+		g->cap = ncap;
+	}
+	memcpy(g->b + g->len, p, n);
+	g->len += n;
+	return 0;
+}
+
+static int type_id_of(struct abtf_encoder *enc, const struct dw_die *die,
+		      uint32_t *id)
+{
+	*id = 0;
+	if (!(die->have & DW_HAVE_TYPE))
+		return 0;
+	return ir__btf_id_of_off(&enc->ir, die->type, id);
+}
+
+/* An extension FUNC_PROTO + FUNC for @x; -ENOENT: a type not converted. */
+static int add_extra_types(struct abtf_encoder *enc, const struct extra *x,
+			   struct grow *types, struct grow *strs,
+			   uint32_t str_base, uint32_t *next_id)
+{
+	struct btf_type t = { 0 }, fn = { 0 };
+	struct grow params = { 0 };
+	const char *why = NULL;
+	struct dw_die die, c;
+	uint32_t vlen = 0;
+	int res, err;
+
+	err = dw_die__read(&enc->dwf, NULL, x->st->off, &die, &why);
+	if (!err)
+		err = dw_die__integrate(&enc->dwf, &die, &why);
+	if (!err)
+		err = type_id_of(enc, &die, &t.type);
+	for (res = err ? 1 : dw_die__child(&enc->dwf, &die, &c, &why);
+	     !err && !res; res = dw_die__sibling(&enc->dwf, &c, &why)) {
+		struct btf_param p = { 0 };
+
+		if (c.tag == DW_TAG_formal_parameter) {
+			err = dw_die__integrate(&enc->dwf, &c, &why);
+			if (!err)
+				err = type_id_of(enc, &c, &p.type);
+			if (!err && !(c.have & DW_HAVE_NAME))
+				err = -ENOENT;
+			p.name_off = str_base + strs->len;
+			if (!err)
+				err = grow_put(strs, c.name, strlen(c.name) + 1);
+		} else if (c.tag != DW_TAG_unspecified_parameters) {
+			continue;
+		}
+		if (!err)
+			err = grow_put(&params, &p, sizeof(p));
+		vlen++;
+	}
+	if (!err && res < 0)
+		err = res;
+	if (!err && vlen > BTF_MAX_VLEN)
+		err = -ENOENT;
+	if (!err) {
+		t.info = btf_info(BTF_KIND_FUNC_PROTO, vlen);
+		fn.name_off = str_base + strs->len;
+		fn.info = btf_info(BTF_KIND_FUNC, BTF_FUNC_STATIC);
+		fn.type = (*next_id)++;
+		(*next_id)++;
+		err = grow_put(strs, x->st->name, strlen(x->st->name) + 1) ?:
+		      grow_put(types, &t, sizeof(t)) ?:
+		      grow_put(types, params.b, params.len) ?:
+		      grow_put(types, &fn, sizeof(fn));
+	}
+	free(params.b);
+	return err;
+}
+
+/*
+ * The extension: a FUNC_PROTO and a FUNC per clone, numbered after the
+ * object's types, strings after its strings. Only for one-unit objects,
+ * whose BTF IDs are the deduplicated nodes' (ir->out). A clone whose
+ * types cannot be named is left out (nothing is ever added to the BTF).
+ */
+static int build_extension(struct abtf_encoder *enc)
+{
+	struct grow types = { 0 }, strs = { 0 };
+	uint32_t size, next_id = btf__type_cnt(enc->btf), str_base;
+	const struct btf_header *h = btf__raw_data(enc->btf, &size);
+	size_t i, kept = 0;
+	int err = 0;
+
+	if (!h)
+		return -ENOMEM;
+	str_base = h->str_len;
+	if (enc->nr_units > 1)
+		enc->nr_extras = 0;
+	for (i = 0; !err && i < enc->nr_extras; i++) {
+		size_t tl = types.len, sl = strs.len;
+		uint32_t id = next_id;
+
+		err = add_extra_types(enc, &enc->extras[i], &types, &strs,
+				      str_base, &next_id);
+		if (err == -ENOENT || err == -EINVAL) {
+			pr_debug(&enc->pr, "%s: no FUNC for clone %s: its "
+				 "types are not the unit's", enc->path,
+				 enc->extras[i].sym->name);
+			types.len = tl;
+			strs.len = sl;
+			next_id = id;
+			err = 0;
+			continue;
+		}
+		enc->extras[kept++] = enc->extras[i];
+	}
+	enc->nr_extras = kept;
+	if (!err && (types.len > UINT32_MAX / 2 || strs.len > UINT32_MAX / 2))
+		err = -E2BIG;
+	if (!err && types.len) {
+		enc->ext = malloc(types.len + strs.len);
+		if (!enc->ext)
+			err = -ENOMEM;
+	}
+	if (!err && types.len) {
+		memcpy(enc->ext, types.b, types.len);
+		memcpy(enc->ext + types.len, strs.b, strs.len);
+		enc->ext_type_len = types.len;
+		enc->ext_str_len = strs.len;
+	}
+	free(types.b);
+	free(strs.b);
+	return err;
+}
+
+static int push_flags(struct abtf_encoder *enc, uint8_t f)
+{
+	if (!(enc->nr_fflags & 63)) {
+		uint8_t *n = realloc(enc->fflags, enc->nr_fflags + 64);
+
+		if (!n)
+			return -ENOMEM;
+		enc->fflags = n;
+	}
+	enc->fflags[enc->nr_fflags++] = f;
+	return 0;
+}
+
+static int add_reloc(struct abtf_encoder *enc, const struct sym *sym)
+{
+	struct abtf_reloc *r = &enc->relocs[enc->nr_relocs];
+
+	r->offset = sizeof(struct abtf_addr_hdr2) +
+		    enc->nr_relocs * slot_size(enc);
+	r->sym = sym->idx;
+	r->type = enc->reloc_type;
+	r->addend = 1;
+	enc->nr_relocs++;
+	return 0;
+}
+
 /*
  * Dedup keeps FUNCs and VARs in their order (VARs are never merged; two
  * FUNCs merge only if name and prototype are equal), so walking the final
@@ -954,7 +1333,8 @@ static int compute_relocs(struct abtf_encoder *enc)
 	uint32_t id, n = btf__type_cnt(enc->btf);
 	size_t p = 0;
 
-	enc->relocs = calloc(enc->nr_placed + 1, sizeof(*enc->relocs));
+	enc->relocs = calloc(enc->nr_placed + enc->nr_extras + 1,
+			     sizeof(*enc->relocs));
 	if (!enc->relocs)
 		return -ENOMEM;
 	for (id = 1; id < n; id++) {
@@ -972,13 +1352,21 @@ static int compute_relocs(struct abtf_encoder *enc)
 				enc->path, name);
 			return -EINVAL;
 		}
-		enc->relocs[enc->nr_relocs].offset =
-			sizeof(struct abtf_addr_hdr) + enc->nr_relocs * slot_size(enc);
-		enc->relocs[enc->nr_relocs].sym = enc->placed[p].sym->idx;
-		enc->relocs[enc->nr_relocs].type = enc->reloc_type;
-		enc->relocs[enc->nr_relocs].addend = 1;
-		enc->nr_relocs++;
+		if (btf_is_func(t) &&
+		    push_flags(enc, func_flags(enc, name,
+					       enc->placed[p].sym->name) |
+			       (enc->placed[p].sym->bind == STB_WEAK ?
+				ABTF_FN_WEAK : 0)))
+			return -ENOMEM;
+		add_reloc(enc, enc->placed[p].sym);
 		p++;
+	}
+	for (p = 0; p < enc->nr_extras; p++) {
+		const struct extra *x = &enc->extras[p];
+
+		if (push_flags(enc, func_flags(enc, x->st->name, x->sym->name)))
+			return -ENOMEM;
+		add_reloc(enc, x->sym);
 	}
 	return 0;
 }
@@ -1047,7 +1435,11 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 		return err;
 	enc->reloc_type = abtf__elf_abs_reloc(enc->ehdr.e_machine, &is_rela);
 	if (enc->reloc_type >= 0 && !enc->opts.no_addr) {
-		err = compute_relocs(enc);
+		if (enc->nr_states)
+			qsort(enc->states, enc->nr_states, sizeof(*enc->states),
+			      fstate_cmp);
+		err = find_extras(enc) ?: build_extension(enc) ?:
+		      compute_relocs(enc);
 		if (err)
 			return err;
 	}
@@ -1070,20 +1462,36 @@ static uint32_t to_target32(const struct abtf_encoder *enc, uint32_t v)
 	return enc->ehdr.e_ident[EI_DATA] == ELFDATA2MSB ? htobe32(v) : htole32(v);
 }
 
-/* The .debug_btf_addr contents: header, then zeroed slots the linker fills. */
+/*
+ * The .debug_btf_addr contents (a version 2 group): header, zeroed slots
+ * the linker fills, the extension, the FUNCs' flags, padding.
+ */
 static void *addr_section(const struct abtf_encoder *enc, const void *btf,
 			  uint32_t btf_size, size_t *size)
 {
-	struct abtf_addr_hdr *hdr;
+	size_t ss = slot_size(enc), slots = enc->nr_relocs * ss;
+	size_t tail = enc->ext_type_len + enc->ext_str_len + enc->nr_fflags;
+	struct abtf_addr_hdr2 *hdr;
+	uint8_t *p;
 
-	*size = sizeof(*hdr) + enc->nr_relocs * slot_size(enc);
+	*size = sizeof(*hdr) + slots + (tail + ss - 1) / ss * ss;
 	hdr = calloc(1, *size);
 	if (!hdr)
 		return NULL;
-	memcpy(hdr->magic, ABTF_ADDR_MAGIC, sizeof(hdr->magic));
-	hdr->nr_slots = to_target32(enc, enc->nr_relocs);
+	memcpy(hdr->magic, ABTF_ADDR_MAGIC2, sizeof(hdr->magic));
+	hdr->nr_slots = to_target32(enc, enc->nr_relocs - enc->nr_extras);
 	hdr->btf_size = to_target32(enc, btf_size);
 	hdr->btf_hash = to_target32(enc, abtf__hash32(btf, btf_size));
+	hdr->nr_extra = to_target32(enc, enc->nr_extras);
+	hdr->ext_type_len = to_target32(enc, enc->ext_type_len);
+	hdr->ext_str_len = to_target32(enc, enc->ext_str_len);
+	hdr->nr_flags = to_target32(enc, enc->nr_fflags);
+	p = (uint8_t *)(hdr + 1) + slots;
+	if (enc->ext_type_len)
+		memcpy(p, enc->ext, enc->ext_type_len + enc->ext_str_len);
+	p += enc->ext_type_len + enc->ext_str_len;
+	if (enc->nr_fflags)
+		memcpy(p, enc->fflags, enc->nr_fflags);
 	return hdr;
 }
 

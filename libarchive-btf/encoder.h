@@ -96,6 +96,11 @@ int ir__type_of_die(struct ir *ir, struct dw_die *die);
 int ir__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off);
 /* The type ID of @die's DW_AT_type, from its origin if need be (0: void). */
 int ir__type_of_attr(struct ir *ir, struct dw_die *die);
+/*
+ * After ir__dedup(): the BTF type ID of the type DIE at @off, which must
+ * have been converted already (nothing is added). 0 or -ENOENT.
+ */
+int ir__btf_id_of_off(const struct ir *ir, uint64_t off, uint32_t *id);
 /* Whether @tag is a DWARF type tag the encoder emits on its own. */
 bool ir__is_type_tag(int tag);
 
@@ -130,6 +135,21 @@ int ir__kflag(const struct ir *ir, const struct ir_node *n);
  * with errno. After ir__dedup().
  */
 void *ir__emit_raw(struct ir *ir, size_t *size);
+
+/* What pahole 1.31 learns from a function's parameters (func_facts.c). */
+struct abtf_fn_facts {
+	bool optimized_parms;	/* a parameter optimized out or without a location */
+	bool unexpected_reg;	/* one not where the calling convention puts it */
+	bool reordered;		/* parameters not in their origin's order */
+	bool nocall;		/* DW_CC_nocall: the signature was changed */
+};
+
+/*
+ * The facts of the DW_TAG_subprogram @fn (with code), for machine
+ * @machine (EM_*). 0 or < 0 with *why saying what is wrong in the DWARF.
+ */
+int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
+		   struct abtf_fn_facts *ff, const char **why);
 
 /* The sections whose addresses are told apart by their relocations. */
 enum { ABTF_DW_INFO, ABTF_DW_ADDR, ABTF_DW_NR };

@@ -102,6 +102,31 @@ struct abtf_addr_hdr {
 };
 #define ABTF_ADDR_MAGIC		"BTFA"
 
+/*
+ * Version 2 of a group (docs/archive-format.md): the same first four
+ * fields, then what the optimized_func and consistent_func features need.
+ * After the header: nr_slots + nr_extra slots, the extension's types and
+ * strings, one flags byte per FUNC, zero padding to a slot's size.
+ */
+struct abtf_addr_hdr2 {
+	char magic[4];		/* ABTF_ADDR_MAGIC2 */
+	uint32_t nr_slots;	/* FUNCs and VARs of the .BTF member */
+	uint32_t btf_size;
+	uint32_t btf_hash;
+	uint32_t nr_extra;	/* FUNCs of the extension, each with a slot */
+	uint32_t ext_type_len;	/* the extension's type records */
+	uint32_t ext_str_len;	/* its strings, numbered after the member's */
+	uint32_t nr_flags;	/* FUNCs of the member, then of the extension */
+};
+#define ABTF_ADDR_MAGIC2	"BTFB"
+
+/* A FUNC's flags byte (pahole 1.31's per-function facts). */
+#define ABTF_FN_OPTIMIZED	0x01	/* parameters optimized, ABI changed */
+#define ABTF_FN_UNEXPECTED_REG	0x02	/* a parameter in an unexpected register */
+#define ABTF_FN_REORDERED	0x04	/* parameters reordered */
+#define ABTF_FN_WEAK		0x08	/* its symbol is weak in its object */
+#define ABTF_FN_OPTIMIZED_ABI	0x10	/* parameters optimized, DW_CC_nocall */
+
 /* The per-CPU section, and the prefix of its input subsections. */
 #define ABTF_PERCPU_SEC		".data..percpu"
 
@@ -137,12 +162,14 @@ void abtf__strtab_free(struct strtab *st);
 /*
  * The features a link honours, on or off. reproducible_build is always
  * true of btf-link's output; decl_tag_kfuncs is kfuncs.c's, the others
- * filter.c's and merge.c's.
+ * filter.c's and merge.c's,
+ * optimized_func and consistent_func funcs.c's.
  */
 #define ABTF_FEATS_SUPPORTED						\
 	(ABTF_FEAT_ENCODE_FORCE | ABTF_FEAT_VAR | ABTF_FEAT_FLOAT |		\
 	 ABTF_FEAT_DECL_TAG | ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 |	\
-	 ABTF_FEAT_DECL_TAG_KFUNCS | ABTF_FEAT_REPRODUCIBLE_BUILD)
+	 ABTF_FEAT_DECL_TAG_KFUNCS | ABTF_FEAT_REPRODUCIBLE_BUILD |	\
+	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC)
 
 int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
 			const char *path, unsigned int *feats);

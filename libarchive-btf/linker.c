@@ -56,6 +56,11 @@
  *    that every merge and dedup sees final shapes; the root adds the
  *    kfuncs' DECL_TAGs (kfuncs.c) before its dedup.
  *
+ * With optimized_func or consistent_func (pahole 1.31's function rules),
+ * funcs.c first decides, from every member, which function names get no
+ * FUNC at all; a merge then leaves those out, and with optimized_func
+ * appends to each member the clone FUNCs its .debug_btf_addr group carries.
+ *
  * Determinism: the tree's shape depends only on the input (member sizes),
  * never on the thread count; every node merges its inputs in order; strings
  * are interned in first-use order; exact.c's choices depend only on the
@@ -285,6 +290,9 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l->syms);
 	free(l->symvals);
 	free(l->sym_used);
+	free(l->drop);
+	free(l->skip);
+	abtf__strtab_free(&l->drop_strs);
 	abtf__free_kfuncs(l);
 	if (l->elf)
 		elf_end(l->elf);
@@ -579,7 +587,7 @@ static void *worker(void *arg)
 }
 
 /* Run @fn on every node, on up to nr_threads threads; first error wins. */
-static int run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 		     int (*fn)(struct abtf_linker *, struct node *, void *),
 		     void *ctx)
 {
@@ -616,7 +624,7 @@ static int run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 /* ---- reading members ---- */
 
 /* The leaf's bytes, one pread; members validated on the way. */
-static uint8_t *read_leaf(struct abtf_linker *l, struct node *n,
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 			  struct abtf_member *ms)
 {
 	const struct mplan *first = &l->plans[n->first];
@@ -663,7 +671,7 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 
 	if (!ms)
 		return -ENOMEM;
-	buf = read_leaf(l, n, ms);
+	buf = abtf__read_leaf(l, n, ms);
 	for (i = 0; buf && l->addr_size && i < n->nr; i++) {
 		struct mplan *mp = &l->plans[n->first + i];
 
@@ -677,10 +685,77 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 
 /* ---- pairing with .debug_btf_addr, placing by name ---- */
 
+/* A group of .debug_btf_addr, version 1 ("BTFA") or 2 ("BTFB"). */
+struct group {
+	uint32_t btf_size, btf_hash;
+	struct mplan g;		/* slots_off ... flags_off */
+	size_t end;		/* past the group and its padding */
+};
+
+/* The group at @at, if one is there and fits in the section. */
+static bool read_group(const struct abtf_linker *l, size_t at, struct group *g)
+{
+	uint64_t ss = abtf__slot_size(l), avail, need, tail;
+	struct abtf_addr_hdr2 h;
+	size_t hlen;
+
+	memset(g, 0, sizeof(*g));
+	if (l->addr_size < sizeof(struct abtf_addr_hdr) ||
+	    at > l->addr_size - sizeof(struct abtf_addr_hdr))
+		return false;
+	memcpy(&h, l->addr_data + at, sizeof(struct abtf_addr_hdr));
+	if (!memcmp(h.magic, ABTF_ADDR_MAGIC, sizeof(h.magic))) {
+		hlen = sizeof(struct abtf_addr_hdr);
+	} else if (!memcmp(h.magic, ABTF_ADDR_MAGIC2, sizeof(h.magic)) &&
+		   l->addr_size - at >= sizeof(h)) {
+		memcpy(&h, l->addr_data + at, sizeof(h));
+		hlen = sizeof(h);
+	} else {
+		return false;
+	}
+	avail = l->addr_size - at - hlen;
+	need = ((uint64_t)h.nr_slots + (hlen == sizeof(h) ? h.nr_extra : 0)) * ss;
+	if (need > avail)
+		return false;
+	g->btf_size = h.btf_size;
+	g->btf_hash = h.btf_hash;
+	g->g.slots_off = at + hlen;
+	g->g.nr_slots = h.nr_slots;
+	g->end = g->g.slots_off + need;
+	if (hlen == sizeof(h)) {
+		tail = (uint64_t)h.ext_type_len + h.ext_str_len + h.nr_flags;
+		tail = (tail + ss - 1) / ss * ss;
+		if (tail > avail - need || h.ext_type_len % 4 ||
+		    (h.ext_type_len && !h.ext_str_len) ||
+		    (!h.ext_type_len && (h.ext_str_len || h.nr_extra)))
+			return false;
+		g->g.nr_extra = h.nr_extra;
+		g->g.ext_off = g->end;
+		g->g.ext_type_len = h.ext_type_len;
+		g->g.ext_str_len = h.ext_str_len;
+		g->g.flags_off = g->end + h.ext_type_len + h.ext_str_len;
+		g->g.nr_flags = h.nr_flags;
+		g->end += tail;
+	}
+	return true;
+}
+
+static void take_group(struct mplan *mp, const struct group *g)
+{
+	mp->slots_off = g->g.slots_off;
+	mp->nr_slots = g->g.nr_slots;
+	mp->nr_extra = g->g.nr_extra;
+	mp->ext_off = g->g.ext_off;
+	mp->ext_type_len = g->g.ext_type_len;
+	mp->ext_str_len = g->g.ext_str_len;
+	mp->flags_off = g->g.flags_off;
+	mp->nr_flags = g->g.nr_flags;
+}
+
 static void pair_groups(struct abtf_linker *l)
 {
 	size_t ss = abtf__slot_size(l), off = 0, i;
-	struct abtf_addr_hdr hdr;
+	struct group g;
 
 	for (i = 0; i < l->nr_members; i++) {
 		struct mplan *mp = &l->plans[i];
@@ -688,17 +763,12 @@ static void pair_groups(struct abtf_linker *l)
 
 		while (at < l->addr_size && at % ss && !l->addr_data[at])
 			at++;
-		if (l->addr_size < sizeof(hdr) || at > l->addr_size - sizeof(hdr))
-			continue;
-		memcpy(&hdr, l->addr_data + at, sizeof(hdr));
-		if (memcmp(hdr.magic, ABTF_ADDR_MAGIC, sizeof(hdr.magic)) ||
-		    hdr.btf_size != mp->size || hdr.btf_hash != mp->hash ||
-		    (l->addr_size - at - sizeof(hdr)) / ss < hdr.nr_slots)
+		if (!read_group(l, at, &g) || g.btf_size != mp->size ||
+		    g.btf_hash != mp->hash)
 			continue;
 		mp->has_group = true;
-		mp->slots_off = at + sizeof(hdr);
-		mp->nr_slots = hdr.nr_slots;
-		off = mp->slots_off + (size_t)hdr.nr_slots * ss;
+		take_group(mp, &g);
+		off = g.end;
 		l->st.nr_addr_groups++;
 	}
 }
@@ -711,22 +781,16 @@ static void pair_groups(struct abtf_linker *l)
 static bool pair_one_to_one(struct abtf_linker *l)
 {
 	size_t ss = abtf__slot_size(l), off = 0, i;
-	struct abtf_addr_hdr hdr;
+	struct group g;
 
 	for (i = 0; i < l->nr_members; i++) {
 		struct mplan *mp = &l->plans[i];
 
-		if (l->addr_size < sizeof(hdr) || off > l->addr_size - sizeof(hdr))
+		if (!read_group(l, off, &g) || g.btf_size != mp->size)
 			break;
-		memcpy(&hdr, l->addr_data + off, sizeof(hdr));
-		if (memcmp(hdr.magic, ABTF_ADDR_MAGIC, sizeof(hdr.magic)) ||
-		    hdr.btf_size != mp->size ||
-		    (l->addr_size - off - sizeof(hdr)) / ss < hdr.nr_slots)
-			break;
-		mp->hash = hdr.btf_hash;
-		mp->slots_off = off + sizeof(hdr);
-		mp->nr_slots = hdr.nr_slots;
-		off = mp->slots_off + (size_t)hdr.nr_slots * ss;
+		mp->hash = g.btf_hash;
+		take_group(mp, &g);
+		off = g.end;
 		while (off < l->addr_size && off % ss && !l->addr_data[off])
 			off++;
 	}
@@ -736,6 +800,69 @@ static bool pair_one_to_one(struct abtf_linker *l)
 		l->plans[i].has_group = l->plans[i].check_hash = true;
 	l->st.nr_addr_groups = l->nr_members;
 	return true;
+}
+
+/* Keeps the first warning, for one message of our own. */
+static void keep_msg(enum abtf_print_level level, void *ctx, const char *fmt,
+		     va_list ap)
+{
+	char *msg = ctx;
+
+	if (level == ABTF_WARN && !msg[0])
+		vsnprintf(msg, 256, fmt, ap);
+}
+
+/*
+ * With optimized_func, a member whose group carries an extension (clone
+ * FUNCs, docs/archive-format.md) is read as one BTF: its types then the
+ * extension's, its strings then the extension's, validated as a whole.
+ * 0 with *buf NULL when there is nothing to add (*xm = *m).
+ */
+int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+			size_t i, const struct abtf_member *m, uint8_t **buf,
+			struct abtf_member *xm)
+{
+	const struct mplan *mp = &l->plans[i];
+	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
+				.hdr_len = sizeof(h) };
+	const uint8_t *ext = l->addr_data + mp->ext_off;
+	char msg[256] = "";
+	struct abtf_printer quiet = { .fn = keep_msg, .ctx = msg };
+	uint8_t *p;
+	size_t size;
+
+	*buf = NULL;
+	*xm = *m;
+	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC) || !mp->has_group ||
+	    !mp->ext_type_len)
+		return 0;
+	h.type_len = m->type_len + mp->ext_type_len;
+	h.str_off = h.type_len;
+	h.str_len = m->str_len + mp->ext_str_len;
+	size = sizeof(h) + (size_t)h.type_len + h.str_len;
+	p = *buf = malloc(size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	memcpy(p, m->types, m->type_len);
+	p += m->type_len;
+	memcpy(p, ext, mp->ext_type_len);
+	p += mp->ext_type_len;
+	memcpy(p, m->strs, m->str_len);
+	p += m->str_len;
+	memcpy(p, ext + mp->ext_type_len, mp->ext_str_len);
+	if (abtf__member_check(*buf, size, i, mp->off, l->path, &quiet, xm)) {
+		const char *what = strrchr(msg, ':');
+
+		pr_warn(pr, "%s: .BTF member %zu at byte %zu: the extension "
+			"in .debug_btf_addr at byte %zu: %s", l->path, i,
+			mp->off, mp->ext_off, what ? what + 2 : "not valid BTF");
+		free(*buf);
+		*buf = NULL;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Symbols the slots already point at are nobody else's (mixed archives). */
@@ -864,7 +991,7 @@ static int place_by_name(struct abtf_linker *l)
 		if (l->plans[i].has_group)
 			continue;
 		one.first = i;
-		buf = read_leaf(l, &one, &m);
+		buf = abtf__read_leaf(l, &one, &m);
 		if (!buf)
 			return one.err;
 		err = place_member_vars(l, &l->plans[i], &m);
@@ -877,7 +1004,7 @@ static int place_by_name(struct abtf_linker *l)
 
 /* ---- merging ---- */
 
-static const uint8_t *aligned_types(const struct abtf_member *m, void **copy)
+const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy)
 {
 	*copy = NULL;
 	if (!((uintptr_t)m->types % 4))
@@ -888,7 +1015,7 @@ static const uint8_t *aligned_types(const struct abtf_member *m, void **copy)
 	return *copy;
 }
 
-static void member_input(struct abtf_linker *l, const struct mplan *mp,
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			 const struct abtf_member *m, const uint8_t *types,
 			 struct input *in)
 {
@@ -951,7 +1078,7 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 /* A leaf reads its members one at a time: memory is one member's size. */
 static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 {
-	uint8_t *buf = NULL;
+	uint8_t *buf = NULL, *xbuf = NULL;
 	size_t cap = 0, i;
 	int err = 0;
 
@@ -963,14 +1090,16 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		void *copy = NULL;
 
 		err = read_member(l, n, i, &buf, &cap, &m);
+		if (!err)
+			err = abtf__member_extend(l, &n->pr, i, &m, &xbuf, &m);
 		if (err)
 			break;
-		types = aligned_types(&m, &copy);
+		types = abtf__aligned_types(&m, &copy);
 		if (!types) {
 			err = -ENOMEM;
 			break;
 		}
-		member_input(l, &l->plans[i], &m, types, &in);
+		abtf__member_input(l, &l->plans[i], &m, types, &in);
 		err = abtf__filter_input(l, &in, &filtered);
 		if (!err)
 			err = abtf__node_merge(l, n, &in);
@@ -980,7 +1109,10 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 				l->plans[i].off, strerror(-err));
 		free(filtered);
 		free(copy);
+		free(xbuf);
+		xbuf = NULL;
 	}
+	free(xbuf);
 	free(buf);
 	return err ? err : finish_node(l, n);
 }
@@ -1048,7 +1180,7 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 				   nr - up[i].first : ABTF_FAN_IN;
 			up[i].root = nup == 1;
 		}
-		err = run_level(l, up, nup, merge_children, level);
+		err = abtf__run_level(l, up, nup, merge_children, level);
 		for (i = 0; i < nr; i++)
 			abtf__node_free(&level[i]);
 		free(level);
@@ -1130,7 +1262,7 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 	 * validated and hashed first, to find which have a group.
 	 */
 	if (l->elf && l->addr_size && !pair_one_to_one(l)) {
-		err = run_level(l, *leaves, *nr, hash_leaf, NULL);
+		err = abtf__run_level(l, *leaves, *nr, hash_leaf, NULL);
 		if (err)
 			return err;
 		pair_groups(l);
@@ -1138,6 +1270,11 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 	err = place_by_name(l);
 	if (err)
 		return err;
+	if (l->feats & (ABTF_FEAT_CONSISTENT_FUNC | ABTF_FEAT_OPTIMIZED_FUNC)) {
+		err = abtf__funcs_select(l, *leaves, *nr);
+		if (err)
+			return err;
+	}
 	if (*nr == 1)
 		(*leaves)[0].root = true;
 	return 0;
@@ -1173,7 +1310,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	t1 = now();
 	l->st.t_parse = t1 - t0;
 	if (!err)
-		err = run_level(l, leaves, nr, merge_leaf, NULL);
+		err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
 	t2 = now();
 	l->st.t_merge = t2 - t1;
 	for (i = 0; i < nr; i++) {

@@ -61,7 +61,13 @@ struct mplan {
 	bool has_group;		/* paired with a .debug_btf_addr group */
 	bool check_hash;	/* paired by size: the leaf checks the hash */
 	size_t slots_off;
-	uint32_t nr_slots;
+	uint32_t nr_slots;	/* the member's FUNCs and VARs */
+	/* a version 2 group: its extension FUNCs and the FUNCs' flags */
+	uint32_t nr_extra;	/* extension FUNCs, slots after nr_slots */
+	uint32_t ext_type_len, ext_str_len;
+	size_t ext_off;		/* in .debug_btf_addr */
+	uint32_t nr_flags;
+	size_t flags_off;
 	struct place *vars;	/* placed by name: one per VAR, in VAR order */
 	size_t nr_vars;
 };
@@ -84,6 +90,15 @@ struct input {
 	const struct mplan *plan;	/* IN_SLOTS, IN_NAMES */
 	const struct place *vars;	/* IN_CHILD: its VARs, in order */
 	size_t nr_vars;
+};
+
+/* A FUNC of a member, for consistent_func (funcs.c): offsets in fstrs. */
+struct fsig {
+	uint32_t name;
+	uint32_t sig;		/* its loose signature */
+	uint8_t flags;		/* ABTF_FN_* from its group */
+	uint32_t member;	/* its member */
+	uint32_t ordinal;	/* its place among the member's FUNCs */
 };
 
 /* One node of the merge tree: leaves take members, the others children. */
@@ -111,6 +126,11 @@ struct node {
 	size_t cap_type_off;
 	struct exact_ent *ex_tab;
 	size_t ex_slots, ex_cnt;
+
+	/* funcs.c, before the merge: the leaf's FUNCs in the image */
+	struct strtab fstrs;
+	struct fsig *fsigs;
+	size_t nr_fsigs, cap_fsigs;
 
 	void *raw;		/* result (not root): deduplicated raw BTF */
 	uint32_t raw_size;
@@ -162,6 +182,14 @@ struct abtf_linker {
 	size_t nr_members;
 	unsigned int nr_threads;
 
+	/* consistent_func: names left without a FUNC, sorted (funcs.c) */
+	struct strtab drop_strs;
+	const char **drop;
+	size_t nr_drop, cap_drop;
+	/* FUNCs not kept although their name is: member << 32 | ordinal */
+	uint64_t *skip;
+	size_t nr_skip, cap_skip;
+
 	struct btf *base;
 	struct btf *btf;
 	bool final_input;
@@ -170,6 +198,24 @@ struct abtf_linker {
 
 /* linker.c */
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
+int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+		    int (*fn)(struct abtf_linker *, struct node *, void *),
+		    void *ctx);
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
+			 struct abtf_member *ms);
+const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
+int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+			size_t i, const struct abtf_member *m, uint8_t **buf,
+			struct abtf_member *xm);
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
+			const struct abtf_member *m, const uint8_t *types,
+			struct input *in);
+
+/* funcs.c */
+int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
+bool abtf__func_dropped(const struct abtf_linker *l, const char *name);
+bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
+			uint32_t ordinal);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 
@@ -188,6 +234,8 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
 void abtf__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 size_t abtf__slot_size(const struct abtf_linker *l);
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
 bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off);

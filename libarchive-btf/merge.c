@@ -88,6 +88,8 @@ void abtf__node_free(struct node *n)
 	abtf__strtab_free(&n->strs);
 	free(n->types);
 	free(n->fn_seen);
+	free(n->fsigs);
+	abtf__strtab_free(&n->fstrs);
 	free(n->vars);
 	free(n->var_ids);
 	free(n->raw);
@@ -99,6 +101,8 @@ void abtf__node_free(struct node *n)
 	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
 	n->types = NULL;
 	n->fn_seen = NULL;
+	n->fsigs = NULL;
+	memset(&n->fstrs, 0, sizeof(n->fstrs));
 	n->vars = NULL;
 	n->var_ids = NULL;
 	n->raw = NULL;
@@ -161,7 +165,7 @@ static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
 	uint64_t v;
 
 	memset(pl, 0, sizeof(*pl));
-	if (k >= mp->nr_slots)
+	if (k >= (uint64_t)mp->nr_slots + mp->nr_extra)
 		return -EINVAL;
 	v = slot_value(l, at);
 	if (l->ehdr.e_type != ET_REL) {
@@ -219,6 +223,7 @@ struct scratch {
 	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry size */
 	uint32_t *toff;		/* local ID -> its record's offset */
 	uint32_t next_slot;	/* IN_SLOTS: slots go FUNC and VAR, in order */
+	uint32_t next_func;	/* FUNCs seen, for funcs.c's choices */
 	uint32_t next_var;	/* IN_NAMES, IN_CHILD: the next VAR's place */
 };
 
@@ -304,15 +309,19 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 	return err;
 }
 
-static int func_present(struct abtf_linker *l, struct scratch *sc,
-			const char *name)
+/*
+ * Is the function of a member's FUNC in the image? @slot: its slot (FUNCs
+ * and VARs count, in type ID order). 1 yes, 0 no, < 0 error.
+ */
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name)
 {
 	struct place pl;
 	int err;
 
-	switch (sc->in->kind) {
+	switch (in->kind) {
 	case IN_SLOTS:
-		err = slot_place(l, sc->in->plan, sc->next_slot++, &pl);
+		err = slot_place(l, in->plan, slot, &pl);
 		return err ? err : pl.present;
 	case IN_NAMES:
 		return func_by_name(l, name);
@@ -373,9 +382,17 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 	case BTF_KIND_DECL_TAG:	/* decided after the others */
 		return 0;
 	case BTF_KIND_FUNC:
-		ret = func_present(l, sc, name);
+		sc->next_func++;
+		ret = abtf__func_present(l, sc->in, sc->next_slot, name);
+		if (sc->in->kind == IN_SLOTS)
+			sc->next_slot++;
 		if (ret <= 0)
 			return ret;
+		if (sc->in->kind != IN_CHILD &&
+		    (abtf__func_dropped(l, name) ||
+		     abtf__func_skipped(l, sc->in->plan - l->plans,
+					sc->next_func - 1)))
+			return 0;	/* optimized/consistent_func: funcs.c */
 		soff = abtf__strtab_add(&n->strs, name);
 		if (soff < 0)
 			return soff;

@@ -152,6 +152,24 @@ debug_info_at() {
 	unchanged short.o
 }
 
+@test "badinput: a parameter's location list cut short (.debug_loclists, .debug_loc)" {
+	local v sec
+	for v in 5 4; do
+		sec=.debug_loclists
+		[ "$v" = 4 ] && sec=.debug_loc
+		gcc -g -gdwarf-$v -O2 -c "$FIXTURES/funcs-opt.c" -o lists$v.o
+		objcopy --dump-section "$sec=lists.bin" lists$v.o /dev/null ||
+			skip "gcc wrote no $sec"
+		head -c 24 lists.bin > short.bin
+		objcopy --update-section "$sec=short.bin" lists$v.o short$v.o
+		keep short$v.o
+		run --separate-stderr "$CC_BTF" --encode short$v.o
+		one_error short$v.o
+		[[ $stderr == *"location list runs past the end of its section"* ]]
+		unchanged short$v.o
+	done
+}
+
 @test "badinput: DWARF type units (-fdebug-types-section) are refused" {
 	local v
 	for v in 4 5; do

@@ -534,5 +534,67 @@ tag_case() {
 			[ ! -e out.btf ]
 		done
 		unchanged "$case.bin"
+
+# craft_ext CASE IN OUT: IN (an image of one cc-btf object) with its
+# version 2 .debug_btf_addr group damaged as CASE says; prints the error
+# btf-link gives with optimized_func, if any.
+craft_ext() {
+	section_bytes "$2" .debug_btf_addr "$WORK/w/addr.bin"
+	python3 - "$1" "$WORK/w/addr.bin" <<'PY'
+import struct, sys
+case, path = sys.argv[1], sys.argv[2]
+b = bytearray(open(path, "rb").read())
+assert b[:4] == b"BTFB", "not a version 2 group"
+nr_slots, size, h, nr_extra, tlen, slen, nflags = struct.unpack_from("<7I", b, 4)
+assert nr_extra and tlen, "no extension"
+ext = 32 + 8 * (nr_slots + nr_extra)
+if case == "ext-type-id":     # the first extension FUNC_PROTO's return type
+    struct.pack_into("<I", b, ext + 8, 0x7fffffff)
+    print("type ID 2147483647 past the last type")
+elif case == "ext-name-off":  # the extension FUNC's name past the strings
+    struct.pack_into("<I", b, ext, 0x7ffffff0)
+elif case == "ext-len":       # an extension longer than the group
+    struct.pack_into("<I", b, 20, 0x7ffffff0)
+elif case == "ext-nul":       # the extension's strings without their NUL
+    b[ext + tlen + slen - 1] = ord("x")
+open(path, "wb").write(b)
+PY
+	objcopy --update-section .debug_btf_addr="$WORK/w/addr.bin" "$2" "$3"
+}
+
+EXT_CASES="ext-type-id ext-name-off ext-len ext-nul"
+
+@test "link-badinput: optimized_func: a damaged extension of a .debug_btf_addr group" {
+	local case out san=$SAN_BUILD/bin/btf-link bl
+	local feats=--btf_features=var,float,decl_tag,type_tag,enum64,optimized_func
+	gcc -g -O2 -c "$FIXTURES/funcs-opt.c" -o opt.o
+	"$CC_BTF" --encode opt.o
+	gcc -o optprog opt.o
+	"$BTF_LINK" "$feats" -o good.btf optprog
+	for case in $EXT_CASES; do
+		craft_ext "$case" optprog "$case-prog" > /dev/null ||
+			skip "no extension: GCC made no clone of funcs-opt.c"
+		keep "$case-prog"
+		for bl in "$BTF_LINK" "$san"; do
+			[ -x "$bl" ] || continue
+			# the default link never reads the extension
+			run --separate-stderr "$bl" -o out.btf "$case-prog"
+			[ "$status" -eq 0 ] && [ -z "$stderr" ]
+			rm -f out.btf
+			# with it: one error naming the file, or (a group
+			# that does not fit) the member placed by name
+			run --separate-stderr "$bl" "$feats" -o out.btf "$case-prog"
+			echo "$case: $bl: exit $status: $stderr"
+			[[ $stderr != *Sanitizer* ]] && [[ $stderr != *"runtime error"* ]]
+			if [ "$case" = ext-len ]; then
+				[ "$status" -eq 0 ] && [ -z "$stderr" ]
+				rm -f out.btf
+				continue
+			fi
+			[ "$status" -eq 2 ] && [ "${#stderr_lines[@]}" -eq 1 ]
+			[[ $stderr == "btf-link: error: $case-prog: .BTF member 0 at byte 0: the extension in .debug_btf_addr at byte "* ]]
+			[ ! -e out.btf ]
+		done
+		unchanged "$case-prog"
 	done
 }

@@ -4,7 +4,8 @@
 # btf-link on real kernel objects: the sample of tests/kernel/objects
 # (built by tests/kernel/prepare.sh, as for tests/kernel-objects.bats),
 # encoded by cc-btf and linked together with `ld -r`, against pahole 1.24
-# run on the same linked object.
+# run on the same linked object (and, where the lab has it, against
+# upstream pahole 1.31 with Linux 6.12's BTF features).
 #
 # What this exercises that the small fixtures of tests/link.bats do not:
 # dozens of members that repeat each other's header types, each having
@@ -44,5 +45,36 @@ setup_file() {
 	"$BTF_LINK" -j2 -o j2.btf linked.o
 	"$BTF_LINK" -j4 -o j4.btf linked.o
 	cmp j1.btf j2.btf
+	cmp j1.btf j4.btf
+}
+
+# Linux 6.12's --btf_features list (scripts/Makefile.btf) and the lab's
+# upstream pahole (1.31), which CI does not have.
+FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+LAB_PAHOLE=${LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+
+@test "link-kernel: optimized_func and consistent_func: the functions pahole 1.31 makes of the sample" {
+	need_kernel ld
+	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	linked_sample linked.o
+	cp linked.o for-pahole.o
+	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+		--btf_encode_detached=ref.btf for-pahole.o
+	"$BTF_LINK" --btf_features=$FEATS_612 -o ours.btf linked.o
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	echo "$output"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	# and the features matter here: without them, pahole 1.24's choice
+	"$BTF_LINK" -o default.btf linked.o
+	run "$BTF_LINK" --compare ref.btf default.btf
+	[ "$status" -eq 1 ]
+	[[ $output == *"- func "* ]]
+}
+
+@test "link-kernel: optimized_func and consistent_func: the same bytes at -j1 and -j4" {
+	need_kernel ld
+	linked_sample linked.o
+	"$BTF_LINK" -j1 --btf_features=$FEATS_612 -o j1.btf linked.o
+	"$BTF_LINK" -j4 --btf_features=$FEATS_612 -o j4.btf linked.o
 	cmp j1.btf j4.btf
 }

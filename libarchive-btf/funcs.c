@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Which functions a link with the "optimized_func" or "consistent_func"
+ * feature leaves out: pahole 1.31's cross-unit rules (docs/design.md,
+ * "optimized_func and consistent_func"), decided once, before the merge
+ * tree runs, by name:
+ *
+ *  - optimized_func: a FUNC of the name whose flags byte (cc-btf's, from
+ *    its parameters' locations; docs/archive-format.md) says a parameter
+ *    is in an unexpected register or the parameters are reordered; or
+ *    every FUNC of the name flagged "optimized" (pahole keeps the first
+ *    state that is not);
+ *  - consistent_func, inconsistent prototypes: every FUNC of the archive
+ *    whose function is in the final image is one "state" of its name;
+ *    pahole compares the first state of a name with each later one,
+ *    loosely (below), and if any differs the name gets no FUNC at all;
+ *  - either, ambiguous address: the final symbol table has function
+ *    symbols for the name (the name itself, or the name followed by '.'
+ *    and a suffix such as ".isra.0", ".constprop.0"; never ".cold" or
+ *    ".part" pieces) at more than one address.
+ *
+ * pahole's loose comparison (btf_encoder.c's types__match) follows
+ * pointers, qualifiers, type tags and arrays (by element count) down to a
+ * named type and compares that by kind and name only (a FWD counts as the
+ * struct or union it declares, an INT also by size and encoding, a FLOAT
+ * by size); CONST is skipped where the other side has none, but not in
+ * front of void; a nested FUNC_PROTO compares its return and parameter
+ * types. Two types match iff the strings sig_type() writes for them are
+ * equal, so each FUNC is reduced to one string in its own member, in
+ * parallel (one task per leaf), and the strings are compared after.
+ *
+ * Determinism: the leaves' records are sorted by name and then by their
+ * place in the archive, so "first" is link order at any -j.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/btf.h>
+
+#include "linker.h"
+
+/* Deeper than any C type a prototype names; hostile cycles stop here. */
+#define SIG_MAX_STEPS	64
+#define SIG_MAX_DEPTH	8
+
+struct sigbuf {
+	char *s;
+	size_t len, cap;
+	int err;
+};
+
+/* One member's types by ID, for following references. */
+struct mview {
+	const struct input *in;
+	const uint32_t *toff;	/* ID -> record offset */
+};
+
+static void sb_put(struct sigbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->err)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t ncap = (b->len + n + 1) * 2;
+		char *p = realloc(b->s, ncap);
+
+		if (!p) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->s = p;
+		b->cap = ncap;
+	}
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
+}
+
+static void sb_named(struct sigbuf *b, const char *kind,
+		     const struct mview *m, const struct btf_type *t)
+{
+	sb_put(b, kind);
+	sb_put(b, m->in->strs + t->name_off);
+	sb_put(b, "\x01");
+}
+
+static const struct btf_type *mtype(const struct mview *m, uint32_t id)
+{
+	return (const void *)(m->in->types + m->toff[id]);
+}
+
+static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
+		     int depth);
+
+static void sig_proto(const struct mview *m, const struct btf_type *t,
+		      struct sigbuf *b, int depth)
+{
+	const struct btf_param *p = (const void *)(t + 1);
+	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
+
+	sb_put(b, "(");
+	sig_type(m, t->type, b, depth + 1);
+	for (i = 0; i < vlen; i++) {
+		sb_put(b, ",");
+		sig_type(m, p[i].type, b, depth + 1);
+	}
+	sb_put(b, ")");
+}
+
+/* The loose signature of type @id (see the essay). */
+static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
+		     int depth)
+{
+	unsigned int consts = 0, steps;
+	char tmp[64];
+
+	for (steps = 0; steps < SIG_MAX_STEPS && depth < SIG_MAX_DEPTH;
+	     steps++) {
+		const struct btf_type *t;
+
+		if (!id) {
+			while (consts--)
+				sb_put(b, "c");
+			sb_put(b, "0");
+			return;
+		}
+		if (id > m->in->nr_types)
+			break;
+		t = mtype(m, id);
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_CONST) {
+			consts++;
+			id = t->type;
+			continue;
+		}
+		consts = 0;
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_INT:
+			snprintf(tmp, sizeof(tmp), "i%u:%x:", t->size,
+				 *(const uint32_t *)(t + 1));
+			sb_named(b, tmp, m, t);
+			return;
+		case BTF_KIND_FLOAT:
+			snprintf(tmp, sizeof(tmp), "f%u:", t->size);
+			sb_named(b, tmp, m, t);
+			return;
+		case BTF_KIND_TYPEDEF:
+			sb_named(b, "t", m, t);
+			return;
+		case BTF_KIND_STRUCT:
+			sb_named(b, "s", m, t);
+			return;
+		case BTF_KIND_UNION:
+			sb_named(b, "u", m, t);
+			return;
+		case BTF_KIND_FWD:
+			sb_named(b, BTF_INFO_KFLAG(t->info) ? "u" : "s", m, t);
+			return;
+		case BTF_KIND_ENUM:
+			sb_named(b, "e", m, t);
+			return;
+		case BTF_KIND_ENUM64:
+			sb_named(b, "E", m, t);
+			return;
+		case BTF_KIND_PTR:
+			sb_put(b, "*");
+			break;
+		case BTF_KIND_VOLATILE:
+			sb_put(b, "v");
+			break;
+		case BTF_KIND_RESTRICT:
+			sb_put(b, "r");
+			break;
+		case BTF_KIND_TYPE_TAG:
+			sb_put(b, "g");
+			break;
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *a = (const void *)(t + 1);
+
+			snprintf(tmp, sizeof(tmp), "[%u]", a->nelems);
+			sb_put(b, tmp);
+			id = a->type;
+			continue;
+		}
+		case BTF_KIND_FUNC_PROTO:
+			sig_proto(m, t, b, depth);
+			return;
+		default:	/* pahole never matches these */
+			snprintf(tmp, sizeof(tmp), "!%u", id);
+			sb_put(b, tmp);
+			return;
+		}
+		id = t->type;
+	}
+	sb_put(b, "?");
+}
+
+/* ---- one leaf: a (name, signature) record per FUNC in the image ---- */
+
+static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags,
+		   uint32_t member, uint32_t ordinal)
+{
+	if (name < 0 || sig < 0)
+		return name < 0 ? name : sig;
+	if (n->nr_fsigs == n->cap_fsigs) {
+		size_t ncap = n->cap_fsigs ? n->cap_fsigs * 2 : 256;
+		struct fsig *f = realloc(n->fsigs, ncap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		n->fsigs = f;
+		n->cap_fsigs = ncap;
+	}
+	n->fsigs[n->nr_fsigs].name = name;
+	n->fsigs[n->nr_fsigs].sig = sig;
+	n->fsigs[n->nr_fsigs].flags = flags;
+	n->fsigs[n->nr_fsigs].member = member;
+	n->fsigs[n->nr_fsigs].ordinal = ordinal;
+	n->nr_fsigs++;
+	return 0;
+}
+
+/* The flags byte of the @k-th FUNC of a member (0 without a group). */
+static uint8_t func_flags(const struct abtf_linker *l, const struct input *in,
+			  uint32_t k)
+{
+	const struct mplan *mp = in->plan;
+
+	if (in->kind != IN_SLOTS || k >= mp->nr_flags)
+		return 0;
+	return l->addr_data[mp->flags_off + k];
+}
+
+static int member_sigs(struct abtf_linker *l, struct node *n,
+		       const struct input *in, uint32_t nr_slots,
+		       struct sigbuf *b)
+{
+	uint32_t *toff = malloc((in->nr_types + 1) * sizeof(*toff));
+	struct mview m = { .in = in, .toff = toff };
+	uint32_t off = 0, id, slot = 0, nr_funcs = 0;
+	int err = 0;
+
+	if (!toff)
+		return -ENOMEM;
+	for (id = 1; id <= in->nr_types; id++) {
+		toff[id] = off;
+		off += abtf__record_size((const void *)(in->types + off));
+	}
+	for (id = 1; !err && id <= in->nr_types; id++) {
+		const struct btf_type *t = mtype(&m, id);
+		const char *name = in->strs + t->name_off;
+		int kind = BTF_INFO_KIND(t->info);
+
+		if (kind != BTF_KIND_FUNC && kind != BTF_KIND_VAR)
+			continue;
+		if (in->kind == IN_SLOTS && slot >= nr_slots) {
+			err = -EINVAL;
+			break;
+		}
+		if (kind == BTF_KIND_VAR) {
+			slot++;
+			continue;
+		}
+		err = abtf__func_present(l, in, slot++, name);
+		nr_funcs++;
+		if (err <= 0)
+			continue;
+		b->len = 0;
+		b->err = 0;
+		sb_put(b, "");
+		sig_type(&m, t->type, b, 0);
+		err = b->err ? b->err :
+		      add_rec(n, abtf__strtab_add(&n->fstrs, name),
+			      abtf__strtab_add(&n->fstrs, b->s),
+			      func_flags(l, in, nr_funcs - 1),
+			      in->plan - l->plans, nr_funcs - 1);
+	}
+	free(toff);
+	return err < 0 ? err : 0;
+}
+
+static int funcs_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	struct abtf_member *ms = calloc(n->nr, sizeof(*ms));
+	struct sigbuf b = { 0 };
+	uint8_t *buf;
+	size_t i;
+	int err = 0;
+
+	(void)ctx;
+	if (!ms)
+		return -ENOMEM;
+	buf = abtf__read_leaf(l, n, ms);
+	for (i = 0; buf && !err && i < n->nr; i++) {
+		const struct mplan *mp = &l->plans[n->first + i];
+		const uint8_t *types = NULL;
+		uint8_t *xbuf = NULL;
+		struct abtf_member xm;
+		void *copy = NULL;
+		struct input in;
+
+		err = abtf__member_extend(l, &n->pr, n->first + i, &ms[i],
+					  &xbuf, &xm);
+		if (!err)
+			types = abtf__aligned_types(&xm, &copy);
+		if (!err && !types)
+			err = -ENOMEM;
+		if (!err) {
+			abtf__member_input(l, mp, &xm, types, &in);
+			err = member_sigs(l, n, &in, mp->nr_slots +
+					  (xbuf ? mp->nr_extra : 0), &b);
+		}
+		if (err == -EINVAL && !n->msg[0])
+			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
+				".debug_btf_addr group has too few slots",
+				l->path, n->first + i, mp->off);
+		free(copy);
+		free(xbuf);
+	}
+	err = buf ? err : n->err;
+	free(b.s);
+	free(buf);
+	free(ms);
+	return err;
+}
+
+/* ---- the whole archive ---- */
+
+struct frec {
+	const char *name, *sig;
+	size_t seq;		/* place in the archive */
+	uint8_t flags;		/* ABTF_FN_* */
+	uint64_t key;		/* member << 32 | FUNC ordinal */
+};
+
+static int frec_cmp(const void *a, const void *b)
+{
+	const struct frec *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cstr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Is @sym @name or @name followed by a byte up to '.'? */
+static bool has_prefix(const char *sym, const char *name, size_t len)
+{
+	return !strncmp(sym, name, len) && (unsigned char)sym[len] <= '.';
+}
+
+/* A piece of a function GCC split (pahole files no symbol of these). */
+static bool is_piece(const char *sym)
+{
+	return strstr(sym, ".cold") || strstr(sym, ".part");
+}
+
+static int lsym_idx_cmp(const void *a, const void *b)
+{
+	const struct lsym *x = *(const struct lsym *const *)a;
+	const struct lsym *y = *(const struct lsym *const *)b;
+
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Function symbols of @name (or "name.suffix") at more than one address,
+ * as pahole sees it: in symbol table order, an address of 0 counts as
+ * none yet (so in a relocatable file, where a function at the start of
+ * its section is at 0, "0 then 0x10" is one address and "0x10 then 0"
+ * two). 1 yes, 0 no, < 0 error.
+ */
+static int ambiguous_address(const struct abtf_linker *l, const char *name)
+{
+	size_t len = strlen(name), i = abtf__first_sym(l, name), n = 0, k;
+	const struct lsym **v;
+	uint64_t addr = 0;
+	int ret = 0;
+
+	/* sorted by name: "name", then "name" and a byte below '.', then
+	 * "name.suffix", then the names that go on with a byte above '.' */
+	for (k = i; k < l->nr_syms && has_prefix(l->syms[k].name, name, len);
+	     k++)
+		n++;
+	if (n < 2)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (n = 0; i < k; i++) {
+		const struct lsym *s = &l->syms[i];
+		char next = s->name[len];
+
+		if (s->type == STT_FUNC && (!next || next == '.') &&
+		    !is_piece(s->name))
+			v[n++] = s;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), lsym_idx_cmp);
+	for (k = 0; k < n && !ret; k++) {
+		if (addr && addr != v[k]->value)
+			ret = 1;
+		addr = v[k]->value;
+	}
+	free(v);
+	return ret;
+}
+
+static int drop_name(struct abtf_linker *l, const char *name, const char *why)
+{
+	int64_t off = abtf__strtab_add(&l->drop_strs, name);
+
+	if (off < 0)
+		return off;
+	if (l->nr_drop == l->cap_drop) {
+		size_t ncap = l->cap_drop ? l->cap_drop * 2 : 64;
+		const char **d = realloc(l->drop, ncap * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		l->drop = d;
+		l->cap_drop = ncap;
+	}
+	l->drop[l->nr_drop++] = (const char *)(uintptr_t)off;
+	pr_debug(&l->pr, "%s: FUNC %s left out: %s", l->path, name, why);
+	return 0;
+}
+
+/*
+ * Is the final symbol called @name weak? A weak definition of an object
+ * whose symbol the linker resolved to another (strong) one left its code
+ * without a symbol: pahole's state for it is at no symbol's address.
+ */
+static bool final_weak(const struct abtf_linker *l, const char *name)
+{
+	size_t i = abtf__first_sym(l, name);
+
+	for (; i < l->nr_syms && !strcmp(l->syms[i].name, name); i++)
+		if (l->syms[i].type == STT_FUNC)
+			return l->syms[i].bind == STB_WEAK;
+	return false;
+}
+
+/*
+ * pahole's canonical state of the name of records @r[0..@nr): the first
+ * at a symbol's address that is not skipped for optimized parameters,
+ * else the first at a symbol's address, else the first. A record of a weak
+ * definition is at its symbol's address only if the final symbol is weak
+ * and it is the first weak one (the one ld keeps).
+ */
+static size_t canonical(const struct abtf_linker *l, const struct frec *r,
+			size_t nr)
+{
+	bool weak_won = l->elf && final_weak(l, r[0].name), seen_weak = false;
+	size_t i, first = nr;
+
+	if (l->ehdr.e_type == ET_REL)
+		return 0;	/* see optimized() */
+
+	for (i = 0; i < nr; i++) {
+		bool at_sym = true;
+
+		if (l->elf && (r[i].flags & ABTF_FN_WEAK)) {
+			at_sym = weak_won && !seen_weak;
+			seen_weak = true;
+		}
+		if (!at_sym)
+			continue;
+		if (!(r[i].flags & ABTF_FN_OPTIMIZED))
+			return i;
+		if (first == nr)
+			first = i;
+	}
+	return first == nr ? 0 : first;
+}
+
+/*
+ * Is the canonical record skipped for optimized parameters? In a
+ * relocatable file (a module) pahole compares DWARF addresses that libdwfl
+ * laid out with symbol values that are section offsets: no state is at a
+ * symbol's address, the first is canonical and no symbol is "optimized",
+ * so only a changed ABI (DW_CC_nocall) counts.
+ */
+static bool optimized(const struct abtf_linker *l, const struct frec *r)
+{
+	if (l->ehdr.e_type == ET_REL)
+		return r->flags & ABTF_FN_OPTIMIZED_ABI;
+	return r->flags & ABTF_FN_OPTIMIZED;
+}
+
+static int skip_rec(struct abtf_linker *l, uint64_t key)
+{
+	if (l->nr_skip == l->cap_skip) {
+		size_t ncap = l->cap_skip ? l->cap_skip * 2 : 64;
+		uint64_t *s = realloc(l->skip, ncap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		l->skip = s;
+		l->cap_skip = ncap;
+	}
+	l->skip[l->nr_skip++] = key;
+	return 0;
+}
+
+/* Keep the canonical record's FUNC: skip those of the name before it. */
+static int keep_canonical(struct abtf_linker *l, const struct frec *r,
+			  size_t nr, size_t c)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < c; i++)
+		err = skip_rec(l, r[i].key);
+	return err;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Decide per name, over the records sorted by name and archive order. */
+static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
+{
+	bool opt = l->feats & ABTF_FEAT_OPTIMIZED_FUNC;
+	bool con = l->feats & ABTF_FEAT_CONSISTENT_FUNC;
+	size_t i, j, k;
+	int err = 0;
+
+	if (nr)
+		qsort(r, nr, sizeof(*r), frec_cmp);
+	for (i = 0; !err && i < nr; i = j) {
+		bool inconsistent = false;
+		uint8_t any = r[i].flags;
+		size_t c;
+
+		for (j = i + 1; j < nr && !strcmp(r[j].name, r[i].name); j++) {
+			if (strcmp(r[j].sig, r[i].sig))
+				inconsistent = true;
+			any |= r[j].flags;
+		}
+		c = canonical(l, r + i, j - i);
+		if (opt && (any & ABTF_FN_UNEXPECTED_REG))
+			err = drop_name(l, r[i].name, "unexpected register");
+		else if (opt && (any & ABTF_FN_REORDERED))
+			err = drop_name(l, r[i].name, "reordered parameters");
+		else if (opt && optimized(l, &r[i + c]))
+			err = drop_name(l, r[i].name, "optimized parameters");
+		else if (l->elf && (err = ambiguous_address(l, r[i].name)))
+			err = err < 0 ? err :
+			      drop_name(l, r[i].name, "ambiguous address");
+		else if (con && inconsistent)
+			err = drop_name(l, r[i].name, "inconsistent prototypes");
+		else
+			err = keep_canonical(l, r + i, j - i, c);
+	}
+	if (err)
+		return err;
+	/* offsets into drop_strs, now that it no longer moves */
+	for (k = 0; k < l->nr_drop; k++)
+		l->drop[k] = l->drop_strs.data + (uintptr_t)l->drop[k];
+	if (l->nr_drop)
+		qsort(l->drop, l->nr_drop, sizeof(*l->drop), cstr_cmp);
+	if (l->nr_skip)
+		qsort(l->skip, l->nr_skip, sizeof(*l->skip), u64_cmp);
+	return 0;
+}
+
+int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
+{
+	struct frec *r = NULL;
+	size_t i, k, total = 0, seq = 0;
+	int err;
+
+	err = abtf__run_level(l, leaves, nr, funcs_leaf, NULL);
+	for (i = 0; !err && i < nr; i++)
+		total += leaves[i].nr_fsigs;
+	if (!err && total) {
+		r = malloc(total * sizeof(*r));
+		if (!r)
+			err = -ENOMEM;
+	}
+	for (i = 0; !err && i < nr; i++) {
+		const struct node *n = &leaves[i];
+
+		for (k = 0; k < n->nr_fsigs; k++, seq++) {
+			r[seq].name = n->fstrs.data + n->fsigs[k].name;
+			r[seq].sig = n->fstrs.data + n->fsigs[k].sig;
+			r[seq].flags = n->fsigs[k].flags;
+			r[seq].key = (uint64_t)n->fsigs[k].member << 32 |
+				     n->fsigs[k].ordinal;
+			r[seq].seq = seq;
+		}
+	}
+	if (!err)
+		err = decide_names(l, r, total);
+	free(r);
+	for (i = 0; i < nr; i++) {
+		abtf__strtab_free(&leaves[i].fstrs);
+		memset(&leaves[i].fstrs, 0, sizeof(leaves[i].fstrs));
+		free(leaves[i].fsigs);
+		leaves[i].fsigs = NULL;
+		leaves[i].nr_fsigs = leaves[i].cap_fsigs = 0;
+	}
+	return err;
+}
+
+bool abtf__func_dropped(const struct abtf_linker *l, const char *name)
+{
+	return l->nr_drop && bsearch(&name, l->drop, l->nr_drop,
+				     sizeof(*l->drop), cstr_cmp);
+}
+
+bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
+			uint32_t ordinal)
+{
+	uint64_t key = (uint64_t)member << 32 | ordinal;
+
+	return l->nr_skip && bsearch(&key, l->skip, l->nr_skip,
+				     sizeof(*l->skip), u64_cmp);
+}

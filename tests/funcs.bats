@@ -1,0 +1,244 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# btf-link --btf_features=...,consistent_func: pahole 1.31's cross-unit
+# function rules (docs/design.md, "optimized_func and consistent_func").
+# tests/fixtures/funcs-a.c and funcs-b.c, compiled and linked at test time,
+# hold static functions of one name with conflicting and with equal
+# prototypes, and weak functions defined twice (one address) with loosely
+# equal and with conflicting prototypes. What the feature must leave out
+# is predicted by tests/funcs-rules.py from the program's symbols (nm) and
+# the objects' own BTF (bpftool), never written down here.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+# The 1.24 features btf-link always makes, and the same with the rules.
+FEATS=var,float,decl_tag,type_tag,enum64
+FEATS_CF=$FEATS,consistent_func
+# Linux 6.12's list (scripts/Makefile.btf), for the lab's pahole.
+FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+LAB_PAHOLE=${LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+
+need_tools() {
+	need_cmd gcc bpftool nm python3 objcopy
+	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+}
+
+# build_prog: funcs-a.o and funcs-b.o through cc-btf, linked into prog.
+build_prog() {
+	local n
+	for n in a b; do
+		gcc -g -O2 -c "$FIXTURES/funcs-$n.c" -o "funcs-$n.o"
+		"$CC_BTF" --encode "funcs-$n.o"
+	done
+	gcc -o prog funcs-a.o funcs-b.o
+}
+
+# funcs_split BTF BASE: the FUNC names of split BTF over BASE, sorted.
+funcs_split() {
+	bpftool btf dump file "$1" -B "$2" |
+		sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" | sort
+}
+
+# funcs BTF: its FUNC names, sorted.
+funcs() {
+	bpftool btf dump file "$1" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" |
+		sort
+}
+
+@test "consistent_func leaves out what pahole 1.31's rules predict, and only that" {
+	need_tools
+	build_prog
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf prog
+	"$ABTF_TOP/tests/funcs-rules.py" prog default.btf funcs-a.o funcs-b.o \
+		> expected
+	# the fixture must exercise both rules, or the test proves nothing
+	grep -qx twin_fn expected
+	grep -qx conflict_fn expected
+	grep -qx weak_clash expected
+	! grep -qx weak_loose expected
+	funcs default.btf | grep -vxF -f expected > kept || true
+	diff -u kept <(funcs cf.btf)
+	# everything else as without the feature: one "- func" line per
+	# name, and the weak function's prototype from the state at its
+	# symbol (the next test)
+	run -1 "$BTF_LINK" --compare default.btf cf.btf
+	diff -u expected <(printf '%s\n' "$output" |
+		sed -n 's/^- func \([^:]*\):.*/\1/p' | sort)
+	[ "$(printf '%s\n' "$output" | grep -v '^- func ' |
+	     grep -vc '^~ func weak_over: ')" = 0 ]
+}
+
+@test "optimized_func, consistent_func: a weak function the linker overrode lends no prototype" {
+	need_tools
+	build_prog
+	# what the test stands on: weak in funcs-a.o, strong in funcs-b.o,
+	# funcs-a.o first, the program's symbol the strong one
+	nm funcs-a.o | grep -q ' W weak_over$'
+	nm funcs-b.o | grep -q ' T weak_over$'
+	nm prog | grep -q ' T weak_over$'
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS_CF,optimized_func -o both.btf prog
+	# pahole 1.24: the first in link order; 1.31: the state at the symbol
+	run "$BTF_LINK" --compare default.btf both.btf
+	[[ $output == *"~ func weak_over: "*"(int weak_arg)"*"(int strong_arg)"* ]]
+}
+
+@test "consistent_func: the same bytes at any -j, and the default unchanged" {
+	need_tools
+	build_prog
+	"$BTF_LINK" -j1 --btf_features=$FEATS_CF -o j1.btf prog
+	"$BTF_LINK" -j4 --btf_features=$FEATS_CF -o j4.btf prog
+	cmp j1.btf j4.btf
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS -o named.btf prog
+	cmp default.btf named.btf
+}
+
+@test "consistent_func: members made by pahole (placed by name) follow the same rules" {
+	need_tools
+	need_cmd pahole
+	local n
+	for n in a b; do
+		gcc -g -O2 -c "$FIXTURES/funcs-$n.c" -o "funcs-$n.o"
+		pahole -J --btf_gen_floats --btf_encode_detached="$n.btf" \
+			"funcs-$n.o"
+		objcopy --add-section .BTF="$n.btf" "funcs-$n.o"
+	done
+	gcc -o prog funcs-a.o funcs-b.o
+	"$BTF_LINK" -o default.btf prog
+	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf prog
+	"$ABTF_TOP/tests/funcs-rules.py" prog default.btf funcs-a.o funcs-b.o \
+		> expected
+	grep -qx conflict_fn expected
+	funcs default.btf | grep -vxF -f expected > kept || true
+	diff -u kept <(funcs cf.btf)
+}
+
+@test "consistent_func: the same functions as the lab's pahole with Linux 6.12's features" {
+	need_tools
+	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	build_prog
+	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf prog
+	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+		--btf_encode_detached=pahole.btf prog
+	run "$BTF_LINK" --compare cf.btf pahole.btf
+	echo "$output"
+	[ "$status" = 0 ]
+}
+
+# build_opt: funcs-opt.c through cc-btf into optprog; skip (with the
+# reason) when this GCC made no .isra/.constprop clone of it.
+build_opt() {
+	gcc -g -O2 "$@" -c "$FIXTURES/funcs-opt.c" -o funcs-opt.o
+	nm funcs-opt.o | grep -qE '\.(isra|constprop)' ||
+		skip "$(gcc -dumpversion) made no .isra/.constprop clone at -O2"
+	"$CC_BTF" --encode funcs-opt.o
+	gcc -o optprog funcs-opt.o
+}
+
+# clones_as_predicted [CFLAGS...]: funcs-opt.c's clones get a FUNC with
+# optimized_func exactly as tests/funcs-clones.py predicts.
+clones_as_predicted() {
+	need_tools
+	need_cmd readelf
+	[ "$(uname -m)" = x86_64 ] ||
+		skip "tests/funcs-clones.py knows x86-64's argument registers"
+	build_opt "$@"
+	"$ABTF_TOP/tests/funcs-clones.py" optprog > verdicts
+	cat verdicts
+	grep -q ' keep$' verdicts || skip "no clone kept its parameters in place"
+	grep -q ' drop: ' verdicts || skip "no clone lost a parameter"
+	"$BTF_LINK" -o default.btf optprog
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func -o opt.btf optprog
+	local name verdict
+	while read -r name verdict; do
+		! funcs default.btf | grep -qx "$name"
+		if [ "$verdict" = keep ]; then
+			funcs opt.btf | grep -qx "$name"
+		else
+			! funcs opt.btf | grep -qx "$name"
+		fi
+	done < verdicts
+	# the rest as without the feature
+	run "$BTF_LINK" --compare default.btf opt.btf
+	diff -u <(sed -n 's/ keep$//p' verdicts | sort) \
+		<(printf '%s\n' "$output" | sed -n 's/^+ func \([^:]*\):.*/\1/p' | sort)
+	[ "$(printf '%s\n' "$output" | grep -vc '^+ func ')" = 0 ]
+}
+
+@test "optimized_func: clones get a FUNC as pahole 1.31's rules predict from nm and DWARF" {
+	clones_as_predicted
+}
+
+@test "optimized_func: the same with DWARF 4's location lists (.debug_loc)" {
+	clones_as_predicted -gdwarf-4
+}
+
+@test "optimized_func: in a relocatable file (a module), by pahole's rules for one" {
+	need_tools
+	need_cmd readelf ld
+	[ "$(uname -m)" = x86_64 ] ||
+		skip "tests/funcs-clones.py knows x86-64's argument registers"
+	build_opt
+	build_prog
+	"$BTF_LINK" -o base.btf prog
+	ld -r -o mod.ko funcs-opt.o
+	"$ABTF_TOP/tests/funcs-clones.py" --relocatable mod.ko > verdicts
+	cat verdicts
+	grep -q ' keep$' verdicts || skip "no clone kept"
+	"$BTF_LINK" --btf_features=$FEATS_CF,optimized_func --base base.btf \
+		-o mod.btf mod.ko
+	local name verdict
+	while read -r name verdict; do
+		if [ "$verdict" = keep ]; then
+			funcs_split mod.btf base.btf | grep -qx "$name"
+		else
+			! funcs_split mod.btf base.btf | grep -qx "$name"
+		fi
+	done < verdicts
+	if [ -x "$LAB_PAHOLE" ]; then
+		"$LAB_PAHOLE" -J --btf_features=$FEATS_612 --btf_base base.btf \
+			--btf_encode_detached=pahole.btf mod.ko
+		"$BTF_LINK" --compare --base base.btf mod.btf pahole.btf
+	fi
+}
+
+@test "optimized_func: the object's .BTF is the same with or without the facts" {
+	need_tools
+	gcc -g -O2 -c "$FIXTURES/funcs-opt.c" -o a.o
+	cp a.o b.o
+	"$CC_BTF" --encode a.o
+	"$CC_BTF" --encode --no-addr b.o
+	section_bytes a.o .BTF a.btf
+	section_bytes b.o .BTF b.btf
+	cmp a.btf b.btf
+}
+
+@test "optimized_func: the same bytes at any -j" {
+	need_tools
+	build_opt
+	build_prog
+	"$BTF_LINK" -j1 --btf_features=$FEATS,optimized_func,consistent_func -o j1.btf optprog
+	"$BTF_LINK" -j3 --btf_features=$FEATS,optimized_func,consistent_func -o j3.btf optprog
+	cmp j1.btf j3.btf
+	"$BTF_LINK" -j1 --btf_features=$FEATS,optimized_func,consistent_func -o p1.btf prog
+	"$BTF_LINK" -j3 --btf_features=$FEATS,optimized_func,consistent_func -o p3.btf prog
+	cmp p1.btf p3.btf
+}
+
+@test "optimized_func: the same functions as the lab's pahole with Linux 6.12's features" {
+	need_tools
+	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	build_opt
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func -o ours.btf optprog
+	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+		--btf_encode_detached=pahole.btf optprog
+	run "$BTF_LINK" --compare ours.btf pahole.btf
+	echo "$output"
+	[ "$status" = 0 ]
+}
