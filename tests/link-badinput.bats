@@ -534,6 +534,8 @@ tag_case() {
 			[ ! -e out.btf ]
 		done
 		unchanged "$case.bin"
+	done
+}
 
 # craft_ext CASE IN OUT: IN (an image of one cc-btf object) with its
 # version 2 .debug_btf_addr group damaged as CASE says; prints the error
