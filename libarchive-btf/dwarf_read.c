@@ -51,20 +51,11 @@ struct cur {
 
 static uint64_t get_uleb(struct cur *c)
 {
-	uint64_t v = 0;
-	unsigned int shift = 0;
+	uint64_t v;
 
-	while (c->p < c->end) {
-		uint8_t b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = true;
-	return 0;
+	if (!dw_uleb(&c->p, c->end, &v))
+		c->bad = true;
+	return v;
 }
 
 static int64_t get_sleb(struct cur *c)

@@ -198,4 +198,28 @@ static inline bool dw_unit__annotations(const struct dw_unit *u)
 /* @v as an unsigned constant, as dwarf_formudata() reads it: 0 or -EINVAL. */
 int dw_value__udata(const struct dw_value *v, uint64_t *val);
 
+/*
+ * The ULEB128 at *@p, before @end: true with *@p past it, false (*@p at
+ * @end, *@v 0) if it does not end there. Bits past 64 are dropped. The
+ * one reader of the form for the DIE reader, location expressions and
+ * location lists.
+ */
+static inline bool dw_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end) {
+		uint8_t b = *(*p)++;
+
+		if (shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	*v = 0;
+	return false;
+}
+
 #endif /* __ABTF_DWARF_READ_H */

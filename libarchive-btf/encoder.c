@@ -650,24 +650,6 @@ static int encode_func(struct abtf_encoder *enc, struct dw_die *die)
 	return add_placed(enc, id, sym);
 }
 
-/* A ULEB128 operand in [*p, end): false if it does not end there. */
-static bool op_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-	unsigned int shift = 0;
-
-	*v = 0;
-	while (*p < end) {
-		uint8_t b = *(*p)++;
-
-		if (shift < 64)
-			*v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
-
 /*
  * A definition with code whose parameters all have names is one of
  * pahole 1.31's "states" of its name (docs/design.md): keep its facts.
@@ -743,7 +725,7 @@ static int var_operand(struct abtf_encoder *enc, const struct dw_die *die,
 		break;
 	case DW_OP_addrx:
 	case DW_OP_GNU_addr_index:
-		if (!op_uleb(&p, end, &idx))
+		if (!dw_uleb(&p, end, &idx))
 			return bad_dwarf(enc, die, -EINVAL,
 					 "DW_OP_addrx: truncated operand");
 		err = dw_unit__addrx(&enc->dwf, die->cu, idx, addr, where, &why);
@@ -755,7 +737,7 @@ static int var_operand(struct abtf_encoder *enc, const struct dw_die *die,
 	}
 	if (p == end || *p == DW_OP_piece)
 		return 0;
-	if (*p++ == DW_OP_plus_uconst && op_uleb(&p, end, add) && p == end)
+	if (*p++ == DW_OP_plus_uconst && dw_uleb(&p, end, add) && p == end)
 		return 0;
 	return 1;
 }

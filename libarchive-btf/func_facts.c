@@ -64,20 +64,11 @@ static uint64_t rd_n(struct rd *r, unsigned int n)
 
 static uint64_t rd_uleb(struct rd *r)
 {
-	uint64_t v = 0;
-	unsigned int shift = 0;
+	uint64_t v;
 
-	while (r->p < r->end) {
-		uint8_t b = *r->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->bad = true;
-	return 0;
+	if (!dw_uleb(&r->p, r->end, &v))
+		r->bad = true;
+	return v;
 }
 
 static void rd_skip(struct rd *r, uint64_t n)

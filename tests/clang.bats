@@ -55,16 +55,6 @@ cencode() {
 	bpftool btf dump file "ref-$base.btf" > "ref-$base.dump"
 }
 
-# same_btf REF OURS: btf-link --compare finds them equal.
-same_btf() {
-	run "$BTF_LINK" --compare "$@"
-	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
-		echo "btf-link --compare $*: exit $status (want 0, no output):"
-		echo "$output"
-		return 1
-	fi
-}
-
 # kind_count DUMP KIND: how many types of KIND a bpftool dump has.
 kind_count() {
 	grep -c "^\[[0-9]*\] $2 " "$1" || true

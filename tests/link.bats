@@ -108,16 +108,6 @@ check_output() {
 	fi
 }
 
-# same_btf [--base B] REF OURS: btf-link --compare finds them equal.
-same_btf() {
-	run "$BTF_LINK" --compare "$@"
-	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
-		echo "btf-link --compare $*: exit $status (want 0, no output):"
-		echo "$output"
-		return 1
-	fi
-}
-
 # count_kind DUMP KIND NAME: how many KIND 'NAME' a bpftool dump has.
 count_kind() {
 	grep -c "^\[[0-9]*\] $2 '$3'" "$1" || true

@@ -30,6 +30,16 @@ pahole_btf() {
 	pahole -J $PAHOLE_KERNEL_FLAGS --btf_encode_detached="$2" "$1"
 }
 
+# same_btf [--base B] REF OURS: btf-link --compare finds them equal.
+same_btf() {
+	run "$BTF_LINK" --compare "$@"
+	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
+		echo "btf-link --compare $*: exit $status (want 0, no output):"
+		echo "$output"
+		return 1
+	fi
+}
+
 # section_bytes FILE SECTION OUT: dump an ELF section, allocated or not.
 section_bytes() {
 	objcopy --dump-section "$2=$3" "$1" /dev/null
