@@ -44,6 +44,10 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e compare
 }
 
+@test "kernel e2e: btf-link takes the features the tree gives pahole 1.21 to 1.31, the same list from 1.26" {
+	e2e features
+}
+
 @test "kernel e2e: the kernel boots under qemu and accepts its BTF and the modules' BTF" {
 	e2e boot
 }

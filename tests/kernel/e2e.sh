@@ -16,6 +16,11 @@
 #   cc-btf       build 2: CC="cc-btf gcc", nothing else         (O=cc-btf)
 #   check        build 2's images: final BTF only, no archive left behind
 #   compare      build 2's vmlinux and module BTF against pahole's, by meaning
+#   features     what the tree gives btf-link (BTF_LINK_FLAGS) for each pahole
+#                version, as the tree computes pahole's flags: btf-link
+#                takes each on build 2's image, and where the tree gives
+#                pahole a --btf_features list (6.12, pahole 1.26 and
+#                later), btf-link gets the same
 #   boot         boot build 2 in qemu: /sys/kernel/btf, insmod, no BTF error
 #   repro        build 3: as build 2 with another make -j, BTF_LINK="btf-link
 #                -j 1" and BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be
@@ -112,7 +117,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=e2e KBUILD_BUILD_VERSION=1
 unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
 
-ALL_PHASES="tools source config pahole cc-btf check compare boot repro relink incremental unpatched"
+ALL_PHASES="tools source config pahole cc-btf check compare features boot repro relink incremental unpatched"
 
 say() { printf 'e2e: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -571,6 +576,49 @@ phase_compare() {
 		compare "$B_CC/$ko" "$RES/$m.pahole.btf" "$B_CC/$ko" "$RES/$m.diff" 20 \
 			--base "$B_CC/vmlinux"
 	done
+}
+
+# tree_flags VERSION: "PAHOLE_FLAGS|BTF_LINK_FLAGS" as the tree computes
+# them for pahole VERSION (e.g. 124): 6.1's scripts/pahole-flags.sh runs a
+# stand-in pahole that reports that version, 6.12's Makefile.btf reads it
+# from the configuration.
+tree_flags() {
+	local v=$1 fake=$RES/fake-pahole
+	if [ -x "$SRC/scripts/pahole-flags.sh" ]; then
+		printf '#!/bin/sh\necho v%s.%s\n' "${v%??}" "${v#?}" > "$fake"
+		chmod +x "$fake"
+		echo "$(PAHOLE=$fake "$SRC/scripts/pahole-flags.sh")|$(PAHOLE=$fake "$SRC/scripts/pahole-flags.sh" --btf-link)"
+		return
+	fi
+	sed "s/^CONFIG_PAHOLE_VERSION=.*/CONFIG_PAHOLE_VERSION=$v/" \
+		"$B_CC/include/config/auto.conf" > "$RES/auto.conf"
+	make -s --no-print-directory -f - srctree="$SRC" auto="$RES/auto.conf" <<'MK'
+include $(auto)
+include $(srctree)/scripts/Kbuild.include
+include $(srctree)/scripts/Makefile.btf
+all: ; @echo "$(PAHOLE_FLAGS)|$(BTF_LINK_FLAGS)"
+MK
+}
+
+phase_features() {
+	local v flags pflags lflags want
+	mkdir -p "$RES"
+	for v in 121 122 123 124 125 126 127 131; do
+		flags=$(tree_flags $v) || die "cannot compute the flags for pahole $v"
+		pflags=${flags%%|*}
+		lflags=${flags#*|}
+		say "pahole 1.${v#?}: pahole $pflags; btf-link $lflags"
+		# shellcheck disable=SC2086
+		"$BTF_LINK_BIN" $lflags -o "$RES/features.btf" "$B_CC/$BTF_IMAGE" ||
+			fail "btf-link refuses what the tree gives it for pahole 1.${v#?}: $lflags"
+		# a tree that gives pahole a feature list (6.12, pahole 1.26
+		# and later) gives btf-link the same list
+		want=$(printf '%s\n' $pflags | sed -n 's/^--btf_features=\([^+].*\)/\1/p' | head -n 1)
+		[ -n "$want" ] || continue
+		[ "$lflags" = "--btf_features=$want,reproducible_build" ] ||
+			fail "pahole 1.${v#?} gets --btf_features=$want, btf-link $lflags"
+	done
+	rm -f "$RES/features.btf" "$RES/auto.conf" "$RES/fake-pahole"
 }
 
 # pahole_flags: the flags the tree gives pahole (scripts/pahole-flags.sh in
