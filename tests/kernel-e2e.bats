@@ -44,7 +44,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e compare
 }
 
-@test "kernel e2e: btf-link takes the features the tree gives pahole 1.21 to 1.31, the same list from 1.26" {
+@test "kernel e2e: btf-link takes the features the tree gives pahole 1.21 to 1.31 (scripts/pahole-flags.sh --btf-link)" {
 	e2e features
 }
 
