@@ -280,48 +280,56 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 	return err < 0 ? err : 0;
 }
 
+/*
+ * One member: read alone (as place_by_name() does), so that the pass holds
+ * one member's bytes at a time, not a whole leaf's (16 MB); its messages
+ * go to @n's.
+ */
+static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
+			struct sigbuf *b)
+{
+	struct node one = { .nr = 1, .leaf = true, .first = idx, .pr = n->pr };
+	const struct mplan *mp = &l->plans[idx];
+	const uint8_t *types = NULL;
+	struct abtf_member m, xm;
+	uint8_t *buf, *xbuf = NULL;
+	void *copy = NULL;
+	struct input in;
+	int err;
+
+	buf = abtf__read_leaf(l, &one, &m);
+	if (!buf)
+		return one.err;
+	err = abtf__member_extend(l, &n->pr, idx, &m, &xbuf, &xm);
+	if (!err)
+		types = abtf__aligned_types(&xm, &copy);
+	if (!err && !types)
+		err = -ENOMEM;
+	if (!err) {
+		abtf__member_input(l, mp, &xm, types, &in);
+		err = member_sigs(l, n, &in, mp->nr_slots +
+				  (xbuf ? mp->nr_extra : 0), b);
+	}
+	if (err == -EINVAL && !n->msg[0])
+		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
+			".debug_btf_addr group has too few slots",
+			l->path, idx, mp->off);
+	free(copy);
+	free(xbuf);
+	free(buf);
+	return err;
+}
+
 static int funcs_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 {
-	struct abtf_member *ms = calloc(n->nr, sizeof(*ms));
 	struct sigbuf b = { 0 };
-	uint8_t *buf;
 	size_t i;
 	int err = 0;
 
 	(void)ctx;
-	if (!ms)
-		return -ENOMEM;
-	buf = abtf__read_leaf(l, n, ms);
-	for (i = 0; buf && !err && i < n->nr; i++) {
-		const struct mplan *mp = &l->plans[n->first + i];
-		const uint8_t *types = NULL;
-		uint8_t *xbuf = NULL;
-		struct abtf_member xm;
-		void *copy = NULL;
-		struct input in;
-
-		err = abtf__member_extend(l, &n->pr, n->first + i, &ms[i],
-					  &xbuf, &xm);
-		if (!err)
-			types = abtf__aligned_types(&xm, &copy);
-		if (!err && !types)
-			err = -ENOMEM;
-		if (!err) {
-			abtf__member_input(l, mp, &xm, types, &in);
-			err = member_sigs(l, n, &in, mp->nr_slots +
-					  (xbuf ? mp->nr_extra : 0), &b);
-		}
-		if (err == -EINVAL && !n->msg[0])
-			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
-				".debug_btf_addr group has too few slots",
-				l->path, n->first + i, mp->off);
-		free(copy);
-		free(xbuf);
-	}
-	err = buf ? err : n->err;
+	for (i = 0; !err && i < n->nr; i++)
+		err = funcs_member(l, n, n->first + i, &b);
 	free(b.s);
-	free(buf);
-	free(ms);
 	return err;
 }
 
