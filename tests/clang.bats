@@ -25,8 +25,7 @@ CLANG_FIXTURES="btf-tags btf-tags-b odd-ints"
 
 need_clang() {
 	need_cmd clang pahole bpftool readelf objcopy
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	need_built
 	[ "$(uname -m)" = x86_64 ] ||
 		skip "the expected layouts and sections are those of x86-64"
 }

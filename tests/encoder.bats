@@ -31,8 +31,7 @@ UNSUPPORTED_FIXTURES="unsupported-complex"
 
 need_tools() {
 	need_cmd gcc pahole bpftool readelf objcopy
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	need_built
 	[ "$(uname -m)" = x86_64 ] ||
 		skip "the expected layouts and sections are those of x86-64"
 }

@@ -23,8 +23,7 @@ LEGACY="var,float,decl_tag,type_tag,enum64,reproducible_build"
 
 need_link() {
 	need_cmd gcc ld
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	need_built
 	[ "$(uname -m)" = x86_64 ] || skip "link.lds is x86-64's"
 }
 

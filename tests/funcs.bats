@@ -23,8 +23,7 @@ LAB_PAHOLE=${LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
 
 need_tools() {
 	need_cmd gcc bpftool nm python3 objcopy
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	need_built
 }
 
 # build_prog: funcs-a.o and funcs-b.o through cc-btf, linked into prog.

@@ -36,8 +36,7 @@ setup() {
 	mkdir -p "$WORK/w"
 	cd "$WORK/w" || return 1
 	need_cmd gcc ld objcopy readelf python3
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	need_built
 }
 
 # make_archive: prog, the "vmlinux" of tests/link.bats, and archive.bin,

@@ -37,8 +37,7 @@ SUBSECTION_VARS_GC="pcpu_a_mostly pcpu_a_shared pcpu_first pcpu_gc_kept"
 
 need_tools() {
 	need_cmd gcc ld pahole bpftool readelf objcopy objdump
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	need_built
 	[ "$(uname -m)" = x86_64 ] ||
 		skip "link.lds and the expected layouts are those of x86-64"
 }

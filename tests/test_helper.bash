@@ -25,6 +25,12 @@ need_cmd() {
 	done
 }
 
+# need_built: skip when the tools under test are not built.
+need_built() {
+	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+}
+
 # pahole_btf OBJ OUT: the BTF Debian's pahole makes of OBJ, as a raw file.
 pahole_btf() {
 	pahole -J $PAHOLE_KERNEL_FLAGS --btf_encode_detached="$2" "$1"
@@ -73,8 +79,7 @@ kernel_prepare() {
 # failed otherwise.
 need_kernel() {
 	need_cmd gcc pahole readelf objcopy "$@"
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	need_built
 	case ${KERNEL_PREPARE_STATUS:-1} in
 	0) ;;
 	77) skip "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
