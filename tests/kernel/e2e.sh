@@ -578,6 +578,17 @@ phase_compare() {
 	done
 }
 
+# makefile_btf AUTOCONF: "PAHOLE_FLAGS|BTF_LINK_FLAGS" of 6.12's
+# scripts/Makefile.btf for the configuration AUTOCONF.
+makefile_btf() {
+	make -s --no-print-directory -f - srctree="$SRC" auto="$1" <<'MK'
+include $(auto)
+include $(srctree)/scripts/Kbuild.include
+include $(srctree)/scripts/Makefile.btf
+all: ; @echo "$(PAHOLE_FLAGS)|$(BTF_LINK_FLAGS)"
+MK
+}
+
 # tree_flags VERSION: "PAHOLE_FLAGS|BTF_LINK_FLAGS" as the tree computes
 # them for pahole VERSION (e.g. 124): 6.1's scripts/pahole-flags.sh runs a
 # stand-in pahole that reports that version, 6.12's Makefile.btf reads it
@@ -592,12 +603,7 @@ tree_flags() {
 	fi
 	sed "s/^CONFIG_PAHOLE_VERSION=.*/CONFIG_PAHOLE_VERSION=$v/" \
 		"$B_CC/include/config/auto.conf" > "$RES/auto.conf"
-	make -s --no-print-directory -f - srctree="$SRC" auto="$RES/auto.conf" <<'MK'
-include $(auto)
-include $(srctree)/scripts/Kbuild.include
-include $(srctree)/scripts/Makefile.btf
-all: ; @echo "$(PAHOLE_FLAGS)|$(BTF_LINK_FLAGS)"
-MK
+	makefile_btf "$RES/auto.conf"
 }
 
 phase_features() {
@@ -624,17 +630,14 @@ phase_features() {
 # pahole_flags: the flags the tree gives pahole (scripts/pahole-flags.sh in
 # 6.1, PAHOLE_FLAGS of scripts/Makefile.btf in 6.12), for the configuration.
 pahole_flags() {
+	local flags
 	if [ -x "$SRC/scripts/pahole-flags.sh" ]; then
 		PAHOLE=pahole "$SRC/scripts/pahole-flags.sh"
 		return
 	fi
-	make -s --no-print-directory -C "$B_CC" -f - srctree="$SRC" <<'MK' ||
-include include/config/auto.conf
-include $(srctree)/scripts/Kbuild.include
-include $(srctree)/scripts/Makefile.btf
-all: ; @echo $(PAHOLE_FLAGS)
-MK
+	flags=$(makefile_btf "$B_CC/include/config/auto.conf") ||
 		die "cannot read PAHOLE_FLAGS of scripts/Makefile.btf"
+	echo "${flags%%|*}"
 }
 
 # initramfs DIR OUT: busybox, e2e-init as /init, DIR's modules.
