@@ -32,6 +32,7 @@
 #define KBUILD_PROTOCOL		"1"
 #define PRINT_BTF_LINK		"--print-btf-link"
 #define BTF_LINK_NAME		"btf-link"
+#define KBUILD_BASENAME_OPT	"-DKBUILD_BASENAME="
 
 bool cc_btf__is_print_btf_link(const struct cc_btf *cb)
 {
@@ -86,7 +87,8 @@ static bool is_kernel_object(const struct cc_btf *cb)
 	int i;
 
 	for (i = 1; i < cb->nr_args; i++)
-		if (!strncmp(cb->args[i], "-DKBUILD_BASENAME=", 18))
+		if (!strncmp(cb->args[i], KBUILD_BASENAME_OPT,
+			     sizeof(KBUILD_BASENAME_OPT) - 1))
 			return true;
 	return false;
 }
