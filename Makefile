@@ -3,7 +3,9 @@
 # archive-btf: libarchive-btf, cc-btf and btf-link.
 #
 #   make                 build everything into $(O) (default: build/)
-#   make check           build, then run the whole bats suite
+#   make check           build, then run the quick tests (no kernel build)
+#   make check-kernel    the tests that build and boot real kernels
+#   make check-san       the input-handling tests on an ASan + UBSan build
 #   make install         install under $(DESTDIR)$(PREFIX)
 #   make V=1             show the commands
 #   make O=/tmp/b        build out of tree
@@ -124,9 +126,27 @@ $(TOOL_BINS): $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(notdir $$@)/*.c)) $(LIB_
 example: all
 	$(Q)ABTF_BUILD=$(OUT) tests/example/run.sh $(OUT)/example
 
+# Test tiers. check: the quick suite, no kernel build (minutes). check-kernel:
+# the files that build real kernels (tests/.work/ caches them; the first run
+# takes most of an hour on 2 cores). check-san: the input-handling suites
+# again on an ASan + UBSan build ($(O)-san). TESTS=FILES runs those files
+# instead, in any tier. The tests never install packages: tests/install-deps.sh
+# does; ABTF_STRICT=1 turns a missing prerequisite from a skip into a failure.
+KERNEL_TESTS	:= $(wildcard tests/kernel-*.bats tests/link-kernel.bats)
+QUICK_TESTS	:= $(filter-out $(KERNEL_TESTS),$(wildcard tests/*.bats))
+SAN_TESTS	:= $(addprefix tests/,badinput.bats link-badinput.bats link.bats \
+		     encoder.bats features.bats funcs.bats clang.bats)
+BATS_JOBS	:= $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null || echo 1))
+
 check: all
-	$(Q)ABTF_BUILD=$(OUT) bats $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null || echo 1)) \
-		$(if $(TESTS),$(TESTS),tests)
+	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(or $(TESTS),$(QUICK_TESTS))
+
+check-kernel: all
+	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(or $(TESTS),$(KERNEL_TESTS))
+
+check-san:
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 O=$(O)-san check \
+		TESTS="$(or $(TESTS),$(SAN_TESTS))"
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
@@ -154,7 +174,7 @@ uninstall:
 clean:
 	rm -rf $(OUT)
 
-.PHONY: all example check install uninstall clean
+.PHONY: all example check check-kernel check-san install uninstall clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

@@ -17,11 +17,22 @@ setup() {
 	cd "$WORK" || return 1
 }
 
-# Skip (never pass) when a tool the test needs is missing.
+# unavailable WHY: a prerequisite of the test is missing: skip (never
+# pass), or fail under ABTF_STRICT=1 (.ci/run), where tests/install-deps.sh
+# has installed everything and a skip would hide a check that was not made.
+unavailable() {
+	if [ "${ABTF_STRICT:-0}" = 1 ]; then
+		echo "$1 (ABTF_STRICT=1: tests/install-deps.sh should have made it available)"
+		return 1
+	fi
+	skip "$1"
+}
+
+# need_cmd CMD...: the tools the test needs are installed.
 need_cmd() {
 	local c
 	for c in "$@"; do
-		command -v "$c" >/dev/null 2>&1 || skip "$c is not installed"
+		command -v "$c" >/dev/null 2>&1 || unavailable "$c is not installed"
 	done
 }
 
@@ -82,7 +93,7 @@ need_kernel() {
 	need_built
 	case ${KERNEL_PREPARE_STATUS:-1} in
 	0) ;;
-	77) skip "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
+	77) unavailable "$(grep -m1 'unavailable:' "$KERNEL_PREPARE_OUT")" ;;
 	*) cat "${KERNEL_PREPARE_OUT:-/dev/null}"
 	   echo "tests/kernel/prepare.sh failed"
 	   return 1 ;;

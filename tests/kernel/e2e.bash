@@ -15,7 +15,7 @@ e2e() {
 		> e2e.out 2>&1 || status=$?
 	case $status in
 	0) ;;
-	77) skip "$(sed -n 's/^e2e: unavailable: //p' e2e.out | head -n 1)" ;;
+	77) unavailable "$(sed -n 's/^e2e: unavailable: //p' e2e.out | head -n 1)" ;;
 	*) cut -c1-300 e2e.out | tail -n 60
 	   echo "tests/kernel/e2e.sh $* failed ($status)"
 	   return 1 ;;
@@ -36,7 +36,7 @@ series_applies() {
 	local p top files=()
 	need_cmd git tar xz
 	[ -f "$TARBALL" ] ||
-		skip "$TARBALL is not installed (apt-get install linux-source-$E2E_KERNEL)"
+		unavailable "$TARBALL is not installed (tests/install-deps.sh installs linux-source-$E2E_KERNEL)"
 	top=$(tar -tJf "$TARBALL" | head -n 1)
 	top=${top%%/*}
 	[ -n "$top" ]
