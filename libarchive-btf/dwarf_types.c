@@ -2,9 +2,10 @@
 /*
  * DWARF type DIEs -> BTF type nodes.
  *
- * Canonical form. The final link deduplicates thousands of objects' BTF in
- * one btf__dedup() run, which only merges types of identical shape. So the
- * same C type must come out of every object with the same shape:
+ * Canonical form. The final link deduplicates thousands of objects' BTF
+ * (exact.c's matching, then btf__dedup() at every node of the merge tree,
+ * merge.c), and both only merge types of identical shape. So the same C
+ * type must come out of every object with the same shape:
  *
  *  - Array index: always the INT "int" (4 bytes, signed), added to the
  *    object if its DWARF has none. (pahole uses the CU's own "int" or, in a
