@@ -67,9 +67,15 @@ struct abtf_encode_opts {
 	void *print_ctx;
 	/* do not write the .debug_btf_addr slots (objects btf-link fixes by name) */
 	bool no_addr;
+	/*
+	 * For tests: deduplicate the object's types with libbpf's
+	 * btf__dedup() instead of the encoder's own; the BTF must come out
+	 * the same, byte for byte (tests/dedup-diff.bats keeps that true).
+	 */
+	bool libbpf_dedup;
 	size_t :0;
 };
-#define abtf_encode_opts__last_field no_addr
+#define abtf_encode_opts__last_field libbpf_dedup
 
 struct abtf_encoder;
 
@@ -190,9 +196,15 @@ struct abtf_link_opts {
 	int nr_threads;
 	/* ABTF_FEAT_* bits (+ ABTF_FEATS_GIVEN); 0: ABTF_FEATS_DEFAULT */
 	unsigned int features;
+	/*
+	 * For tests: leave every type to libbpf's dedup, without the exact
+	 * matching before it (exact.c); the BTF must come out the same, byte
+	 * for byte (tests/dedup-diff.bats keeps that true).
+	 */
+	bool no_exact;
 	size_t :0;
 };
-#define abtf_link_opts__last_field features
+#define abtf_link_opts__last_field no_exact
 
 struct abtf_linker;
 

@@ -1365,7 +1365,8 @@ static int build_btf(struct abtf_encoder *enc)
 	void *raw;
 	int err;
 
-	err = ir__dedup(&enc->ir);
+	err = enc->opts.libbpf_dedup ? ir__dedup_none(&enc->ir) :
+				       ir__dedup(&enc->ir);
 	if (err)
 		return err;
 	raw = ir__emit_raw(&enc->ir, &size);
@@ -1379,7 +1380,7 @@ static int build_btf(struct abtf_encoder *enc)
 			"%s", enc->path, strerror(-err));
 		return err;
 	}
-	if (enc->nr_units < 2)
+	if (enc->nr_units < 2 && !enc->opts.libbpf_dedup)
 		return 0;
 	err = btf__dedup(enc->btf, NULL);
 	if (err)

@@ -127,6 +127,7 @@ int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
  * node to its BTF type ID, equal types to one. 0 or -ENOMEM.
  */
 int ir__dedup(struct ir *ir);
+int ir__dedup_none(struct ir *ir);
 /* The kind_flag bit of node @n's BTF type. */
 int ir__kflag(const struct ir *ir, const struct ir_node *n);
 

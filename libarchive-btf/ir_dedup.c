@@ -44,8 +44,10 @@
  *     node takes its survivor's ID.
  *
  * Deterministic: every step runs in node ID order; hash values only speed
- * up lookups. On kernel objects the result is byte for byte what
- * btf__dedup() made of the same nodes (checked when this replaced it).
+ * up lookups. The result is byte for byte what btf__dedup() makes of the
+ * same nodes (abtf_encode_opts.libbpf_dedup makes those; tests/dedup-diff.bats
+ * and tests/kernel-objects.bats compare the two on fixtures and kernel
+ * objects).
  * The one thing libbpf 1.1 does that this does not: merge two structs
  * that are equal except that one refers to a struct's forward declaration
  * where the other refers to its definition. That needs two compile units
@@ -535,6 +537,32 @@ int ir__dedup(struct ir *ir)
 		refine(&d);
 		pick_survivors(&d);
 		number_survivors(&d);
+	}
+	dedup_free(&d);
+	return err;
+}
+
+/*
+ * No deduplication: every node survives, in order (abtf_encode_opts's
+ * libbpf_dedup, for the tests that hold ir__dedup() to btf__dedup()).
+ */
+int ir__dedup_none(struct ir *ir)
+{
+	struct dedup d = { .ir = ir, .nr = ir->nr_nodes };
+	uint32_t id;
+	int err;
+
+	if (ir->nr_nodes >= UINT32_MAX / 4)
+		return -E2BIG;
+	err = intern_all(ir);
+	if (!err)
+		err = dedup_alloc(&d);
+	if (!err) {
+		for (id = 1; id <= d.nr; id++) {
+			ir->kept[id - 1] = id;
+			ir->out[id] = id;
+		}
+		ir->nr_out = d.nr;
 	}
 	dedup_free(&d);
 	return err;

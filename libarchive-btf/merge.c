@@ -652,7 +652,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	int err;
 
 	err = decide_all(l, n, sc);
-	if (!err)
+	if (!err && !l->opts.no_exact)
 		err = abtf__exact_map(n, in, sc->map, sc->toff);
 	if (err)
 		return err;

@@ -270,6 +270,18 @@ check_object() {
 	[ "$fails" -eq 0 ]
 }
 
+@test "kernel: every sample object: ir_dedup.c gives btf__dedup()'s bytes" {
+	# ir_dedup.c's claim (tests/dedup-diff.bats has the fixtures')
+	need_kernel
+	local objs=()
+	dedup_diff_prog ./dedup-diff
+	mapfile -t objs < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' \
+		-e "s|^[[:space:]]*|$KBUILD/|" "$ABTF_TOP/tests/kernel/objects")
+	[ "${#objs[@]}" -gt 20 ]
+	run ./dedup-diff encode "${objs[@]}"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
 @test "kernel: every object of tests/kernel/objects has its test" {
 	local o
 	for o in $(sed -e 's/#.*//' "$ABTF_TOP/tests/kernel/objects"); do

@@ -48,6 +48,15 @@ setup_file() {
 	cmp j1.btf j4.btf
 }
 
+@test "link-kernel: the sample objects: exact.c changes no byte of the link" {
+	# exact.c's claim (tests/dedup-diff.bats has the fixtures')
+	need_kernel ld
+	dedup_diff_prog ./dedup-diff
+	linked_sample linked.o
+	run ./dedup-diff link linked.o
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
 # Linux 6.12's --btf_features list (scripts/Makefile.btf) and the lab's
 # upstream pahole (1.31), which CI does not have.
 FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs

@@ -115,3 +115,18 @@ linked_sample() {
 	[ "$n" -gt 20 ]
 	ld -r -o "$out" "${objs[@]}" 2>/dev/null
 }
+
+# dedup_diff_prog OUT: tests/fixtures/dedup-diff.c built against this
+# build's shared library (tests/dedup-diff.bats says what it checks).
+dedup_diff_prog() {
+	local san=
+	[ -e "$ABTF_BUILD/libarchive-btf.so" ] || {
+		echo "no shared library in $ABTF_BUILD"
+		return 1
+	}
+	# a sanitizer build's library wants its runtime first
+	readelf -dW "$ABTF_BUILD/libarchive-btf.so" > so.dyn
+	grep -q 'libasan' so.dyn && san="-fsanitize=address,undefined"
+	gcc $san -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-diff.c" \
+		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
+}

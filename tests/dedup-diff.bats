@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The library replaces libbpf's deduplication in two places and claims the
+# same bytes as libbpf's in both; these tests keep the claims true
+# (tests/fixtures/dedup-diff.c does the work through the public API's
+# testing options):
+#
+#  - ir_dedup.c: an object's BTF, deduplicated by the encoder's own
+#    partition refinement, is byte for byte what btf__dedup() makes of the
+#    same nodes (abtf_encode_opts.libbpf_dedup);
+#  - exact.c: a link's final BTF with the exact matching before each merge
+#    node's btf__dedup() is byte for byte the link without it
+#    (abtf_link_opts.no_exact).
+#
+# Here on the fixtures, compiled by gcc and clang, and on small links;
+# tests/kernel-objects.bats and tests/link-kernel.bats hold them on kernel
+# objects.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	WORK=$BATS_TEST_TMPDIR
+	cd "$WORK" || return 1
+	need_cmd gcc clang ld readelf
+	need_built
+	dedup_diff_prog ./dedup-diff
+}
+
+# fixtures CC FLAGS...: every fixture BTF can express, compiled, as *.o.
+fixtures() {
+	local cc=$1 f n=0
+	shift
+	for f in "$FIXTURES"/*.c; do
+		case ${f##*/} in
+		unsupported-*|dedup-diff.c|features-api.c) continue ;;
+		esac
+		"$cc" -g "$@" -c "$f" -o "$(basename "$f" .c).o"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 30 ]
+}
+
+@test "dedup-diff: gcc -O2 fixtures: ir_dedup.c gives btf__dedup()'s bytes" {
+	fixtures gcc -O2
+	run ./dedup-diff encode ./*.o
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "dedup-diff: gcc -O0 -gdwarf-4 fixtures: ir_dedup.c gives btf__dedup()'s bytes" {
+	fixtures gcc -O0 -gdwarf-4
+	run ./dedup-diff encode ./*.o
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "dedup-diff: clang fixtures: ir_dedup.c gives btf__dedup()'s bytes" {
+	fixtures clang -O2
+	run ./dedup-diff encode ./*.o
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "dedup-diff: a program and a module: exact.c changes no byte of the link" {
+	local n
+	[ "$(uname -m)" = x86_64 ] || unavailable "link.lds is x86-64's"
+	for n in main a gc b mod1 mod2; do
+		"$CC_BTF" gcc -g -O2 -ffunction-sections -fdata-sections \
+			-c "$FIXTURES/link-$n.c" -o "$n.o"
+	done
+	ld -T "$FIXTURES/link.lds" -o prog main.o a.o gc.o b.o
+	ld -r -o mod.ko mod1.o mod2.o
+	run ./dedup-diff link prog
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	"$BTF_LINK" prog
+	run ./dedup-diff link mod.ko prog
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "dedup-diff: the harness tells different BTFs apart" {
+	# or the checks above could not fail
+	gcc -g -O2 -c "$FIXTURES/link-a.c" -o a.o
+	gcc -g -O2 -c "$FIXTURES/link-b.c" -o b.o
+	"$CC_BTF" --encode -o a.btf a.o
+	"$CC_BTF" --encode -o b.btf b.o
+	run ./dedup-diff bytes a.btf a.btf
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run ./dedup-diff bytes a.btf b.btf
+	[ "$status" -eq 1 ]
+	[[ $output == "b.btf: differ: "* ]]
+}
