@@ -126,8 +126,15 @@ int abtf__tmpfile_commit(char *tmp, const char *path)
 		abtf__tmpfile_abort(tmp);
 		return -ENOMEM;
 	}
-	/* Keep the mode of the file we replace, or honour the umask. */
+	/*
+	 * Keep the owner, group and mode of the file we replace, or honour
+	 * the umask. Where the owner or group cannot be kept (we are not
+	 * root), the set-user-ID and set-group-ID bits are dropped, as
+	 * install(1) does: they must never come to mean another user.
+	 */
 	if (stat(target, &st) == 0) {
+		if (lchown(tmp, st.st_uid, st.st_gid))
+			st.st_mode &= ~(mode_t)(S_ISUID | S_ISGID);
 		if (chmod(tmp, st.st_mode & 07777))
 			err = -errno;
 	} else {
