@@ -194,7 +194,7 @@ static int stat_checked(const char *path, struct stat *st, bool must_exist)
 		return 0;
 	if (errno == ENOENT && !lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
 		error(path, "a dangling symbolic link");
-		return -ENOENT;
+		return -ENOLINK;	/* not -ENOENT: no new file either */
 	}
 	if (errno == ENOENT && !must_exist)
 		return -ENOENT;

@@ -92,7 +92,7 @@ static int stat_checked(const char *path, struct stat *st, bool must_exist)
 		return 0;
 	if (errno == ENOENT && !lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
 		cc_btf__msg("error: %s: a dangling symbolic link", path);
-		return -ENOENT;
+		return -ENOLINK;	/* not -ENOENT: no new file either */
 	}
 	if (errno == ENOENT && !must_exist)
 		return -ENOENT;
