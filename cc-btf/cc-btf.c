@@ -345,13 +345,22 @@ static int run_compiler(struct cc_btf *cb, int *status, int *sig)
 	}
 }
 
-/* Killed, or the compiler was: its objects must not look up to date. */
-static int die_without_objects(struct cc_btf *cb, int sig)
+/*
+ * The compiler failed, was killed or we were: no object of the command may
+ * be left for make to take as up to date (gcc removes its own on failure;
+ * a compiler killed, or one we could not wait for, may not have).
+ */
+static void remove_objects(struct cc_btf *cb)
 {
 	size_t i;
 
 	for (i = 0; i < cb->objs.nr; i++)
 		cc_btf__remove_output(cb->objs.v[i]);
+}
+
+static int die_without_objects(struct cc_btf *cb, int sig)
+{
+	remove_objects(cb);
 	return cc_btf__die_like(sig);
 }
 
@@ -369,22 +378,25 @@ static int wrap(struct cc_btf *cb)
 		}
 		if (cb->objs.nr && cc_btf__check_kbuild(cb)) {
 			/* not compiled: no stale object may look up to date */
-			for (size_t i = 0; i < cb->objs.nr; i++)
-				cc_btf__remove_output(cb->objs.v[i]);
+			remove_objects(cb);
 			return EXIT_ENCODE;
 		}
 	}
 	if (!cb->objs.nr)
 		return exec_compiler(cb);
 	ret = run_compiler(cb, &status, &sig);
+	if (ret == EXIT_ENCODE)		/* we could not wait for it */
+		remove_objects(cb);
 	if (ret)
 		return ret;
 	if (sig)
 		return die_without_objects(cb, sig);
 	if (WIFSIGNALED(status))
 		return die_without_objects(cb, WTERMSIG(status));
-	if (WEXITSTATUS(status))
-		return WEXITSTATUS(status);	/* nothing to encode */
+	if (WEXITSTATUS(status)) {	/* nothing to encode, nothing to keep */
+		remove_objects(cb);
+		return WEXITSTATUS(status);
+	}
 	ret = cc_btf__encode_objects(cb);
 	sig = cc_btf__signal_pending(cb);
 	return sig ? die_without_objects(cb, sig) : ret;

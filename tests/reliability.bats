@@ -215,12 +215,21 @@ signal_wrapper() {
 	signal_wrapper INT
 }
 
-@test "reliability: a compiler killed by a signal leaves no object; cc-btf dies of it" {
+@test "reliability: a compiler killed by a signal, or failing, leaves no object; its status passed on" {
 	cp "$FIXTURES/arrays.c" t.c
+	# gcc writes t.o (without BTF), then the compiler dies or fails
 	run timeout 20 "$CC_BTF" sh -c 'gcc "$@" && kill -TERM $$' sh -g -c t.c -o t.o
 	[ "$status" -eq 143 ]
 	[ ! -e t.o ]
+	run timeout 20 "$CC_BTF" sh -c 'gcc "$@" && exit 3' sh -g -c t.c -o t.o
+	[ "$status" -eq 3 ]
+	[ ! -e t.o ]
 	no_temp
+	# and the same compiler, succeeding, gets its object encoded
+	run timeout 20 "$CC_BTF" sh -c 'exec gcc "$@"' sh -g -c t.c -o t.o
+	[ "$status" -eq 0 ]
+	readelf -SW t.o > sections
+	grep -qF ' .BTF ' sections
 }
 
 # killed_midway SUM REF CMD...: run CMD killed by SIGTERM after delays
