@@ -202,6 +202,24 @@ static char *detached_path(const char *obj)
 	return asprintf(&path, "%s.btf", obj) < 0 ? NULL : path;
 }
 
+/*
+ * --encode, --detached: @file must be a regular file, and so must @raw if it exists,
+ * and @raw must not be @file; with no @raw, @file is rewritten in place.
+ * Returns 0, or -errno after one line.
+ */
+static int check_files(const char *file, const char *raw)
+{
+	struct stat st;
+	int err;
+
+	err = cc_btf__check_input(file, &st);
+	if (err)
+		return err;
+	if (raw)
+		return cc_btf__check_output(raw, file, &st);
+	return cc_btf__check_rewrite(file);
+}
+
 /* Wrapper mode, one object; returns true if it failed. */
 static bool wrap_object(struct cc_btf *cb, const char *obj)
 {
@@ -226,7 +244,11 @@ static bool wrap_object(struct cc_btf *cb, const char *obj)
 			err = -ENOMEM;
 			goto out_failed;
 		}
-		unlink(raw);	/* a stale one must not survive */
+		cc_btf__remove_output(raw);	/* a stale one must not survive */
+		if (check_files(obj, raw)) {	/* what was not removed */
+			free(raw);
+			goto out_refused;
+		}
 		t.raw = raw;
 	}
 	err = encode_file(cb, obj, &t);
@@ -242,6 +264,7 @@ static bool wrap_object(struct cc_btf *cb, const char *obj)
 	}
 out_failed:
 	report_failure(cb, obj, err, !cb->warn);
+out_refused:
 	if (cb->warn)
 		return false;
 	cc_btf__remove_output(obj);	/* not up to date: make must rebuild it */
@@ -256,24 +279,6 @@ int cc_btf__encode_objects(struct cc_btf *cb)
 	for (i = 0; i < cb->objs.nr && !cc_btf__signal_pending(cb); i++)
 		failed |= wrap_object(cb, cb->objs.v[i]);
 	return failed ? EXIT_ENCODE : 0;
-}
-
-/*
- * --encode: @file must be a regular file, and so must @raw if it exists,
- * and @raw must not be @file; with no @raw, @file is rewritten in place.
- * Returns 0, or -errno after one line.
- */
-static int check_files(const char *file, const char *raw)
-{
-	struct stat st;
-	int err;
-
-	err = cc_btf__check_input(file, &st);
-	if (err)
-		return err;
-	if (raw)
-		return cc_btf__check_output(raw, file, &st);
-	return cc_btf__check_rewrite(file);
 }
 
 /* --encode mode, one file; returns true if it failed. */

@@ -117,6 +117,12 @@ refused() {
 	[ -p fifo ] && [ -d dir ] && [ -L dangling ] && [ ! -e nowhere ]
 	[ "$(md5sum < t.o)" = "$sum_o" ]
 	[ "$(md5sum < prog)" = "$sum_p" ]
+	# --detached in wrapper mode: OBJECT.btf a FIFO is refused, not
+	# waited on, and the object (without its BTF) is not kept
+	mkfifo w.o.btf
+	refused 1 "cc-btf: error: w.o.btf: a FIFO, not a regular file" \
+		"$CC_BTF" --detached gcc -g -c "$FIXTURES/arrays.c" -o w.o
+	[ -p w.o.btf ] && [ ! -e w.o ]
 }
 
 # ---- data loss: an output that is its input ----
