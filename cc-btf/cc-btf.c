@@ -111,13 +111,13 @@ static void usage(FILE *f)
 "Options, all before COMPILER or the first FILE:\n"
 "  --encode       encode FILE... in place; no compiler is run\n"
 "  -o, --output OUT\n"
-"                 with --encode and one FILE: write raw BTF to OUT and leave\n"
-"                 FILE untouched\n"
+"                 with --encode and one FILE: write raw BTF to OUT (a regular\n"
+"                 or new file, not FILE) and leave FILE untouched\n"
 "  --detached     write raw BTF to OBJECT.btf next to each object and leave\n"
-"                 the object untouched\n"
+"                 the object untouched; not with -o\n"
 "  --warn         an object that cannot be encoded is a warning: it is kept\n"
 "                 without BTF and the compiler's status is passed through\n"
-"  --no-btf       only run the compiler, as CC_BTF=0 does\n"
+"  --no-btf       only run the compiler, as CC_BTF=0 does; not with --encode\n"
 "  --no-addr      do not write the .debug_btf_addr section\n"
 "  -v, --verbose  print each object encoded and its number of types;\n"
 "                 twice: also the library's debug messages\n"
@@ -136,9 +136,11 @@ static void usage(FILE *f)
 "run (the one beside cc-btf), or nothing when the objects carry no BTF.\n"
 "\n"
 "Exit status: the compiler's; 1 if an object could not be encoded (with\n"
-"--encode: if any FILE failed); 2 for a usage error; 126 or 127 if the\n"
-"compiler cannot be run or is not found. A compiler killed by a signal\n"
-"kills cc-btf with the same signal.\n", f);
+"--encode: if any FILE failed or was refused); 2 for a usage error; 126 or\n"
+"127 if the compiler cannot be run or is not found. A compiler killed by a\n"
+"signal kills cc-btf with the same signal; a signal to cc-btf is forwarded\n"
+"to the compiler, and then kills cc-btf. A failed or killed compile leaves\n"
+"no object. Files, signals, privileges: docs/reliability.md.\n", f);
 }
 
 static const struct opt *find_opt(const char *arg)
