@@ -302,6 +302,8 @@ static int check_link_files(const struct btf_link *bl)
  * or removed; one that came meanwhile is then taken in the main flow and
  * kills us as it would have. An ignored signal stays ignored (blocked, it
  * would become pending). No handler: nothing to keep async-signal-safe.
+ * The library's link threads are joined before abtf_linker__link()
+ * returns, so the main thread's mask is the process's during the write.
  */
 static void block_term_signals(sigset_t *set, sigset_t *old)
 {
