@@ -9,7 +9,9 @@
  * untouched, its status comes back untouched (a signal included), and a
  * command that writes no object (-E, -S, -M, probes, --version, links)
  * simply becomes the compiler through execvp(), without a fork and without
- * any library work.
+ * any library work. A termination signal sent to cc-btf is forwarded to
+ * the compiler; when it has ended, the command's objects are removed and
+ * cc-btf dies of that signal (files.c says how, without a handler).
  */
 #include <errno.h>
 #include <signal.h>
@@ -325,11 +327,11 @@ static int run_compiler(struct cc_btf *cb, int *status, int *sig)
 	/* An ignored SIGCHLD would reap the compiler before we see its status. */
 	if (!sigaction(SIGCHLD, NULL, &sa) && sa.sa_handler == SIG_IGN)
 		signal(SIGCHLD, SIG_DFL);
+	*sig = 0;
 	cc_btf__signals_block(cb);
 	err = spawn_compiler(cb, &pid);
 	if (err)
 		return run_error(cb->args[0], err);
-	*sig = 0;
 	for (;;) {
 		w = waitpid(pid, status, WNOHANG);
 		if (w == pid)
