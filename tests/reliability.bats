@@ -344,6 +344,13 @@ as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 		$as_nobody "$CC_BTF" --encode ro/t.o
 	refused 2 "btf-link: error: ro/out.btf: cannot create a temporary file in ro: Permission denied" \
 		$as_nobody "$BTF_LINK" -o ro/out.btf prog
+	# a set-group-ID file of a group nobody is not in: rewritten, the
+	# group cannot be kept, so the set-group-ID bit goes (as install(1))
+	cp prog rw/sgid
+	chown nobody:root rw/sgid
+	chmod 2775 rw/sgid
+	$as_nobody "$BTF_LINK" rw/sgid
+	[ "$(stat -c %U:%G:%a rw/sgid)" = nobody:nogroup:775 ]
 	for f in rw/prog ro/prog; do [ "$(md5sum < $f)" = "$sum_p" ]; done
 	for f in rw/t.o ro/t.o; do [ "$(md5sum < $f)" = "$sum_o" ]; done
 	no_temp ro
