@@ -46,6 +46,8 @@ int abtf__copy_opts(void *dst, size_t dst_sz, const void *opts)
  * The file an atomic write replaces: @path itself, or what a symbolic link
  * at @path points to (the link stays a link). A device, pipe or socket is
  * never replaced: -ENOTSUP tells the caller to write through it instead.
+ * A file the user could not open for writing is not replaced either
+ * (-EACCES, -EROFS): a rename would replace it all the same.
  */
 static int replace_target(const char *path, char **target)
 {
@@ -69,6 +71,14 @@ static int replace_target(const char *path, char **target)
 		free(*target);
 		*target = NULL;
 		return -ENOTSUP;
+	}
+	/* A file this user could not open for writing is not replaced. */
+	if (faccessat(AT_FDCWD, *target ? *target : path, W_OK, AT_EACCESS)) {
+		int err = -errno;
+
+		free(*target);
+		*target = NULL;
+		return err;
 	}
 	if (!*target)
 		*target = strdup(path);
