@@ -30,7 +30,7 @@ need_link() {
 # features_of ARGS...: the features `btf-link -v ARGS... missing` reports
 # (it reports those of --btf_features before it opens the file).
 features_of() {
-	run --separate-stderr "$BTF_LINK" -v "$@" -o /dev/null missing-file
+	run --separate-stderr "$BTF_LINK" -v "$@" -o features.btf missing-file
 	[ "$status" -eq 2 ] || { echo "exit $status"; return 1; }
 	sed -n 's/^btf-link: missing-file: BTF features: //p' <<< "$stderr"
 }
