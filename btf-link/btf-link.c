@@ -21,13 +21,19 @@
  * one line on stderr: "btf-link: error: FILE: what".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -83,7 +89,8 @@ static const char usage_text[] =
 "  --object FILE  write a relocatable object with an allocatable .BTF\n"
 "  --base FILE    split BTF on top of the BTF in FILE (vmlinux)\n"
 "  -f, --force    link even if FILE's BTF is already final\n"
-"  -j, --jobs N   use N threads (default: one per CPU); same output\n"
+"  -j, --jobs N   use N threads, 1 to 1024 (default: one per CPU); same\n"
+"                 output\n"
 "  -v, --verbose  report members, types and time per phase\n"
 "  --btf_features=LIST\n"
 "                 make the BTF features in LIST (pahole's names, comma-\n"
@@ -104,18 +111,226 @@ static const char usage_text[] =
 "Exit status: linking: 0 on success, 2 on error; --compare: 0 if A and B\n"
 "are equal, 1 if they differ, 2 on error.\n";
 
+static void put_escaped(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+/*
+ * One line on stderr: "btf-link: " @kind, "@file: " and the message.
+ * Control bytes (of a file or symbol name) are written as \xNN, never raw.
+ */
+static void vmsg(const char *kind, const char *file, const char *fmt,
+		 va_list ap)
+{
+	char *line;
+
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	fprintf(stderr, PROG ": %s", kind);
+	if (file) {
+		put_escaped(stderr, file);
+		fputs(": ", stderr);
+	}
+	put_escaped(stderr, line ? line : "out of memory");
+	fputc('\n', stderr);
+	free(line);
+}
+
+static void __attribute__((format(printf, 2, 3)))
+msg(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", file, fmt, ap);
+	va_end(ap);
+}
+
 static void __attribute__((format(printf, 2, 3)))
 error(const char *file, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, PROG ": error: ");
-	if (file)
-		fprintf(stderr, "%s: ", file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("error: ", file, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+/* ---- files ---- */
+
+/*
+ * Inputs are regular files: a FIFO would block open() forever, and a
+ * directory or a device is no BTF. Outputs are regular files or new ones,
+ * never an input (the same inode, through any link), and a file replaced
+ * (an output, or FILE rewritten in place) must be one this user could
+ * open for writing, in a directory where the temporary file can be made.
+ * See docs/reliability.md.
+ */
+static const char *kind_of(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO:	return "a FIFO";
+	case S_IFDIR:	return "a directory";
+	case S_IFCHR:	return "a character device";
+	case S_IFBLK:	return "a block device";
+	case S_IFSOCK:	return "a socket";
+	default:	return "a special file";
+	}
+}
+
+/* stat() @path; -ENOENT silently for a missing file unless @must_exist. */
+static int stat_checked(const char *path, struct stat *st, bool must_exist)
+{
+	struct stat lst;
+
+	if (!stat(path, st))
+		return 0;
+	if (errno == ENOENT && !lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
+		error(path, "a dangling symbolic link");
+		return -ENOLINK;	/* not -ENOENT: no new file either */
+	}
+	if (errno == ENOENT && !must_exist)
+		return -ENOENT;
+	error(path, "cannot open: %s", strerror(errno));
+	return -errno;
+}
+
+static int must_be_regular(const char *path, const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	error(path, "%s, not a regular file", kind_of(st->st_mode));
+	return -EINVAL;
+}
+
+static int check_input(const char *path, struct stat *st)
+{
+	int err = stat_checked(path, st, true);
+
+	return err ? err : must_be_regular(path, st);
+}
+
+static int check_dir_of(const char *path)
+{
+	char *real = realpath(path, NULL), *copy, *dir;
+	int err = 0;
+
+	copy = strdup(real ? real : path);
+	free(real);
+	if (!copy) {
+		error(path, "out of memory");
+		return -ENOMEM;
+	}
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK)) {
+		err = -errno;
+		error(path, "cannot create a temporary file in %s: %s", dir,
+		      strerror(errno));
+	}
+	free(copy);
+	return err;
+}
+
+static int check_rewrite(const char *path)
+{
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS)) {
+		int err = -errno;
+
+		error(path, "cannot rewrite in place: %s", errno == EACCES ?
+		      "not writable by this user" : strerror(errno));
+		return err;
+	}
+	return check_dir_of(path);
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* @out must not be @in nor, if @base is not NULL, the base @base_st. */
+static int check_output(const char *out, const char *in,
+			const struct stat *in_st, const char *base,
+			const struct stat *base_st)
+{
+	struct stat st;
+	int err = stat_checked(out, &st, false);
+
+	if (err == -ENOENT)
+		return check_dir_of(out);
+	if (err || (err = must_be_regular(out, &st)))
+		return err;
+	if (same_file(&st, in_st) || (base && same_file(&st, base_st))) {
+		error(out, "the output is the input %s; refusing to overwrite "
+		      "it", same_file(&st, in_st) ? in : base);
+		return -EINVAL;
+	}
+	return check_rewrite(out);
+}
+
+static int check_link_files(const struct btf_link *bl)
+{
+	const char *out = bl->out_raw ? bl->out_raw : bl->out_obj;
+	struct stat in_st, base_st;
+	int err;
+
+	err = check_input(bl->files[0], &in_st);
+	if (!err && bl->base_path)
+		err = check_input(bl->base_path, &base_st);
+	if (err)
+		return err;
+	if (out)
+		return check_output(out, bl->files[0], &in_st, bl->base_path,
+				    &base_st);
+	return check_rewrite(bl->files[0]);
+}
+
+/* ---- signals ---- */
+
+/*
+ * The termination signals are left alone while btf-link reads and links
+ * (nothing is written then: it dies with its inputs intact), and blocked
+ * while it writes, so that the library's temporary file is always renamed
+ * or removed; one that came meanwhile is then taken in the main flow and
+ * kills us as it would have. An ignored signal stays ignored (blocked, it
+ * would become pending). No handler: nothing to keep async-signal-safe.
+ * The library's link threads are joined before abtf_linker__link()
+ * returns, so the main thread's mask is the process's during the write.
+ */
+static void block_term_signals(sigset_t *set, sigset_t *old)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+	struct sigaction sa;
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &sa) && sa.sa_handler != SIG_IGN)
+			sigaddset(set, sigs[i]);
+	sigprocmask(SIG_BLOCK, set, old);
+}
+
+/* Die of a signal in @set that came while it was blocked, if any. */
+static void take_term_signal(const sigset_t *set, const sigset_t *old)
+{
+	static const struct timespec now = { 0, 0 };
+	struct rlimit no_core = { 0, 0 };
+	int sig = sigtimedwait(set, NULL, &now);
+
+	if (sig > 0) {
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(sig, SIG_DFL);
+		raise(sig);	/* pending until the mask is restored */
+	}
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* ---- compare ---- */
@@ -134,8 +349,11 @@ static const char *parse_error(const char *path, int err)
 
 static struct btf *load_btf(const char *path, struct btf *base)
 {
+	struct stat st;
 	struct btf *btf;
 
+	if (check_input(path, &st))
+		return NULL;
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	if (!btf)
@@ -145,7 +363,8 @@ static struct btf *load_btf(const char *path, struct btf *base)
 
 static void print_diff(void *ctx, const char *line)
 {
-	fprintf(ctx, "%s\n", line);
+	put_escaped(ctx, line);
+	fputc('\n', ctx);
 }
 
 static int do_compare(struct btf_link *bl)
@@ -207,19 +426,20 @@ static void print_features(FILE *f, unsigned int mask)
 
 struct print_ctx {
 	bool verbose;
+	int nr_errors;		/* errors the library printed */
 };
 
 /* The library's messages: errors always, the rest with -v. */
 static void print_lib(enum abtf_print_level level, void *ctx, const char *fmt,
 		      va_list ap)
 {
-	const struct print_ctx *pc = ctx;
+	struct print_ctx *pc = ctx;
 
+	if (level == ABTF_WARN)
+		pc->nr_errors++;
 	if (level != ABTF_WARN && !pc->verbose)
 		return;
-	fprintf(stderr, PROG ": %s", level == ABTF_WARN ? "error: " : "");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vmsg(level == ABTF_WARN ? "error: " : "", NULL, fmt, ap);
 }
 
 static void report(const struct abtf_linker *l, const char *path, int ret)
@@ -229,27 +449,43 @@ static void report(const struct abtf_linker *l, const char *path, int ret)
 	if (abtf_linker__stats(l, &st))
 		return;
 	if (ret == 1) {
-		fprintf(stderr, PROG ": %s: BTF already final (%zu bytes), "
-			"left as it is\n", path, st.bytes_in);
+		msg(path, "BTF already final (%zu bytes), left as it is",
+		    st.bytes_in);
 		return;
 	}
-	fprintf(stderr, PROG ": %s: %zu members (%zu placed by .debug_btf_addr), "
-		"%zu bytes\n", path, st.nr_members, st.nr_addr_groups,
-		st.bytes_in);
-	fprintf(stderr, PROG ": %s: types: %zu in, %zu merged, %zu out; "
-		"%zu functions, %zu variables; %zu bytes\n", path, st.types_in,
-		st.types_merged, st.types_out, st.funcs, st.vars, st.bytes_out);
-	fprintf(stderr, PROG ": %s: time: parse %.3fs, merge %.3fs, "
-		"dedup %.3fs\n", path, st.t_parse, st.t_merge, st.t_dedup);
+	msg(path, "%zu members (%zu placed by .debug_btf_addr), %zu bytes",
+	    st.nr_members, st.nr_addr_groups, st.bytes_in);
+	msg(path, "types: %zu in, %zu merged, %zu out; %zu functions, "
+	    "%zu variables; %zu bytes", st.types_in, st.types_merged,
+	    st.types_out, st.funcs, st.vars, st.bytes_out);
+	msg(path, "time: parse %.3fs, merge %.3fs, dedup %.3fs", st.t_parse,
+	    st.t_merge, st.t_dedup);
 }
 
-static int write_outputs(struct btf_link *bl, struct abtf_linker *l)
+static int write_one(struct btf_link *bl, struct abtf_linker *l)
 {
 	if (bl->out_raw)
 		return abtf_linker__write_raw(l, bl->out_raw);
 	if (bl->out_obj)
 		return abtf_linker__write_object(l, bl->out_obj);
 	return abtf_linker__write_elf(l, NULL);
+}
+
+/* The write, with the termination signals held off (see above). */
+static int write_outputs(struct btf_link *bl, struct abtf_linker *l,
+			 const struct print_ctx *pc)
+{
+	const char *dst = bl->out_raw ? bl->out_raw :
+			  bl->out_obj ? bl->out_obj : bl->files[0];
+	int nr_errors = pc->nr_errors, ret;
+	sigset_t set, old;
+
+	block_term_signals(&set, &old);
+	ret = write_one(bl, l);
+	take_term_signal(&set, &old);
+	if (ret < 0 && pc->nr_errors == nr_errors)	/* not said yet */
+		error(dst, "cannot write: %s", strerror(-ret));
+	return ret;
 }
 
 static int do_link(struct btf_link *bl)
@@ -277,9 +513,13 @@ static int do_link(struct btf_link *bl)
 		return EXIT_TROUBLE;
 	}
 	if (bl->verbose && bl->features) {	/* as parsed, before any check */
-		fprintf(stderr, PROG ": %s: BTF features: ", bl->files[0]);
+		fprintf(stderr, PROG ": ");
+		put_escaped(stderr, bl->files[0]);
+		fputs(": BTF features: ", stderr);
 		print_features(stderr, bl->features);
 	}
+	if (check_link_files(bl))
+		return EXIT_TROUBLE;
 	l = abtf_linker__new(bl->files[0], &opts);
 	if (!l)
 		return EXIT_TROUBLE;
@@ -287,7 +527,7 @@ static int do_link(struct btf_link *bl)
 	if (ret >= 0 && bl->verbose)
 		report(l, bl->files[0], ret);
 	if (ret >= 0)
-		ret = write_outputs(bl, l);
+		ret = write_outputs(bl, l, &pc);
 	abtf_linker__free(l);
 	return ret < 0 ? EXIT_TROUBLE : EXIT_SUCCESS;
 }
@@ -376,6 +616,37 @@ static const struct option long_opts[] = {
 	{}
 };
 
+/* An option that takes a file may be given once: a second is an error. */
+static int set_once(const char **dst, const char *opt, const char *val)
+{
+	if (*dst) {
+		error(NULL, "%s given twice ('%s', '%s')", opt, *dst, val);
+		return -1;
+	}
+	*dst = val;
+	return 0;
+}
+
+#define MAX_JOBS	1024
+
+/* -j N: a whole decimal number from 1 to MAX_JOBS, nothing else. */
+static int parse_jobs(struct btf_link *bl, const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || *arg < '0' || *arg > '9' || *end || n < 1 ||
+	    n > MAX_JOBS) {
+		error(NULL, "-j needs a number of threads from 1 to %d, not "
+		      "'%s'", MAX_JOBS, arg);
+		return -1;
+	}
+	bl->nr_threads = n;
+	return 0;
+}
+
 /* Returns -1 to go on, or the exit status (help, version, usage error). */
 static int parse_args(struct btf_link *bl, int argc, char **argv)
 {
@@ -401,13 +672,16 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 			bl->no_vars = true;
 			break;
 		case OPT_BASE:
-			bl->base_path = optarg;
+			if (set_once(&bl->base_path, "--base", optarg))
+				return EXIT_TROUBLE;
 			break;
 		case 'o':
-			bl->out_raw = optarg;
+			if (set_once(&bl->out_raw, "-o", optarg))
+				return EXIT_TROUBLE;
 			break;
 		case OPT_OBJECT:
-			bl->out_obj = optarg;
+			if (set_once(&bl->out_obj, "--object", optarg))
+				return EXIT_TROUBLE;
 			break;
 		case 'f':
 			bl->force = true;
@@ -416,12 +690,8 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 			bl->verbose = true;
 			break;
 		case 'j':
-			bl->nr_threads = atoi(optarg);
-			if (bl->nr_threads < 1) {
-				error(NULL, "-j needs a number of threads, "
-				      "not '%s'", optarg);
+			if (parse_jobs(bl, optarg))
 				return EXIT_TROUBLE;
-			}
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

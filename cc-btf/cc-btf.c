@@ -9,7 +9,9 @@
  * untouched, its status comes back untouched (a signal included), and a
  * command that writes no object (-E, -S, -M, probes, --version, links)
  * simply becomes the compiler through execvp(), without a fork and without
- * any library work.
+ * any library work. A termination signal sent to cc-btf is forwarded to
+ * the compiler; when it has ended, the command's objects are removed and
+ * cc-btf dies of that signal (files.c says how, without a handler).
  */
 #include <errno.h>
 #include <signal.h>
@@ -17,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,13 +113,13 @@ static void usage(FILE *f)
 "Options, all before COMPILER or the first FILE:\n"
 "  --encode       encode FILE... in place; no compiler is run\n"
 "  -o, --output OUT\n"
-"                 with --encode and one FILE: write raw BTF to OUT and leave\n"
-"                 FILE untouched\n"
+"                 with --encode and one FILE: write raw BTF to OUT (a regular\n"
+"                 or new file, not FILE) and leave FILE untouched\n"
 "  --detached     write raw BTF to OBJECT.btf next to each object and leave\n"
-"                 the object untouched\n"
+"                 the object untouched; not with -o\n"
 "  --warn         an object that cannot be encoded is a warning: it is kept\n"
 "                 without BTF and the compiler's status is passed through\n"
-"  --no-btf       only run the compiler, as CC_BTF=0 does\n"
+"  --no-btf       only run the compiler, as CC_BTF=0 does; not with --encode\n"
 "  --no-addr      do not write the .debug_btf_addr section\n"
 "  -v, --verbose  print each object encoded and its number of types;\n"
 "                 twice: also the library's debug messages\n"
@@ -137,9 +138,11 @@ static void usage(FILE *f)
 "run (the one beside cc-btf), or nothing when the objects carry no BTF.\n"
 "\n"
 "Exit status: the compiler's; 1 if an object could not be encoded (with\n"
-"--encode: if any FILE failed); 2 for a usage error; 126 or 127 if the\n"
-"compiler cannot be run or is not found. A compiler killed by a signal\n"
-"kills cc-btf with the same signal.\n", f);
+"--encode: if any FILE failed or was refused); 2 for a usage error; 126 or\n"
+"127 if the compiler cannot be run or is not found. A compiler killed by a\n"
+"signal kills cc-btf with the same signal; a signal to cc-btf is forwarded\n"
+"to the compiler, and then kills cc-btf. A failed or killed compile leaves\n"
+"no object. Files, signals, privileges: docs/reliability.md.\n", f);
 }
 
 static const struct opt *find_opt(const char *arg)
@@ -155,8 +158,7 @@ static const struct opt *find_opt(const char *arg)
 
 static int usage_error(const char *where, const char *what, const char *arg)
 {
-	fprintf(stderr, CC_BTF_NAME ": error: %s%s '%s' (see cc-btf --help)\n",
-		where, what, arg);
+	cc_btf__msg("error: %s%s '%s' (see cc-btf --help)", where, what, arg);
 	return -EINVAL;
 }
 
@@ -187,6 +189,7 @@ static int apply_opt(struct cc_btf *cb, const char *arg, const char *next)
 		return 1;
 	case OPT_NO_BTF:
 		cb->no_btf = true;
+		cb->no_btf_opt = true;
 		return 1;
 	case OPT_NO_ADDR:
 		cb->no_addr = true;
@@ -262,9 +265,13 @@ static int check_cmdline(struct cc_btf *cb)
 		return 0;
 	if (cb->out && cb->mode != MODE_ENCODE)
 		return usage_error("", "only valid with --encode:", "-o");
+	if (cb->mode == MODE_ENCODE && cb->no_btf_opt)
+		return usage_error("", "--encode contradicts", "--no-btf");
+	if (cb->out && cb->detached)
+		return usage_error("", "-o contradicts", "--detached");
 	if (!cb->nr_args) {
-		fprintf(stderr, CC_BTF_NAME ": error: no %s given (see cc-btf --help)\n",
-			cb->mode == MODE_ENCODE ? "FILE" : "COMPILER");
+		cc_btf__msg("error: no %s given (see cc-btf --help)",
+			    cb->mode == MODE_ENCODE ? "FILE" : "COMPILER");
 		return -EINVAL;
 	}
 	if (cb->out && cb->nr_args > 1)
@@ -276,8 +283,7 @@ static int check_cmdline(struct cc_btf *cb)
 
 static int run_error(const char *cc, int err)
 {
-	fprintf(stderr, CC_BTF_NAME ": error: %s: cannot run: %s\n", cc,
-		strerror(err));
+	cc_btf__msg("error: %s: cannot run: %s", cc, strerror(err));
 	return err == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 }
 
@@ -288,76 +294,116 @@ static int exec_compiler(struct cc_btf *cb)
 	return run_error(cb->args[0], errno);
 }
 
-/* Run the compiler and wait for it; 0 with its wait status, or an exit code. */
-static int run_compiler(struct cc_btf *cb, int *status)
+/* Start the compiler with the signal mask we were started with. */
+static int spawn_compiler(struct cc_btf *cb, pid_t *pid)
+{
+	posix_spawnattr_t attr;
+	int err;
+
+	err = posix_spawnattr_init(&attr);
+	if (err)
+		return err;
+	err = posix_spawnattr_setsigmask(&attr, &cb->sig_old);
+	if (!err)
+		err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	if (!err)
+		err = posix_spawnp(pid, cb->args[0], NULL, &attr, cb->args,
+				   environ);
+	posix_spawnattr_destroy(&attr);
+	return err;
+}
+
+/*
+ * Run the compiler and wait for it, forwarding each termination signal we
+ * get to it (*sig: the last one, or 0). Returns 0 with its wait status, or
+ * an exit code.
+ */
+static int run_compiler(struct cc_btf *cb, int *status, int *sig)
 {
 	struct sigaction sa;
-	pid_t pid;
-	int err;
+	pid_t pid, w;
+	int err, s;
 
 	/* An ignored SIGCHLD would reap the compiler before we see its status. */
 	if (!sigaction(SIGCHLD, NULL, &sa) && sa.sa_handler == SIG_IGN)
 		signal(SIGCHLD, SIG_DFL);
-	err = posix_spawnp(&pid, cb->args[0], NULL, NULL, cb->args, environ);
+	*sig = 0;
+	cc_btf__signals_block(cb);
+	err = spawn_compiler(cb, &pid);
 	if (err)
 		return run_error(cb->args[0], err);
-	while (waitpid(pid, status, 0) < 0) {
-		if (errno != EINTR) {
-			fprintf(stderr, CC_BTF_NAME ": error: %s: cannot wait: %s\n",
-				cb->args[0], strerror(errno));
+	for (;;) {
+		w = waitpid(pid, status, WNOHANG);
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR) {
+			cc_btf__msg("error: %s: cannot wait: %s", cb->args[0],
+				    strerror(errno));
 			return EXIT_ENCODE;
 		}
+		s = sigwaitinfo(&cb->sig_wait, NULL);
+		if (s > 0 && s != SIGCHLD) {
+			kill(pid, s);
+			*sig = s;
+		}
 	}
-	return 0;
 }
 
 /*
- * The compiler died of a signal: die of the same one (without a core dump
- * of our own), so that make and the shell see what they would have seen.
+ * The compiler failed, was killed or we were: no object of the command may
+ * be left for make to take as up to date (gcc removes its own on failure;
+ * a compiler killed, or one we could not wait for, may not have).
  */
-static int die_like(int sig)
+static void remove_objects(struct cc_btf *cb)
 {
-	struct rlimit no_core = { 0, 0 };
-	sigset_t set;
+	size_t i;
 
-	setrlimit(RLIMIT_CORE, &no_core);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	return 128 + sig;	/* a signal that does not kill: as a shell */
+	for (i = 0; i < cb->objs.nr; i++)
+		cc_btf__remove_output(cb->objs.v[i]);
+}
+
+static int die_without_objects(struct cc_btf *cb, int sig)
+{
+	remove_objects(cb);
+	return cc_btf__die_like(sig);
 }
 
 static int wrap(struct cc_btf *cb)
 {
-	int status, ret;
+	int status, ret, sig;
 
 	if (cc_btf__is_print_btf_link(cb))
 		return cc_btf__print_btf_link(cb);
 	if (!cb->no_btf) {
 		ret = cc_btf__find_objects(cb);
 		if (ret) {
-			fprintf(stderr, CC_BTF_NAME ": error: %s\n", strerror(-ret));
+			cc_btf__msg("error: %s", strerror(-ret));
 			return EXIT_ENCODE;
 		}
 		if (cb->objs.nr && cc_btf__check_kbuild(cb)) {
 			/* not compiled: no stale object may look up to date */
-			for (size_t i = 0; i < cb->objs.nr; i++)
-				unlink(cb->objs.v[i]);
+			remove_objects(cb);
 			return EXIT_ENCODE;
 		}
 	}
 	if (!cb->objs.nr)
 		return exec_compiler(cb);
-	ret = run_compiler(cb, &status);
+	ret = run_compiler(cb, &status, &sig);
+	if (ret == EXIT_ENCODE)		/* we could not wait for it */
+		remove_objects(cb);
 	if (ret)
 		return ret;
+	if (sig)
+		return die_without_objects(cb, sig);
 	if (WIFSIGNALED(status))
-		return die_like(WTERMSIG(status));
-	if (WEXITSTATUS(status))
-		return WEXITSTATUS(status);	/* nothing to encode */
-	return cc_btf__encode_objects(cb);
+		return die_without_objects(cb, WTERMSIG(status));
+	if (WEXITSTATUS(status)) {	/* nothing to encode, nothing to keep */
+		remove_objects(cb);
+		return WEXITSTATUS(status);
+	}
+	ret = cc_btf__encode_objects(cb);
+	sig = cc_btf__signal_pending(cb);
+	return sig ? die_without_objects(cb, sig) : ret;
 }
 
 int main(int argc, char **argv)
@@ -376,6 +422,7 @@ int main(int argc, char **argv)
 		printf(CC_BTF_NAME " " ABTF_VERSION "\n");
 		return 0;
 	case MODE_ENCODE:
+		cc_btf__signals_block(&cb);
 		ret = cc_btf__encode_files(&cb);
 		break;
 	case MODE_WRAP:

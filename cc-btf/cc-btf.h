@@ -13,8 +13,10 @@
 #ifndef __CC_BTF_H
 #define __CC_BTF_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #define CC_BTF_NAME	"cc-btf"
 
@@ -54,6 +56,7 @@ struct cc_btf {
 
 	/* options */
 	bool no_btf;		/* --no-btf, CC_BTF=0: only run the compiler */
+	bool no_btf_opt;	/* --no-btf given as an option */
 	bool warn;		/* --warn: an encoding failure is a warning */
 	bool detached;		/* --detached: OBJECT.btf, object untouched */
 	bool no_addr;		/* --no-addr: no .debug_btf_addr section */
@@ -66,6 +69,12 @@ struct cc_btf {
 
 	struct strv objs;	/* objects the compiler command writes */
 	struct strv msgs;	/* the library's warnings for the file at hand */
+
+	/* termination signals, taken in the main flow (files.c) */
+	sigset_t sig_term;	/* those we handle: not ignored at start */
+	sigset_t sig_wait;	/* sig_term and SIGCHLD */
+	sigset_t sig_old;	/* the mask at start, the compiler's */
+	int sig_got;		/* a signal taken, to die of */
 };
 
 /* objects.c: the objects a gcc-compatible command line writes. */
@@ -75,6 +84,17 @@ int cc_btf__find_objects(struct cc_btf *cb);
 bool cc_btf__is_print_btf_link(const struct cc_btf *cb);
 int cc_btf__print_btf_link(const struct cc_btf *cb);
 int cc_btf__check_kbuild(const struct cc_btf *cb);
+
+/* files.c: checks of files, signals, messages. */
+void __printf(1, 2) cc_btf__msg(const char *fmt, ...);	/* "cc-btf: " LINE */
+int cc_btf__check_input(const char *path, struct stat *st);
+int cc_btf__check_output(const char *out, const char *in,
+			 const struct stat *in_st);
+int cc_btf__check_rewrite(const char *path);
+void cc_btf__remove_output(const char *path);
+void cc_btf__signals_block(struct cc_btf *cb);
+int cc_btf__signal_pending(struct cc_btf *cb);
+int cc_btf__die_like(int sig);
 
 /* encode.c */
 int cc_btf__encode_objects(struct cc_btf *cb);	/* wrapper mode */

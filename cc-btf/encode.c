@@ -61,7 +61,7 @@ static void print_cb(enum abtf_print_level level, void *ctx, const char *fmt,
 		strv__push(&cb->msgs, msg);
 		return;
 	}
-	fprintf(stderr, CC_BTF_NAME ": %s\n", msg);
+	cc_btf__msg("%s", msg);
 	free(msg);
 }
 
@@ -70,7 +70,7 @@ static void print_msgs(const struct cc_btf *cb, size_t nr, const char *kind)
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		fprintf(stderr, CC_BTF_NAME ": %s: %s\n", kind, cb->msgs.v[i]);
+		cc_btf__msg("%s: %s", kind, cb->msgs.v[i]);
 }
 
 /* After a success: the library's messages were warnings. */
@@ -88,12 +88,11 @@ static void report_failure(struct cc_btf *cb, const char *file, int err,
 	size_t nr = cb->msgs.nr;
 
 	if (!nr) {
-		fprintf(stderr, CC_BTF_NAME ": %s: %s: %s\n", kind, file,
-			strerror(-err));
+		cc_btf__msg("%s: %s: %s", kind, file, strerror(-err));
 		return;
 	}
 	print_msgs(cb, nr - 1, "warning");
-	fprintf(stderr, CC_BTF_NAME ": %s: %s\n", kind, cb->msgs.v[nr - 1]);
+	cc_btf__msg("%s: %s", kind, cb->msgs.v[nr - 1]);
 	strv__clear(&cb->msgs);
 }
 
@@ -112,64 +111,7 @@ static void __printf(2, 3) add_msg(struct cc_btf *cb, const char *fmt, ...)
 static void pr_verbose(const struct cc_btf *cb, const char *file, const char *what)
 {
 	if (cb->verbose)
-		fprintf(stderr, CC_BTF_NAME ": %s: %s\n", file, what);
-}
-
-static int write_all(int fd, const char *p, size_t size)
-{
-	ssize_t n;
-
-	while (size) {
-		n = write(fd, p, size);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		size -= n;
-	}
-	return 0;
-}
-
-/* Write the raw BTF into whatever @dst is, following links. */
-static int write_through(struct cc_btf *cb, struct abtf_encoder *enc,
-			 const char *dst)
-{
-	const void *raw;
-	uint32_t size;
-	int fd, err;
-
-	raw = btf__raw_data(abtf_encoder__btf(enc), &size);
-	if (!raw)
-		return -ENOMEM;
-	fd = open(dst, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		goto out_msg;
-	}
-	err = write_all(fd, raw, size);
-	if (close(fd) && !err)
-		err = -errno;
-out_msg:
-	if (err)
-		add_msg(cb, "%s: cannot write: %s", dst, strerror(-err));
-	return err;
-}
-
-/*
- * Raw BTF to @dst. A regular file, or a new one, is replaced atomically by
- * the library. Anything else (/dev/null, a pipe, a symbolic link such as
- * /dev/stdout) is written through: a rename would replace the device node
- * or the link itself, /dev/null included when run as root.
- */
-static int write_raw(struct cc_btf *cb, struct abtf_encoder *enc,
-		     const char *dst)
-{
-	struct stat st;
-
-	if (lstat(dst, &st) || S_ISREG(st.st_mode))
-		return abtf_encoder__write_raw(enc, dst);
-	return write_through(cb, enc, dst);
+		cc_btf__msg("%s: %s", file, what);
 }
 
 /*
@@ -201,12 +143,12 @@ static int encode_file(struct cc_btf *cb, const char *path,
 		goto out_free_enc;
 	}
 	if (t->raw)
-		err = write_raw(cb, enc, t->raw);
+		err = abtf_encoder__write_raw(enc, t->raw);
 	else
 		err = abtf_encoder__write_object(enc, NULL);
 	if (!err && cb->verbose)
-		fprintf(stderr, CC_BTF_NAME ": %s: %u types%s\n",
-			t->raw ? t->raw : path, nr, t->raw ? " (raw BTF)" : "");
+		cc_btf__msg("%s: %u types%s", t->raw ? t->raw : path, nr,
+			    t->raw ? " (raw BTF)" : "");
 out_free_enc:
 	abtf_encoder__free(enc);
 	return err < 0 ? err : 0;
@@ -225,7 +167,7 @@ static bool is_bitcode_file(const char *path)
 	bool bc;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO: no wait */
 	if (fd < 0)
 		return false;
 	bc = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
@@ -243,7 +185,7 @@ static bool is_elf_file(const char *path)
 	bool elf;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO: no wait */
 	if (fd < 0)
 		return false;
 	elf = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
@@ -258,6 +200,24 @@ static char *detached_path(const char *obj)
 	char *path;
 
 	return asprintf(&path, "%s.btf", obj) < 0 ? NULL : path;
+}
+
+/*
+ * --encode, --detached: @file must be a regular file, and so must @raw if it exists,
+ * and @raw must not be @file; with no @raw, @file is rewritten in place.
+ * Returns 0, or -errno after one line.
+ */
+static int check_files(const char *file, const char *raw)
+{
+	struct stat st;
+	int err;
+
+	err = cc_btf__check_input(file, &st);
+	if (err)
+		return err;
+	if (raw)
+		return cc_btf__check_output(raw, file, &st);
+	return cc_btf__check_rewrite(file);
 }
 
 /* Wrapper mode, one object; returns true if it failed. */
@@ -284,7 +244,11 @@ static bool wrap_object(struct cc_btf *cb, const char *obj)
 			err = -ENOMEM;
 			goto out_failed;
 		}
-		unlink(raw);	/* a stale one must not survive */
+		cc_btf__remove_output(raw);	/* a stale one must not survive */
+		if (check_files(obj, raw)) {	/* what was not removed */
+			free(raw);
+			goto out_refused;
+		}
 		t.raw = raw;
 	}
 	err = encode_file(cb, obj, &t);
@@ -300,9 +264,10 @@ static bool wrap_object(struct cc_btf *cb, const char *obj)
 	}
 out_failed:
 	report_failure(cb, obj, err, !cb->warn);
+out_refused:
 	if (cb->warn)
 		return false;
-	unlink(obj);		/* not up to date: make must rebuild it */
+	cc_btf__remove_output(obj);	/* not up to date: make must rebuild it */
 	return true;
 }
 
@@ -311,7 +276,7 @@ int cc_btf__encode_objects(struct cc_btf *cb)
 	bool failed = false;
 	size_t i;
 
-	for (i = 0; i < cb->objs.nr; i++)
+	for (i = 0; i < cb->objs.nr && !cc_btf__signal_pending(cb); i++)
 		failed |= wrap_object(cb, cb->objs.v[i]);
 	return failed ? EXIT_ENCODE : 0;
 }
@@ -332,9 +297,14 @@ static bool encode_one(struct cc_btf *cb, const char *file)
 		t.raw = raw;
 	}
 	t.keep_empty = t.raw != NULL;	/* a raw file was asked for: always write it */
+	if (check_files(file, t.raw)) {
+		free(raw);
+		return true;
+	}
 	if (is_bitcode_file(file)) {
 		add_msg(cb, "%s: LLVM bitcode (clang -flto): an LTO object "
 			"carries no DWARF to encode", file);
+		free(raw);
 		err = -EOPNOTSUPP;
 		goto out_failed;
 	}
@@ -342,8 +312,7 @@ static bool encode_one(struct cc_btf *cb, const char *file)
 	free(raw);
 	if (err == -ENODATA) {
 		strv__clear(&cb->msgs);
-		fprintf(stderr, CC_BTF_NAME ": error: %s: no DWARF (.debug_info) to encode\n",
-			file);
+		cc_btf__msg("error: %s: no DWARF (.debug_info) to encode", file);
 		return true;
 	}
 	if (!err) {
@@ -360,7 +329,10 @@ int cc_btf__encode_files(struct cc_btf *cb)
 	bool failed = false;
 	int i;
 
-	for (i = 0; i < cb->nr_args; i++)
+	for (i = 0; i < cb->nr_args; i++) {
 		failed |= encode_one(cb, cb->args[i]);
+		if (cc_btf__signal_pending(cb))
+			return cc_btf__die_like(cb->sig_got);
+	}
 	return failed ? EXIT_ENCODE : 0;
 }

@@ -101,17 +101,17 @@ int cc_btf__check_kbuild(const struct cc_btf *cb)
 	if (!is_kernel_object(cb))
 		return 0;
 	if (!marker || !*marker) {
-		fprintf(stderr, CC_BTF_NAME ": error: %s: this kernel tree lacks "
-			"archive-btf's kbuild patches (" KBUILD_MARKER " is not "
-			"set), and its vmlinux would carry every object's BTF: "
-			"apply kbuild-patches/<version>/ (docs/kbuild.md), or "
-			"build with CC_BTF=0\n", obj);
+		cc_btf__msg("error: %s: this kernel tree lacks "
+			    "archive-btf's kbuild patches (" KBUILD_MARKER " is not "
+			    "set), and its vmlinux would carry every object's BTF: "
+			    "apply kbuild-patches/<version>/ (docs/kbuild.md), or "
+			    "build with CC_BTF=0", obj);
 		return -EPERM;
 	}
 	if (strcmp(marker, KBUILD_PROTOCOL)) {
-		fprintf(stderr, CC_BTF_NAME ": error: %s: " KBUILD_MARKER "=%s: "
-			"this cc-btf knows the kbuild patches of protocol "
-			KBUILD_PROTOCOL " only\n", obj, marker);
+		cc_btf__msg("error: %s: " KBUILD_MARKER "=%s: "
+			    "this cc-btf knows the kbuild patches of protocol "
+			    KBUILD_PROTOCOL " only", obj, marker);
 		return -EPERM;
 	}
 	return 0;

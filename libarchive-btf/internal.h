@@ -84,7 +84,11 @@ int abtf__elf_abs_reloc(GElf_Half e_machine, bool *is_rela);
  */
 int abtf__tmpfile_for(const char *path, char **tmp);
 
-/* Rename @tmp over @path (keeping @path's mode if it exists) or unlink it. */
+/*
+ * Rename @tmp over @path, keeping @path's owner, group and mode if it
+ * exists (set-user/group-ID dropped where the owner cannot be kept), or
+ * unlink it.
+ */
 int abtf__tmpfile_commit(char *tmp, const char *path);
 void abtf__tmpfile_abort(char *tmp);
 

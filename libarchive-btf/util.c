@@ -46,6 +46,8 @@ int abtf__copy_opts(void *dst, size_t dst_sz, const void *opts)
  * The file an atomic write replaces: @path itself, or what a symbolic link
  * at @path points to (the link stays a link). A device, pipe or socket is
  * never replaced: -ENOTSUP tells the caller to write through it instead.
+ * A file the user could not open for writing is not replaced either
+ * (-EACCES, -EROFS): a rename would replace it all the same.
  */
 static int replace_target(const char *path, char **target)
 {
@@ -69,6 +71,14 @@ static int replace_target(const char *path, char **target)
 		free(*target);
 		*target = NULL;
 		return -ENOTSUP;
+	}
+	/* A file this user could not open for writing is not replaced. */
+	if (faccessat(AT_FDCWD, *target ? *target : path, W_OK, AT_EACCESS)) {
+		int err = -errno;
+
+		free(*target);
+		*target = NULL;
+		return err;
 	}
 	if (!*target)
 		*target = strdup(path);
@@ -126,8 +136,15 @@ int abtf__tmpfile_commit(char *tmp, const char *path)
 		abtf__tmpfile_abort(tmp);
 		return -ENOMEM;
 	}
-	/* Keep the mode of the file we replace, or honour the umask. */
+	/*
+	 * Keep the owner, group and mode of the file we replace, or honour
+	 * the umask. Where the owner or group cannot be kept (we are not
+	 * root), the set-user-ID and set-group-ID bits are dropped, as
+	 * install(1) does: they must never come to mean another user.
+	 */
 	if (stat(target, &st) == 0) {
+		if (lchown(tmp, st.st_uid, st.st_gid))
+			st.st_mode &= ~(mode_t)(S_ISUID | S_ISGID);
 		if (chmod(tmp, st.st_mode & 07777))
 			err = -errno;
 	} else {

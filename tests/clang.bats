@@ -347,7 +347,7 @@ expected_line() {
 
 @test "clang: GCC's -flto -g is an error too; -flto without -g is left alone" {
 	need_cmd gcc
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
+	need_built
 	run --separate-stderr "$CC_BTF" gcc -flto -g -O2 -c "$FIXTURES/percpu.c" -o f.o
 	[ "$status" -eq 1 ]
 	[[ $stderr == "cc-btf: error: f.o: a GCC LTO object (-flto): an LTO object carries no DWARF to encode"* ]]

@@ -223,7 +223,7 @@ COMPUTE_REF='static int compute(int count, const char *name, ...)'
 	[ "$stderr" = "btf-link: error: base.o: no .BTF section" ]
 	run --separate-stderr "$BTF_LINK" --compare base.btf missing.btf
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "btf-link: error: missing.btf: No such file or directory" ]
+	[ "$stderr" = "btf-link: error: missing.btf: cannot open: No such file or directory" ]
 }
 
 @test "btf-link: usage errors and a missing file exit 2" {

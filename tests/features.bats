@@ -30,13 +30,13 @@ need_link() {
 # features_of ARGS...: the features `btf-link -v ARGS... missing` reports
 # (it reports those of --btf_features before it opens the file).
 features_of() {
-	run --separate-stderr "$BTF_LINK" -v "$@" -o /dev/null missing-file
+	run --separate-stderr "$BTF_LINK" -v "$@" -o features.btf missing-file
 	[ "$status" -eq 2 ] || { echo "exit $status"; return 1; }
 	sed -n 's/^btf-link: missing-file: BTF features: //p' <<< "$stderr"
 }
 
 @test "features: the parser follows pahole's list syntax" {
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built"
+	need_built
 	[ "$(features_of --btf_features=var)" = "var" ]
 	[ "$(features_of --btf_features=float,var)" = "var,float" ]
 	[ "$(features_of --btf_features=var,,float,)" = "var,float" ]
@@ -66,7 +66,7 @@ features_of() {
 }
 
 @test "features: an unknown name is an error that names it" {
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built"
+	need_built
 	run --separate-stderr "$BTF_LINK" --btf_features=var,vars x
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "btf-link: error: --btf_features=var,vars: unknown BTF feature 'vars' (see --supported_btf_features)" ]
@@ -87,7 +87,7 @@ features_of() {
 }
 
 @test "features: --supported_btf_features lists, in pahole's order, what a link honours" {
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built"
+	need_built
 	run --separate-stderr "$BTF_LINK" --supported_btf_features
 	[ "$status" -eq 0 ]
 	[[ $output =~ ^[a-z0-9_]+(,[a-z0-9_]+)*$ ]]

@@ -115,7 +115,7 @@ count_kind() {
 # members_placed FILE N: btf-link -v says FILE has N members, all N
 # placed through .debug_btf_addr (not by name).
 members_placed() {
-	"$BTF_LINK" -v -o /dev/null "$1" 2> verbose.out
+	"$BTF_LINK" -v -o placed.btf "$1" 2> verbose.out
 	grep -qx "btf-link: $1: $2 members ($2 placed by .debug_btf_addr), [0-9]* bytes" \
 		verbose.out || {
 		echo "want $2 members, all placed by .debug_btf_addr:"

@@ -36,10 +36,15 @@ need_cmd() {
 	done
 }
 
-# need_built: skip when the tools under test are not built.
+# need_built: fail (never skip) when the tools under test are missing:
+# a build that failed must not pass as a run with nothing to test.
 need_built() {
-	[ -x "$CC_BTF" ] || skip "cc-btf is not built ($CC_BTF)"
-	[ -x "$BTF_LINK" ] || skip "btf-link is not built ($BTF_LINK)"
+	local t
+	for t in "$CC_BTF" "$BTF_LINK"; do
+		[ -x "$t" ] && continue
+		echo "${t##*/} is not built ($t): run make first (or set ABTF_BUILD)"
+		return 1
+	done
 }
 
 # pahole_btf OBJ OUT: the BTF Debian's pahole makes of OBJ, as a raw file.
