@@ -94,3 +94,11 @@ ptr_target() {
 	ptr=$(sed -n "/^\[$sbi\] STRUCT /{n;s/.*'nls_map' type_id=\([0-9]*\) .*/\1/p;}" mod.dump)
 	[ "$(ptr_target mod.dump "$ptr")" = "$nls" ]
 }
+
+@test "split: a struct one module object sees as a FWD, in a struct another shares (xfs.ko)" {
+	need_tools
+	split_fixture split-fwd-dup FULL1 FWD FULL3
+	same_btf --base vmlinux ref.btf mod.o
+	[ "$(count mod.dump STRUCT cur)" -eq 1 ]
+	[ "$(count mod.dump STRUCT ops)" -eq 1 ]
+}
