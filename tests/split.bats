@@ -129,6 +129,10 @@ ptr_target() {
 		--btf_encode_detached=ref.btf for-pahole.o
 	"$BTF_LINK" --base base.btf -o ours.btf mod.o
 	same_btf --base base.btf ref.btf ours.btf
+	"$BTF_LINK" -j1 --base base.btf -o ours-j1.btf mod.o
+	"$BTF_LINK" -j4 --base base.btf -o ours-j4.btf mod.o
+	cmp ours.btf ours-j1.btf
+	cmp ours.btf ours-j4.btf
 	# what issue #9 saw: udp_tunnel_nic_flush() takes the module's struct,
 	# not the base's FWD
 	bpftool -B base.btf btf dump file ours.btf > mod.dump
