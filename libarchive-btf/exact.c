@@ -40,8 +40,13 @@
  *    kind). In split BTF it cannot: its dedup first maps the node's FWD
  *    to a FWD of the base of that name (never resolved), and a struct
  *    of that name that stays in the split part makes the name ambiguous.
- *    There the input struct's own copies are kept for libbpf to walk, as
- *    pahole hands it every unit's (docs/design.md, "Split BTF").
+ *    Nor are the input's other paths to its struct mapped with the pair:
+ *    the node can then point to the FWD and to the struct from one
+ *    input's types, a graph libbpf's walk cannot match to a consistent
+ *    copy (it keeps both). So in split BTF the input struct's own copies
+ *    are kept for libbpf to walk, as pahole hands it every unit's
+ *    (docs/design.md, "Split BTF for modules", also for the case left
+ *    without a base).
  *
  * Otherwise a mapping is made only when the input type, its strings and
  * IDs mapped, is byte for byte the node type: replacing one by the other
