@@ -233,6 +233,14 @@ check_object() {
 	check_object drivers/net/dummy.o
 }
 
+@test "kernel: net/ipv4/udp_tunnel_core.o as pahole" {
+	check_object net/ipv4/udp_tunnel_core.o
+}
+
+@test "kernel: net/ipv4/udp_tunnel_nic.o as pahole" {
+	check_object net/ipv4/udp_tunnel_nic.o
+}
+
 @test "kernel: arch/x86/kernel/cpu/common.o: the per-CPU subsection lines, by hand" {
 	need_kernel bpftool
 	local obj=$KBUILD/arch/x86/kernel/cpu/common.o

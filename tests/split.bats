@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# btf-link --base: a module's split BTF against pahole 1.24 --btf_base run
+# on the same module, for the shapes where a module's objects disagree on
+# a FWD and its struct (issue #9; docs/design.md, "Split BTF for modules").
+#
+# Each fixture tests/fixtures/split-*.c is compiled at test time, through
+# cc-btf, once per role (-DBASE, then the module's objects): the "vmlinux"
+# is linked with tests/fixtures/link.lds as tests/link.bats links it, the
+# module is `ld -r` of its objects. pahole is the reference.
+#
+# The last test takes real objects: udp_tunnel.ko's two, built in the tree
+# of tests/kernel/prepare.sh, split over the rest of its sample (which has
+# struct net_device, pointing to a FWD udp_tunnel_nic), as issue #9 saw it
+# on a whole 6.1 vmlinux.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	kernel_prepare
+}
+
+CFLAGS_SPLIT="-g -O2 -ffunction-sections -fdata-sections"
+
+need_tools() {
+	need_cmd gcc ld pahole bpftool
+	need_built
+	[ "$(uname -m)" = x86_64 ] ||
+		skip "link.lds is the layout of x86-64"
+}
+
+# split_fixture NAME ROLE...: vmlinux from NAME.c -DBASE, linked with
+# link.lds, its BTF linked; mod.o: `ld -r` of NAME.c built -DROLE for each
+# ROLE; ref.btf: pahole's split BTF of mod.o over vmlinux; mod.o's own
+# split BTF by btf-link; mod.dump: bpftool's dump of its split part.
+split_fixture() {
+	local name=$1 role objs=
+	shift
+	"$CC_BTF" gcc $CFLAGS_SPLIT -DBASE -c "$FIXTURES/$name.c" -o base.o
+	ld -T "$FIXTURES/link.lds" -o vmlinux base.o
+	"$BTF_LINK" vmlinux
+	for role in "$@"; do
+		"$CC_BTF" gcc $CFLAGS_SPLIT -D"$role" -c "$FIXTURES/$name.c" \
+			-o "$role.o"
+		objs+=" $role.o"
+	done
+	ld -r -o mod.o $objs
+	cp mod.o for-pahole.o
+	pahole -J --btf_gen_floats --btf_base vmlinux \
+		--btf_encode_detached=ref.btf for-pahole.o
+	"$BTF_LINK" --base vmlinux mod.o
+	bpftool -B vmlinux btf dump file mod.o > mod.dump
+}
+
+# count DUMP KIND NAME: how many KIND 'NAME' a bpftool dump has.
+count() {
+	grep -c "^\[[0-9]*\] $2 '$3'" "$1" || true
+}
+
+# id_of DUMP KIND NAME: the type ID of the one KIND 'NAME'.
+id_of() {
+	sed -n "s/^\[\([0-9]*\)\] $2 '$3' .*/\1/p" "$1"
+}
+
+# param_type DUMP FUNC [N]: the type ID of FUNC's parameter N (1: first).
+param_type() {
+	local proto
+	proto=$(sed -n "s/^\[[0-9]*\] FUNC '$2' type_id=\([0-9]*\) .*/\1/p" "$1")
+	[ -n "$proto" ] || return 1
+	sed -n "/^\[$proto\] FUNC_PROTO /,/^\[/p" "$1" |
+		sed -n "$((${3:-1} + 1))s/.* type_id=\([0-9]*\)\$/\1/p"
+}
+
+# ptr_target DUMP ID: what PTR ID points to.
+ptr_target() {
+	sed -n "s/^\[$2\] PTR '(anon)' type_id=\([0-9]*\)\$/\1/p" "$1"
+}
+
+@test "split: a struct the base has as a FWD, defined in the module (udp_tunnel.ko)" {
+	need_tools
+	split_fixture split-fwd-base CORE NIC
+	same_btf --base vmlinux ref.btf mod.o
+	# the module's functions take a pointer to the module's struct
+	local nic
+	nic=$(id_of mod.dump STRUCT tunnel_nic)
+	[ -n "$nic" ]
+	[ "$(ptr_target mod.dump "$(param_type mod.dump tunnel_nic_sync)")" = "$nic" ]
+	[ "$(count mod.dump FWD tunnel_nic)" -eq 0 ]
+}
+
+@test "split: a FWD in one module object, the struct in another (udf.ko)" {
+	need_tools
+	split_fixture split-fwd-local SB FULL
+	same_btf --base vmlinux ref.btf mod.o
+	# sb_info points to the one full nls_table; no FWD is left
+	local nls sbi ptr
+	[ "$(count mod.dump STRUCT nls_table)" -eq 1 ]
+	[ "$(count mod.dump FWD nls_table)" -eq 0 ]
+	nls=$(id_of mod.dump STRUCT nls_table)
+	sbi=$(id_of mod.dump STRUCT sb_info)
+	ptr=$(sed -n "/^\[$sbi\] STRUCT /{n;s/.*'nls_map' type_id=\([0-9]*\) .*/\1/p;}" mod.dump)
+	[ "$(ptr_target mod.dump "$ptr")" = "$nls" ]
+}
+
+@test "split: a struct one module object sees as a FWD, in a struct another shares (xfs.ko)" {
+	need_tools
+	split_fixture split-fwd-dup FULL1 FWD FULL3
+	same_btf --base vmlinux ref.btf mod.o
+	[ "$(count mod.dump STRUCT cur)" -eq 1 ]
+	[ "$(count mod.dump STRUCT ops)" -eq 1 ]
+}
+
+@test "split: udp_tunnel's real objects over the kernel sample, as pahole" {
+	need_kernel ld bpftool
+	linked_sample base.o
+	"$BTF_LINK" -o base.btf base.o
+	local o objs=
+	for o in core nic; do
+		cp "$KBUILD/net/ipv4/udp_tunnel_$o.o" "$o.o"
+		"$CC_BTF" --encode "$o.o"
+		objs+=" $o.o"
+	done
+	ld -r -o mod.o $objs
+	cp mod.o for-pahole.o
+	pahole -J --btf_gen_floats --btf_base base.btf \
+		--btf_encode_detached=ref.btf for-pahole.o
+	"$BTF_LINK" --base base.btf -o ours.btf mod.o
+	same_btf --base base.btf ref.btf ours.btf
+	"$BTF_LINK" -j1 --base base.btf -o ours-j1.btf mod.o
+	"$BTF_LINK" -j4 --base base.btf -o ours-j4.btf mod.o
+	cmp ours.btf ours-j1.btf
+	cmp ours.btf ours-j4.btf
+	# what issue #9 saw: udp_tunnel_nic_flush() takes the module's struct,
+	# not the base's FWD
+	bpftool -B base.btf btf dump file ours.btf > mod.dump
+	[ "$(count mod.dump FWD udp_tunnel_nic)" -eq 0 ]
+	local nic
+	nic=$(id_of mod.dump STRUCT udp_tunnel_nic)
+	[ -n "$nic" ]
+	[ "$(ptr_target mod.dump "$(param_type mod.dump udp_tunnel_nic_flush 2)")" = "$nic" ]
+}
