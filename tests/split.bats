@@ -10,18 +10,11 @@
 # is linked with tests/fixtures/link.lds as tests/link.bats links it, the
 # module is `ld -r` of its objects. pahole is the reference.
 #
-# The last test takes real objects: udp_tunnel.ko's two, built in the tree
-# of tests/kernel/prepare.sh, split over the rest of its sample (which has
-# struct net_device, pointing to a FWD udp_tunnel_nic), as issue #9 saw it
-# on a whole 6.1 vmlinux.
+# tests/kernel-split.bats does the same with real objects.
 
 load test_helper
 
 bats_require_minimum_version 1.5.0
-
-setup_file() {
-	kernel_prepare
-}
 
 CFLAGS_SPLIT="-g -O2 -ffunction-sections -fdata-sections"
 
@@ -55,29 +48,7 @@ split_fixture() {
 	bpftool -B vmlinux btf dump file mod.o > mod.dump
 }
 
-# count DUMP KIND NAME: how many KIND 'NAME' a bpftool dump has.
-count() {
-	grep -c "^\[[0-9]*\] $2 '$3'" "$1" || true
-}
-
-# id_of DUMP KIND NAME: the type ID of the one KIND 'NAME'.
-id_of() {
-	sed -n "s/^\[\([0-9]*\)\] $2 '$3' .*/\1/p" "$1"
-}
-
-# param_type DUMP FUNC [N]: the type ID of FUNC's parameter N (1: first).
-param_type() {
-	local proto
-	proto=$(sed -n "s/^\[[0-9]*\] FUNC '$2' type_id=\([0-9]*\) .*/\1/p" "$1")
-	[ -n "$proto" ] || return 1
-	sed -n "/^\[$proto\] FUNC_PROTO /,/^\[/p" "$1" |
-		sed -n "$((${3:-1} + 1))s/.* type_id=\([0-9]*\)\$/\1/p"
-}
-
-# ptr_target DUMP ID: what PTR ID points to.
-ptr_target() {
-	sed -n "s/^\[$2\] PTR '(anon)' type_id=\([0-9]*\)\$/\1/p" "$1"
-}
+load split
 
 @test "split: a struct the base has as a FWD, defined in the module (udp_tunnel.ko)" {
 	need_tools
@@ -111,34 +82,4 @@ ptr_target() {
 	same_btf --base vmlinux ref.btf mod.o
 	[ "$(count mod.dump STRUCT cur)" -eq 1 ]
 	[ "$(count mod.dump STRUCT ops)" -eq 1 ]
-}
-
-@test "split: udp_tunnel's real objects over the kernel sample, as pahole" {
-	need_kernel ld bpftool
-	linked_sample base.o
-	"$BTF_LINK" -o base.btf base.o
-	local o objs=
-	for o in core nic; do
-		cp "$KBUILD/net/ipv4/udp_tunnel_$o.o" "$o.o"
-		"$CC_BTF" --encode "$o.o"
-		objs+=" $o.o"
-	done
-	ld -r -o mod.o $objs
-	cp mod.o for-pahole.o
-	pahole -J --btf_gen_floats --btf_base base.btf \
-		--btf_encode_detached=ref.btf for-pahole.o
-	"$BTF_LINK" --base base.btf -o ours.btf mod.o
-	same_btf --base base.btf ref.btf ours.btf
-	"$BTF_LINK" -j1 --base base.btf -o ours-j1.btf mod.o
-	"$BTF_LINK" -j4 --base base.btf -o ours-j4.btf mod.o
-	cmp ours.btf ours-j1.btf
-	cmp ours.btf ours-j4.btf
-	# what issue #9 saw: udp_tunnel_nic_flush() takes the module's struct,
-	# not the base's FWD
-	bpftool -B base.btf btf dump file ours.btf > mod.dump
-	[ "$(count mod.dump FWD udp_tunnel_nic)" -eq 0 ]
-	local nic
-	nic=$(id_of mod.dump STRUCT udp_tunnel_nic)
-	[ -n "$nic" ]
-	[ "$(ptr_target mod.dump "$(param_type mod.dump udp_tunnel_nic_flush 2)")" = "$nic" ]
 }

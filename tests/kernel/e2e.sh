@@ -415,7 +415,8 @@ check_image() {
 		fail "$name: vmlinux's .BTF is not $BTF_OBJECT's"
 	bpftool btf dump file "$RES/$name.vmlinux.btf" >/dev/null 2>&1 ||
 		fail "$name: bpftool cannot read vmlinux's BTF"
-	"$BTF_LINK_BIN" -v -o /dev/null "$dir/$BTF_IMAGE" 2>"$RES/$name.archive" ||
+	"$BTF_LINK_BIN" -v -o "$RES/$name.archive.btf" "$dir/$BTF_IMAGE" \
+		2>"$RES/$name.archive" ||
 		fail "$name: btf-link cannot read the archive of $BTF_IMAGE again"
 	say "$name: archive: $(head -n 1 "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
 	say "$name: vmlinux: final BTF $size bytes, __stop_BTF - __start_BTF $((stop - start))"
