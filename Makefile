@@ -26,6 +26,8 @@ PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 
 CC		?= cc
 AR		?= ar
+LD		?= ld
+OBJCOPY		?= objcopy
 PKG_CONFIG	?= pkg-config
 INSTALL		?= install
 CFLAGS		?= -g -O2
@@ -76,6 +78,7 @@ ABTF_LDFLAGS	:= $(SAN_FLAGS)
 LIB_SRCS	:= $(wildcard libarchive-btf/*.c)
 LIB_OBJS	:= $(patsubst %.c,$(OUT)/%.o,$(LIB_SRCS))
 LIB_A		:= $(OUT)/libarchive-btf.a
+LIB_RELOC	:= $(OUT)/libarchive-btf/libarchive-btf.o
 LIB_SONAME	:= libarchive-btf.so.$(VERSION_MAJOR)
 LIB_SO		:= $(OUT)/libarchive-btf.so.$(VERSION)
 LIB_MAP		:= libarchive-btf/libarchive-btf.map
@@ -85,6 +88,7 @@ TOOLS		:= cc-btf btf-link
 TOOL_BINS	:= $(addprefix $(OUT)/bin/,$(TOOLS))
 TOOL_OBJS	:= $(foreach t,$(TOOLS),$(patsubst %.c,$(OUT)/%.o,$(wildcard $(t)/*.c)))
 MANPAGES	:= $(foreach t,$(TOOLS),$(t)/$(t).1)
+MANPAGES3	:= $(wildcard libarchive-btf/man/man3/*.3)
 
 all: $(LIB_A) $(LIB_SO) $(LIB_PC) $(TOOL_BINS)
 
@@ -93,7 +97,22 @@ $(OUT)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ABTF_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(LIB_A): $(LIB_OBJS)
+# The static library exports what the shared one does and nothing else.
+# Its objects call each other through internal names (ir__*, dw_die__*)
+# that carry hidden visibility: the .so keeps them local through the version
+# script, but an archive of the plain objects would export them to every
+# program it is linked into, where they could clash. So the archive holds one
+# relocatable object: all the library's objects linked with "ld -r", their
+# internal references resolved inside it, then every hidden symbol made local
+# with "objcopy --localize-hidden". Only the abtf_ API (default visibility,
+# ABTF_API) stays global; tests/ecosystem.bats checks it with nm.
+$(LIB_RELOC): $(LIB_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(LD) -r -o $@.tmp $^
+	$(Q)$(OBJCOPY) --localize-hidden $@.tmp $@
+	$(Q)rm -f $@.tmp
+
+$(LIB_A): $(LIB_RELOC)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
 	$(Q)$(AR) rcs $@ $^
@@ -106,12 +125,17 @@ $(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	$(Q)ln -sf $(notdir $@) $(OUT)/$(LIB_SONAME)
 	$(Q)ln -sf $(LIB_SONAME) $(OUT)/libarchive-btf.so
 
+# The .pc names the directories it is installed for: "make install" writes
+# it again with its own PREFIX, LIBDIR and INCLUDEDIR (those of the build
+# may differ); the one in $(O) is for the build's.
+gen_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	     libarchive-btf/libarchive-btf.pc.in
+
 $(LIB_PC): libarchive-btf/libarchive-btf.pc.in Makefile
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-		$< > $@
+	$(Q)$(gen_pc) > $@
 
 # The tools link the static library: one binary each, no rpath games.
 .SECONDEXPANSION:
@@ -131,15 +155,19 @@ check: all
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	$(INSTALL) -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)
 	$(INSTALL) -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)
 	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libarchive-btf.so
 	$(INSTALL) -m 644 libarchive-btf/archive_btf.h $(DESTDIR)$(INCLUDEDIR)
-	$(INSTALL) -m 644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)
+	$(gen_pc) > $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc.tmp
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc.tmp
+	mv -f $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc.tmp \
+		$(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc
 	$(INSTALL) -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 644 $(MANPAGES3) $(DESTDIR)$(MANDIR)/man3
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS))
@@ -150,6 +178,7 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/archive_btf.h
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MANPAGES3)))
 
 clean:
 	rm -rf $(OUT)
