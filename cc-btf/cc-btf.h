@@ -47,6 +47,7 @@ enum cc_mode {
 	MODE_ENCODE,		/* --encode FILE... */
 	MODE_HELP,
 	MODE_VERSION,
+	MODE_PRINT_SETTINGS,	/* --print-settings, for ccache */
 };
 
 struct cc_btf {
@@ -75,6 +76,13 @@ int cc_btf__find_objects(struct cc_btf *cb);
 bool cc_btf__is_print_btf_link(const struct cc_btf *cb);
 int cc_btf__print_btf_link(const struct cc_btf *cb);
 int cc_btf__check_kbuild(const struct cc_btf *cb);
+
+/*
+ * launcher.c: ccache, distcc or icecc running cc-btf. 0, or the exit status
+ * of a command refused because the launcher would get it wrong.
+ */
+int cc_btf__check_launcher(const struct cc_btf *cb);
+int cc_btf__print_settings(const struct cc_btf *cb);	/* --print-settings */
 
 /* encode.c */
 int cc_btf__encode_objects(struct cc_btf *cb);	/* wrapper mode */
