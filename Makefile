@@ -8,6 +8,7 @@
 #   make V=1             show the commands
 #   make O=/tmp/b        build out of tree
 #   make SANITIZE=1      build with ASan and UBSan (into build-san/ by default)
+#   make deb             Debian packages (debian/) into $(O)/deb/
 #
 # CFLAGS is the user's; the flags the build needs are kept apart in
 # ABTF_CFLAGS so that overriding CFLAGS never breaks the build.
@@ -180,10 +181,32 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MANPAGES3)))
 
+# dpkg-buildpackage builds in a copy of the tree (the files git tracks or
+# would track), under $(O)/deb/, so that the source tree stays clean; the
+# .debs land in $(O)/deb/.
+DEB_DIR		:= $(OUT)/deb
+DEB_SRC		:= $(DEB_DIR)/archive-btf-$(VERSION)
+
+deb:
+	$(call msg,DEB,$(DEB_DIR))
+	$(Q)rm -rf $(DEB_DIR)
+	$(Q)mkdir -p $(DEB_SRC)
+	$(Q)if git rev-parse --git-dir >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null -T - --ignore-failed-read -c; \
+	else \
+		tar -c --exclude=./build --exclude=./build-san \
+		    --exclude=./tests/.work --exclude='./$(O)' .; \
+	fi | tar -x -C $(DEB_SRC)
+	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc \
+		$(if $(filter 1,$(V)),,>../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; exit 1; })
+	$(Q)ls $(DEB_DIR)/*.deb
+
 clean:
 	rm -rf $(OUT)
 
-.PHONY: all example check install uninstall clean
+.PHONY: all example check install uninstall deb clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
