@@ -224,6 +224,27 @@ defined_globals() {
 	[ "$n" -gt 20 ]
 }
 
+@test "ecosystem: split BTF reads with bpftool btf dump file X -B BASE, as the docs show" {
+	require_cmd bpftool
+	example_archive
+	"$BTF_LINK" example
+	cat >m.c <<-EOF
+	#include "$ABTF_TOP/tests/example/list.h"
+	struct modonly { int z; } mo;
+	int mod_fn(struct item *it) { return item_count(it) + mo.z; }
+	EOF
+	"$CC_BTF" gcc -g -c m.c -o m.o
+	ld -r -o mod.ko m.o
+	"$BTF_LINK" --base example mod.ko
+	bpftool btf dump file mod.ko -B example >split.txt
+	grep -q "STRUCT 'modonly'" split.txt
+	grep -q "FUNC 'mod_fn'" split.txt
+	# struct item is the base's, not repeated in the module's BTF
+	run ! grep -q "STRUCT 'item'" split.txt
+	# without its base it does not read
+	run ! bpftool btf dump file mod.ko
+}
+
 # ---- ccache ----
 
 ccache_env() {
