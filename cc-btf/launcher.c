@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,13 +146,16 @@ static bool ccache_hashes_settings(const char *exe)
 {
 	char *argv[] = { (char *)exe, "-k", "compiler_check", NULL };
 	posix_spawn_file_actions_t fa;
+	struct sigaction sa;
 	char buf[4096];
 	size_t len = 0;
 	ssize_t n;
-	int fds[2], status;
-	pid_t pid;
-	bool ok = false;
+	int fds[2], status = 0;
+	pid_t pid, w = -1;
 
+	/* An ignored SIGCHLD would reap ccache before we see its status. */
+	if (!sigaction(SIGCHLD, NULL, &sa) && sa.sa_handler == SIG_IGN)
+		signal(SIGCHLD, SIG_DFL);
 	if (pipe(fds))
 		return false;
 	posix_spawn_file_actions_init(&fa);
@@ -171,11 +175,13 @@ static bool ccache_hashes_settings(const char *exe)
 	}
 	close(fds[0]);
 	buf[len] = '\0';
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status))
-		ok = strstr(buf, PRINT_SETTINGS);
-	return ok;
+	if (pid > 0) {
+		do
+			w = waitpid(pid, &status, 0);
+		while (w < 0 && errno == EINTR);
+	}
+	return w == pid && WIFEXITED(status) && !WEXITSTATUS(status) &&
+	       strstr(buf, PRINT_SETTINGS);
 }
 
 static int refuse_ccache(const struct cc_btf *cb, const char *exe,
