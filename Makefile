@@ -10,6 +10,7 @@
 #   make V=1             show the commands
 #   make O=/tmp/b        build out of tree
 #   make SANITIZE=1      build with ASan and UBSan (into build-san/ by default)
+#   make deb             Debian packages (debian/) into $(O)/deb/
 #
 # CFLAGS is the user's; the flags the build needs are kept apart in
 # ABTF_CFLAGS so that overriding CFLAGS never breaks the build.
@@ -28,6 +29,8 @@ PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 
 CC		?= cc
 AR		?= ar
+LD		?= ld
+OBJCOPY		?= objcopy
 PKG_CONFIG	?= pkg-config
 INSTALL		?= install
 CFLAGS		?= -g -O2
@@ -78,6 +81,7 @@ ABTF_LDFLAGS	:= $(SAN_FLAGS)
 LIB_SRCS	:= $(wildcard libarchive-btf/*.c)
 LIB_OBJS	:= $(patsubst %.c,$(OUT)/%.o,$(LIB_SRCS))
 LIB_A		:= $(OUT)/libarchive-btf.a
+LIB_RELOC	:= $(OUT)/libarchive-btf/libarchive-btf.o
 LIB_SONAME	:= libarchive-btf.so.$(VERSION_MAJOR)
 LIB_SO		:= $(OUT)/libarchive-btf.so.$(VERSION)
 LIB_MAP		:= libarchive-btf/libarchive-btf.map
@@ -87,6 +91,7 @@ TOOLS		:= cc-btf btf-link
 TOOL_BINS	:= $(addprefix $(OUT)/bin/,$(TOOLS))
 TOOL_OBJS	:= $(foreach t,$(TOOLS),$(patsubst %.c,$(OUT)/%.o,$(wildcard $(t)/*.c)))
 MANPAGES	:= $(foreach t,$(TOOLS),$(t)/$(t).1)
+MANPAGES3	:= $(wildcard libarchive-btf/man/man3/*.3)
 
 all: $(LIB_A) $(LIB_SO) $(LIB_PC) $(TOOL_BINS)
 
@@ -95,7 +100,22 @@ $(OUT)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ABTF_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(LIB_A): $(LIB_OBJS)
+# The static library exports what the shared one does and nothing else.
+# Its objects call each other through internal names (ir__*, dw_die__*)
+# that carry hidden visibility: the .so keeps them local through the version
+# script, but an archive of the plain objects would export them to every
+# program it is linked into, where they could clash. So the archive holds one
+# relocatable object: all the library's objects linked with "ld -r", their
+# internal references resolved inside it, then every hidden symbol made local
+# with "objcopy --localize-hidden". Only the abtf_ API (default visibility,
+# ABTF_API) stays global; tests/ecosystem.bats checks it with nm.
+$(LIB_RELOC): $(LIB_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(LD) -r -o $@.tmp $^
+	$(Q)$(OBJCOPY) --localize-hidden $@.tmp $@
+	$(Q)rm -f $@.tmp
+
+$(LIB_A): $(LIB_RELOC)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
 	$(Q)$(AR) rcs $@ $^
@@ -108,12 +128,17 @@ $(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	$(Q)ln -sf $(notdir $@) $(OUT)/$(LIB_SONAME)
 	$(Q)ln -sf $(LIB_SONAME) $(OUT)/libarchive-btf.so
 
+# The .pc names the directories it is installed for: "make install" writes
+# it again with its own PREFIX, LIBDIR and INCLUDEDIR (those of the build
+# may differ); the one in $(O) is for the build's.
+gen_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	     libarchive-btf/libarchive-btf.pc.in
+
 $(LIB_PC): libarchive-btf/libarchive-btf.pc.in Makefile
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-		$< > $@
+	$(Q)$(gen_pc) > $@
 
 # The tools link the static library: one binary each, no rpath games.
 .SECONDEXPANSION:
@@ -151,15 +176,19 @@ check-san:
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	$(INSTALL) -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)
 	$(INSTALL) -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)
 	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libarchive-btf.so
 	$(INSTALL) -m 644 libarchive-btf/archive_btf.h $(DESTDIR)$(INCLUDEDIR)
-	$(INSTALL) -m 644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)
+	$(gen_pc) > $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc.tmp
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc.tmp
+	mv -f $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc.tmp \
+		$(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc
 	$(INSTALL) -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 644 $(MANPAGES3) $(DESTDIR)$(MANDIR)/man3
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS))
@@ -170,11 +199,34 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/archive_btf.h
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MANPAGES3)))
+
+# dpkg-buildpackage builds in a copy of the tree (the files git tracks or
+# would track), under $(O)/deb/, so that the source tree stays clean; the
+# .debs land in $(O)/deb/.
+DEB_DIR		:= $(OUT)/deb
+DEB_SRC		:= $(DEB_DIR)/archive-btf-$(VERSION)
+
+deb:
+	$(call msg,DEB,$(DEB_DIR))
+	$(Q)rm -rf $(DEB_DIR)
+	$(Q)mkdir -p $(DEB_SRC)
+	$(Q)if git rev-parse --git-dir >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null -T - --ignore-failed-read -c; \
+	else \
+		tar -c --exclude=./build --exclude=./build-san \
+		    --exclude=./tests/.work --exclude='./$(O)' .; \
+	fi | tar -x -C $(DEB_SRC)
+	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc \
+		$(if $(filter 1,$(V)),,>../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; exit 1; })
+	$(Q)ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf $(OUT)
 
-.PHONY: all example check check-kernel check-san install uninstall clean
+.PHONY: all example check check-kernel check-san install uninstall deb clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

@@ -76,6 +76,7 @@ enum opt_id {
 	OPT_VERBOSE,
 	OPT_HELP,
 	OPT_VERSION,
+	OPT_PRINT_SETTINGS,
 	OPT_END,
 };
 
@@ -96,6 +97,7 @@ static const struct opt opts[] = {
 	{ "--verbose",	"-v",	OPT_VERBOSE,	true },
 	{ "--help",	"-h",	OPT_HELP,	false },
 	{ "--version",	NULL,	OPT_VERSION,	false },
+	{ "--print-settings", NULL, OPT_PRINT_SETTINGS, false },
 	{ "--",		NULL,	OPT_END,	false },
 };
 
@@ -125,6 +127,9 @@ static void usage(FILE *f)
 "                 twice: also the library's debug messages\n"
 "  -h, --help     print this help and exit\n"
 "  --version      print the version and exit\n"
+"  --print-settings\n"
+"                 print what decides the objects cc-btf writes (version,\n"
+"                 options, CC_BTF, CC_BTF_OPTS), for ccache's compiler_check\n"
 "  --             end of cc-btf options\n"
 "\n"
 "Environment:\n"
@@ -203,6 +208,9 @@ static int apply_opt(struct cc_btf *cb, const char *arg, const char *next)
 	case OPT_VERSION:
 		cb->mode = MODE_VERSION;
 		return 1;
+	case OPT_PRINT_SETTINGS:
+		cb->mode = MODE_PRINT_SETTINGS;
+		return 1;
 	case OPT_END:
 		return 0;
 	}
@@ -261,7 +269,8 @@ static int parse_cmdline(struct cc_btf *cb, int argc, char **argv)
 
 static int check_cmdline(struct cc_btf *cb)
 {
-	if (cb->mode == MODE_HELP || cb->mode == MODE_VERSION)
+	if (cb->mode == MODE_HELP || cb->mode == MODE_VERSION ||
+	    cb->mode == MODE_PRINT_SETTINGS)
 		return 0;
 	if (cb->out && cb->mode != MODE_ENCODE)
 		return usage_error("", "only valid with --encode:", "-o");
@@ -386,6 +395,9 @@ static int wrap(struct cc_btf *cb)
 			return EXIT_ENCODE;
 		}
 	}
+	ret = cc_btf__check_launcher(cb);
+	if (ret)
+		return ret;
 	if (!cb->objs.nr)
 		return exec_compiler(cb);
 	ret = run_compiler(cb, &status, &sig);
@@ -421,6 +433,8 @@ int main(int argc, char **argv)
 	case MODE_VERSION:
 		printf(CC_BTF_NAME " " ABTF_VERSION "\n");
 		return 0;
+	case MODE_PRINT_SETTINGS:
+		return cc_btf__print_settings(&cb);
 	case MODE_ENCODE:
 		cc_btf__signals_block(&cb);
 		ret = cc_btf__encode_files(&cb);

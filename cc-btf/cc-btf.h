@@ -49,6 +49,7 @@ enum cc_mode {
 	MODE_ENCODE,		/* --encode FILE... */
 	MODE_HELP,
 	MODE_VERSION,
+	MODE_PRINT_SETTINGS,	/* --print-settings, for ccache */
 };
 
 struct cc_btf {
@@ -95,6 +96,13 @@ void cc_btf__remove_output(const char *path);
 void cc_btf__signals_block(struct cc_btf *cb);
 int cc_btf__signal_pending(struct cc_btf *cb);
 int cc_btf__die_like(int sig);
+
+/*
+ * launcher.c: ccache, distcc or icecc running cc-btf. 0, or the exit status
+ * of a command refused because the launcher would get it wrong.
+ */
+int cc_btf__check_launcher(const struct cc_btf *cb);
+int cc_btf__print_settings(const struct cc_btf *cb);	/* --print-settings */
 
 /* encode.c */
 int cc_btf__encode_objects(struct cc_btf *cb);	/* wrapper mode */

@@ -537,7 +537,8 @@ make_echo_cc() {
 
 @test "wrapper: ccache cc-btf gcc: the cached object has BTF too" {
 	need_cmd ccache
-	export CCACHE_DIR=$WORK/ccache
+	# cc-btf refuses to be run by a ccache that does not hash its settings
+	export CCACHE_DIR=$WORK/ccache CCACHE_COMPILERCHECK='%compiler% --print-settings'
 	cd src
 	ccache "$CC_BTF" gcc -g -c t.c -o t.o
 	has_btf t.o
