@@ -521,7 +521,19 @@ static int dedup_alloc(struct dedup *d)
 	return 0;
 }
 
-int ir__dedup(struct ir *ir)
+/* Every node its own class: the survivors are all the nodes, in order. */
+static void keep_all(struct dedup *d)
+{
+	uint32_t id;
+
+	for (id = 1; id <= d->nr; id++) {
+		d->ir->kept[id - 1] = id;
+		d->ir->out[id] = id;
+	}
+	d->ir->nr_out = d->nr;
+}
+
+static int dedup_run(struct ir *ir, bool none)
 {
 	struct dedup d = { .ir = ir, .nr = ir->nr_nodes };
 	int err;
@@ -531,7 +543,9 @@ int ir__dedup(struct ir *ir)
 	err = intern_all(ir);
 	if (!err)
 		err = dedup_alloc(&d);
-	if (!err) {
+	if (!err && none) {
+		keep_all(&d);
+	} else if (!err) {
 		label_classes(&d);
 		resolve_enum_fwds(&d);
 		refine(&d);
@@ -542,28 +556,16 @@ int ir__dedup(struct ir *ir)
 	return err;
 }
 
+int ir__dedup(struct ir *ir)
+{
+	return dedup_run(ir, false);
+}
+
 /*
  * No deduplication: every node survives, in order (abtf_encode_opts's
  * libbpf_dedup, for the tests that hold ir__dedup() to btf__dedup()).
  */
 int ir__dedup_none(struct ir *ir)
 {
-	struct dedup d = { .ir = ir, .nr = ir->nr_nodes };
-	uint32_t id;
-	int err;
-
-	if (ir->nr_nodes >= UINT32_MAX / 4)
-		return -E2BIG;
-	err = intern_all(ir);
-	if (!err)
-		err = dedup_alloc(&d);
-	if (!err) {
-		for (id = 1; id <= d.nr; id++) {
-			ir->kept[id - 1] = id;
-			ir->out[id] = id;
-		}
-		ir->nr_out = d.nr;
-	}
-	dedup_free(&d);
-	return err;
+	return dedup_run(ir, true);
 }
