@@ -46,6 +46,7 @@
 #include <linux/btf.h>
 
 #include "encoder.h"
+#include "verify.h"
 
 #define QUAL_CONST	1
 #define QUAL_VOLATILE	2
@@ -70,6 +71,7 @@ void ir__fini(struct ir *ir)
 	free(ir->kept);
 	free(ir->scratch);
 	free(ir->decl_tags);
+	free(ir->pending);
 	abtf__strtab_free(&ir->strs);
 	memset(ir, 0, sizeof(*ir));
 }
@@ -219,14 +221,16 @@ int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
 		  const char *what)
 {
 	const char *tname = tag_name(die->tag);
-	char tbuf[32];
+	char tbuf[32], name[96];
 
 	if (!tname) {
 		snprintf(tbuf, sizeof(tbuf), "DW_TAG 0x%x", die->tag);
 		tname = tbuf;
 	}
+	/* a name is the input's bytes: never a control byte to a terminal */
 	pr_warn(ir->pr, "%s: DIE 0x%" PRIx64 " (%s %s): %s", ir->path,
-		die->off, tname, die->have & DW_HAVE_NAME ? die->name : "<anon>",
+		die->off, tname, die->have & DW_HAVE_NAME && die->name ?
+		abtf__safe_name(die->name, name, sizeof(name)) : "<anon>",
 		what);
 	return err;
 }
@@ -1076,7 +1080,49 @@ static int atomic_type(struct ir *ir, struct dw_die *die)
 	return id;
 }
 
-int ir__type_of_die(struct ir *ir, struct dw_die *die)
+/* Convert what node @id refers to later (see struct ir_pending). */
+static int defer_refs(struct ir *ir, const struct dw_die *die, uint32_t id)
+{
+	struct ir_pending *p;
+	int err;
+
+	err = grow((void **)&ir->pending, &ir->cap_pending,
+		   ir->nr_pending + 1, sizeof(*p));
+	if (err)
+		return err;
+	p = &ir->pending[ir->nr_pending++];
+	p->cu = die->cu;
+	p->off = die->off;
+	p->id = id;
+	return 0;
+}
+
+/* Back at depth 0: the deferred nodes, in the order they were made. */
+static int drain_pending(struct ir *ir)
+{
+	const char *why = NULL;
+	struct dw_die die;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < ir->nr_pending && !err; i++) {
+		struct ir_pending p = ir->pending[i];
+
+		err = dw_die__read(ir->dw, p.cu, p.off, &die, &why);
+		if (err) {
+			pr_warn(ir->pr, "%s: DIE 0x%" PRIx64 ": %s", ir->path,
+				p.off, why ? why : "bad DWARF");
+			break;
+		}
+		ir->depth = 1;
+		err = conv_refs(ir, &die, p.id);
+		ir->depth = 0;
+	}
+	ir->nr_pending = 0;
+	return err;
+}
+
+static int type_of_die(struct ir *ir, struct dw_die *die)
 {
 	struct ir_node n = { 0 };
 	int id, err;
@@ -1106,7 +1152,36 @@ int ir__type_of_die(struct ir *ir, struct dw_die *die)
 		return id;
 	if (map_put(&ir->map, die->off, id))
 		return -ENOMEM;
-	err = conv_refs(ir, die, id);
+	if (ir->depth > IR_DEFER_DEPTH)
+		err = defer_refs(ir, die, id);
+	else
+		err = conv_refs(ir, die, id);
+	return err ? err : id;
+}
+
+/*
+ * Recursive up to IR_DEFER_DEPTH, then iterative: nodes made deeper have
+ * their references converted once the outermost call is back at depth 0,
+ * so the stack used is bounded whatever the length of a type chain.
+ */
+int ir__type_of_die(struct ir *ir, struct dw_die *die)
+{
+	int id, err;
+
+	if (ir->depth >= IR_MAX_DEPTH)
+		return ir__die_error(ir, die, -E2BIG,
+				     "types nested too deeply for BTF "
+				     "(function types of function types?)");
+	ir->depth++;
+	id = type_of_die(ir, die);
+	ir->depth--;
+	if (ir->depth)
+		return id;
+	if (id < 0) {
+		ir->nr_pending = 0;
+		return id;
+	}
+	err = drain_pending(ir);
 	return err ? err : id;
 }
 
@@ -1399,10 +1474,14 @@ void *ir__emit_raw(struct ir *ir, size_t *size)
 		const struct ir_node *n = &ir->nodes[ir->kept[i] - 1];
 
 		err = emit_node(&e, n);
-		if (err)
+		if (err) {
+			char name[96];
+
 			pr_warn(ir->pr, "%s: cannot encode BTF %s '%s': %s",
 				ir->path, kind_str(n->kind),
-				n->name ? n->name : "", strerror(-err));
+				abtf__safe_name(n->name ? n->name : "", name,
+						sizeof(name)), strerror(-err));
+		}
 	}
 	if (!err) {
 		hdr.type_len = e.len;
