@@ -804,6 +804,7 @@ int ir__func_proto(struct ir *ir, struct dw_die *die)
 	size_t base = ir->nr_scratch;
 	struct dw_die child;
 	int id, tid, res, err = 0;
+	bool varargs = false;
 
 	id = ir__add_node(ir, &n);
 	if (id < 0)
@@ -819,23 +820,32 @@ int ir__func_proto(struct ir *ir, struct dw_die *die)
 	     res = next_child(ir, die, &child)) {
 		struct ir_item it = { 0 };
 
-		if (child.tag != DW_TAG_formal_parameter &&
-		    child.tag != DW_TAG_unspecified_parameters)
+		/*
+		 * The vararg marker goes last, as pahole puts it: GCC may
+		 * list a clone's parameters after DW_TAG_unspecified_parameters,
+		 * and the kernel refuses a void parameter anywhere else.
+		 */
+		if (child.tag == DW_TAG_unspecified_parameters)
+			varargs = true;
+		if (child.tag != DW_TAG_formal_parameter)
 			continue;
-		if (child.tag == DW_TAG_formal_parameter) {
-			tid = param(ir, &child, &it.name);
-			if (tid < 0) {
-				err = tid;
-				break;
-			}
-			it.type = tid;
+		tid = param(ir, &child, &it.name);
+		if (tid < 0) {
+			err = tid;
+			break;
 		}
+		it.type = tid;
 		err = scratch_push(ir, &it);
 		if (err)
 			break;
 	}
 	if (!err && res < 0)
 		err = res;
+	if (!err && varargs) {
+		struct ir_item it = { 0 };
+
+		err = scratch_push(ir, &it);
+	}
 	if (!err)
 		err = scratch_store(ir, die, id, base,
 				    "too many parameters for BTF");

@@ -19,7 +19,10 @@
  *    sections, and the sh_info of relocation sections, are section
  *    indices of the file; symbol and relocation tables have the entry
  *    size of their class, and an SHT_SYMTAB_SHNDX table has a word per
- *    symbol of its table.
+ *    symbol of its table;
+ *  - every symbol of .symtab is in a section of the file (through
+ *    SHT_SYMTAB_SHNDX for SHN_XINDEX) or a reserved one; every relocation
+ *    names a symbol of its table.
  * Symbols' section indices then go through abtf__sym_shndx(), which reads
  * SHN_XINDEX through the SHT_SYMTAB_SHNDX table.
  */
@@ -114,10 +117,100 @@ static int check_shndx(const struct rd *r, size_t i, const GElf_Shdr *sh)
 	return 0;
 }
 
+/* The SHT_SYMTAB_SHNDX data of symbol table @symtab, or NULL. */
+static Elf_Data *xndx_data(const struct rd *r, size_t symtab)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(r->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == symtab)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+/* Every symbol of table @i in a section of the file (or a reserved one). */
+static int check_symbols(const struct rd *r, size_t i, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(elf_getscn(r->elf, i), NULL), *x = NULL;
+	size_t k, n = sh->sh_size / sh->sh_entsize;
+	bool have_x = false;
+
+	if (!d && n)
+		return bad(r, i, "the symbol table cannot be read", n);
+	for (k = 1; k < n; k++) {
+		GElf_Sym sym;
+		int shndx;
+
+		if (!gelf_getsym(d, k, &sym))
+			return bad(r, i, "a symbol cannot be read", k);
+		if (sym.st_shndx == SHN_XINDEX && !have_x) {
+			x = xndx_data(r, i);
+			have_x = true;
+		}
+		shndx = abtf__sym_shndx(&sym, x, k);
+		if (shndx < 0 || (sym.st_shndx == SHN_XINDEX &&
+				  (size_t)shndx >= r->nr) ||
+		    (sym.st_shndx < SHN_LORESERVE && sym.st_shndx >= r->nr)) {
+			pr_warn(r->pr, "%s: section %zu: symbol %zu: its section "
+				"index is past the last section (%zu)", r->path, i,
+				k, r->nr - 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Every relocation of table @i names a symbol of its table. */
+static int check_relocs(const struct rd *r, size_t i, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(elf_getscn(r->elf, i), NULL);
+	size_t k, n = sh->sh_size / sh->sh_entsize, nr_syms;
+	GElf_Shdr symtab;
+
+	if (!sh->sh_link)
+		return 0;	/* dynamic relocations of an image */
+	if (!gelf_getshdr(elf_getscn(r->elf, sh->sh_link), &symtab) ||
+	    (symtab.sh_type != SHT_SYMTAB && symtab.sh_type != SHT_DYNSYM) ||
+	    !symtab.sh_entsize)
+		return bad(r, i, "relocations linked to no symbol table",
+			   sh->sh_link);
+	nr_syms = symtab.sh_size / symtab.sh_entsize;
+	if (!d && n)
+		return bad(r, i, "the relocations cannot be read", n);
+	if (d && d->d_size < n * sh->sh_entsize)
+		return bad(r, i, "the relocations cannot be read", n);
+	for (k = 0; k < n; k++) {
+		const char *at = (const char *)d->d_buf + k * sh->sh_entsize;
+		uint64_t info, sym;
+
+		/* in memory order (libelf converted them); r_info follows
+		 * r_offset in REL and RELA alike */
+		if (gelf_getclass(r->elf) == ELFCLASS64) {
+			memcpy(&info, at + 8, sizeof(info));
+			sym = ELF64_R_SYM(info);
+		} else {
+			uint32_t info32;
+
+			memcpy(&info32, at + 4, sizeof(info32));
+			sym = ELF32_R_SYM(info32);
+		}
+		if (sym >= nr_syms) {
+			pr_warn(r->pr, "%s: section %zu: relocation %zu: symbol "
+				"%llu is past the last of its table (%zu)",
+				r->path, i, k, (unsigned long long)sym, nr_syms);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int check_section(const struct rd *r, size_t i)
 {
 	Elf_Scn *scn = elf_getscn(r->elf, i);
 	GElf_Shdr sh;
+	int err;
 
 	if (!scn || !gelf_getshdr(scn, &sh)) {
 		pr_warn(r->pr, "%s: section header %zu: truncated or corrupt: "
@@ -136,12 +229,19 @@ static int check_section(const struct rd *r, size_t i)
 	if (!is_pow2(sh.sh_addralign) || sh.sh_addralign > ABTF_MAX_ALIGN)
 		return bad(r, i, "sh_addralign is not a power of two of at "
 			   "most 2 MiB", sh.sh_addralign);
-	if (sh.sh_type == SHT_SYMTAB_SHNDX) {
-		int err = check_links(r, i, &sh);
-
-		return err ? err : check_shndx(r, i, &sh);
+	err = check_links(r, i, &sh);
+	if (err)
+		return err;
+	switch (sh.sh_type) {
+	case SHT_SYMTAB_SHNDX:
+		return check_shndx(r, i, &sh);
+	case SHT_SYMTAB:
+		return check_symbols(r, i, &sh);
+	case SHT_REL: case SHT_RELA:
+		return check_relocs(r, i, &sh);
+	default:
+		return 0;
 	}
-	return check_links(r, i, &sh);
 }
 
 int abtf__elf_check(Elf *elf, size_t fsize, const char *path,

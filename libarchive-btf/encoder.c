@@ -1143,6 +1143,7 @@ static int add_extra_types(struct abtf_encoder *enc, const struct extra *x,
 	struct grow params = { 0 };
 	const char *why = NULL;
 	struct dw_die die, c;
+	bool varargs = false;
 	uint32_t vlen = 0;
 	int res, err;
 
@@ -1164,7 +1165,9 @@ static int add_extra_types(struct abtf_encoder *enc, const struct extra *x,
 			p.name_off = str_base + strs->len;
 			if (!err)
 				err = grow_put(strs, c.name, strlen(c.name) + 1);
-		} else if (c.tag != DW_TAG_unspecified_parameters) {
+		} else {
+			/* the vararg marker last (ir__func_proto()) */
+			varargs |= c.tag == DW_TAG_unspecified_parameters;
 			continue;
 		}
 		if (!err)
@@ -1173,6 +1176,12 @@ static int add_extra_types(struct abtf_encoder *enc, const struct extra *x,
 	}
 	if (!err && res < 0)
 		err = res;
+	if (!err && varargs) {
+		struct btf_param p = { 0 };
+
+		err = grow_put(&params, &p, sizeof(p));
+		vlen++;
+	}
 	if (!err && vlen > BTF_MAX_VLEN)
 		err = -ENOENT;
 	if (!err) {

@@ -28,7 +28,8 @@ struct abtf_vsrc {
 	uint32_t ptr_size;		/* 8, or 4 for 32-bit targets */
 	/*
 	 * An archive member: what the link rebuilds or filters is not held
-	 * against it (DATASECs; VAR names, which the features decide on).
+	 * against it (DATASECs; VAR names, which the features decide on),
+	 * and names are left to the check of the final BTF.
 	 */
 	bool member;
 };

@@ -163,7 +163,17 @@ archive() {
 	unchanged prog
 }
 
-# ---- 3. extended section numbering ----
+# ---- 3, 4. section indices ----
+
+@test "hardening: a symbol in a section past the last is refused" {
+	gcc -g -O2 -c fwd.c -o sym.o
+	python3 "$CRAFT" symndx sym.o use 0xfe00
+	keep sym.o
+	run --separate-stderr timeout 60 "$CC_BTF" --encode sym.o
+	refused cc-btf 1 "sym.o: section " ": symbol " "past the last section"
+	unchanged sym.o
+}
+
 
 @test "hardening: more than 65535 sections: the per-CPU variable past them is kept" {
 	python3 "$BATS_TEST_DIRNAME/crafted/many-sections.py" 66000 >many.c

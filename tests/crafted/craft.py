@@ -13,6 +13,8 @@ recipe below says, in place. Nothing here is a stored binary.
       a name that is no string (gcc -gdwarf-4 writes decl_file as data1).
   craft.py align OBJ SECTION N
       SECTION's sh_addralign becomes N.
+  craft.py symndx OBJ SYMBOL N
+      SYMBOL's st_shndx in .symtab becomes N.
   craft.py btf BTF RECIPE
       BTF is raw BTF (a .BTF member, as cc-btf -o writes it); RECIPE:
         fwd-type     the first FWD gets type 1 (the kernel wants 0)
@@ -112,6 +114,19 @@ def align(path, sec, n):
     e.save()
 
 
+def symndx(path, name, n):
+    e = Elf(path)
+    sym = e.sh(e.index('.symtab'))
+    strs = e.sh(sym[6])[4]
+    for at in range(sym[4], sym[4] + sym[5], 24):
+        o = strs + struct.unpack_from('<I', e.b, at)[0]
+        if e.b[o:e.b.index(0, o)].decode() == name:
+            struct.pack_into('<H', e.b, at + 6, n)
+            e.save()
+            return
+    sys.exit('%s: no symbol %s' % (path, name))
+
+
 def records(b):
     """(id, offset, kind, vlen) of every type record of raw BTF @b."""
     hdr_len, type_off, type_len = struct.unpack_from('<III', b, 4)
@@ -164,6 +179,8 @@ def main(argv):
         second_name(argv[2])
     elif argv[1] == 'align':
         align(argv[2], argv[3], int(argv[4], 0))
+    elif argv[1] == 'symndx':
+        symndx(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'btf':
         btf(argv[2], argv[3])
     else:
