@@ -636,12 +636,31 @@ static int check_decl_tag(struct vctx *c, uint32_t id, const struct btf_type *t)
 	}
 }
 
+/*
+ * What costs a walk per member or parameter (structs, prototypes,
+ * pointers and modifiers) is left to the final BTF in member mode: the
+ * members hold every copy of every header's types, and checking those
+ * was a fifth of a link's instructions.
+ */
+static bool final_only(const struct vctx *c, int kind)
+{
+	switch (kind) {
+	case BTF_KIND_FUNC: case BTF_KIND_ARRAY: case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return false;
+	default:
+		return c->src->member;
+	}
+}
+
 static int check_refs(struct vctx *c, uint32_t id, const struct btf_type *t)
 {
 	const struct btf_array *a = (const void *)(t + 1);
 	uint32_t i;
 	int err;
 
+	if (final_only(c, BTF_INFO_KIND(t->info)))
+		return 0;
 	switch (BTF_INFO_KIND(t->info)) {
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
 		for (i = 0; i < BTF_INFO_VLEN(t->info); i++)
