@@ -25,6 +25,7 @@
 #include <linux/btf.h>
 
 #include "archive.h"
+#include "verify.h"
 
 
 struct check {
@@ -34,6 +35,7 @@ struct check {
 	size_t base;		/* member offset in the section */
 	const uint8_t *types;
 	uint32_t type_len;
+	const char *strs;
 	uint32_t str_len;
 	uint32_t nr_types;
 	uint32_t nr_decl_tags;
@@ -313,6 +315,58 @@ static int check_decl_tags(const struct check *c, const uint8_t *types,
 	return err;
 }
 
+/* 8, or 4 if the member's "long" is 4 bytes (libbpf's guess too). */
+static uint32_t member_ptr_size(const struct check *c, const uint8_t *types,
+				const uint32_t *offs)
+{
+	uint32_t id;
+
+	for (id = 1; id <= c->nr_types; id++) {
+		const struct btf_type *t = (const void *)(types + offs[id]);
+		const char *n = c->strs + t->name_off;
+
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_INT &&
+		    (!strcmp(n, "long int") || !strcmp(n, "long unsigned int")))
+			return t->size == 4 ? 4 : 8;
+	}
+	return 8;
+}
+
+/*
+ * Pass 4: the kernel's rules (verify.c), so that no member libbpf is
+ * handed breaks what its dedup takes for granted (a FWD's type is 0, ...)
+ * and the error names the member and the type.
+ */
+static int verify_member(const struct check *c, const uint8_t *types,
+			 size_t types_at)
+{
+	struct abtf_vsrc src = {
+		.types = types, .strs = c->strs, .str_len = c->str_len,
+		.start_id = 1, .nr_types = c->nr_types, .member = true,
+	};
+	struct abtf_vfault f;
+	uint32_t *offs, off = 0, id;
+	char msg[512];
+	int err;
+
+	offs = malloc((c->nr_types + 1) * sizeof(*offs));
+	if (!offs)
+		return -ENOMEM;
+	for (id = 1; id <= c->nr_types; id++) {
+		offs[id] = off;
+		off += abtf__record_size((const void *)(types + off));
+	}
+	src.offs = offs;
+	src.ptr_size = member_ptr_size(c, types, offs);
+	err = abtf__verify(&src, &f);
+	if (err == -EINVAL) {
+		abtf__vfault_str(&src, &f, msg, sizeof(msg));
+		err = bad(c, types_at + offs[f.id], msg);
+	}
+	free(offs);
+	return err;
+}
+
 /* Pass 2: every string offset and type ID in range. */
 static int check_refs(struct check *c, size_t types_at)
 {
@@ -349,6 +403,8 @@ static int check_refs(struct check *c, size_t types_at)
 	}
 	if (!err && c->nr_decl_tags)
 		err = check_decl_tags(c, types, types_at);
+	if (!err)
+		err = verify_member(c, types, types_at);
 	free(copy);
 	return err;
 }
@@ -442,6 +498,7 @@ int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
 	types_at = hdr.hdr_len + hdr.type_off;
 	c.types = p + types_at;
 	c.type_len = hdr.type_len;
+	c.strs = (const char *)p + hdr.hdr_len + hdr.str_off;
 	c.str_len = hdr.str_len;
 	err = count_types(&c, types_at);
 	if (!err)

@@ -1023,8 +1023,15 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 						&unsupported, &bad);
 			if (bad)
 				goto out_strx;
+			/*
+			 * The flag follows the pointer: a second DW_AT_name
+			 * that cannot be read leaves the DIE without a name
+			 * rather than with the flag of the first and no string.
+			 */
 			if (die->name)
 				die->have |= DW_HAVE_NAME;
+			else
+				die->have &= ~DW_HAVE_NAME;
 			if (!unsupported)
 				continue;
 		}

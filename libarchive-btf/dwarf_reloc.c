@@ -70,7 +70,35 @@ static bool wanted(const char *name)
 struct reloc_ctx {
 	struct abtf_dwarf_rel *rel;	/* where the addresses go */
 	int sec;			/* ABTF_DW_INFO, ABTF_DW_ADDR or -1 */
+	const uint32_t *xndx;		/* SHT_SYMTAB_SHNDX words, or NULL */
+	size_t nr_xndx;
 };
+
+/*
+ * The section of symbol @i: past SHN_LORESERVE sections (extended
+ * numbering), st_shndx is SHN_XINDEX and the index is in SHT_SYMTAB_SHNDX.
+ * 0 for undefined and reserved indices.
+ */
+static uint32_t sym_section(const struct reloc_ctx *rc, const Elf64_Sym *sym,
+			    size_t i)
+{
+	if (sym->st_shndx == SHN_XINDEX)
+		return i < rc->nr_xndx ? rc->xndx[i] : 0;
+	return sym->st_shndx < SHN_LORESERVE ? sym->st_shndx : 0;
+}
+
+/* The SHT_SYMTAB_SHNDX data of symbol table @symtab, or NULL. */
+static Elf_Data *xndx_of(Elf *elf, size_t symtab)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == symtab)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
 
 static int keep_addr(struct abtf_dwarf_rel *rel, int sec, uint64_t off,
 		     uint32_t shndx)
@@ -103,7 +131,7 @@ static int apply_one(Elf_Data *target, const Elf64_Sym *syms, size_t nr_syms,
 	int width = reloc_width(machine, ELF64_R_TYPE(r->r_info));
 	const Elf64_Sym *sym;
 	uint64_t v64;
-	uint32_t v32;
+	uint32_t v32, shndx;
 
 	if (!width || ELF64_R_SYM(r->r_info) >= nr_syms ||
 	    r->r_offset > target->d_size ||
@@ -113,9 +141,9 @@ static int apply_one(Elf_Data *target, const Elf64_Sym *syms, size_t nr_syms,
 	v64 = sym->st_value + r->r_addend;
 	if (width == 8) {
 		memcpy((char *)target->d_buf + r->r_offset, &v64, 8);
-		if (rc->sec >= 0 && sym->st_shndx != SHN_UNDEF &&
-		    sym->st_shndx < SHN_LORESERVE &&
-		    keep_addr(rc->rel, rc->sec, r->r_offset, sym->st_shndx))
+		shndx = sym_section(rc, sym, ELF64_R_SYM(r->r_info));
+		if (rc->sec >= 0 && shndx &&
+		    keep_addr(rc->rel, rc->sec, r->r_offset, shndx))
 			return -ENOMEM;
 	} else {
 		v32 = v64;
@@ -129,7 +157,7 @@ static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
 {
 	Elf_Scn *tscn = elf_getscn(elf, rshdr->sh_info);
 	Elf_Scn *sscn = elf_getscn(elf, rshdr->sh_link);
-	Elf_Data *rel, *target, *syms;
+	Elf_Data *rel, *target, *syms, *xndx;
 	const Elf64_Rela *r;
 	GElf_Shdr tshdr;
 	size_t i, n;
@@ -145,6 +173,11 @@ static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
 		return -EOPNOTSUPP;
 	if (rc->sec >= 0)
 		rc->rel->data[rc->sec] = target;
+	xndx = xndx_of(elf, rshdr->sh_link);
+	if (xndx) {
+		rc->xndx = xndx->d_buf;
+		rc->nr_xndx = xndx->d_size / sizeof(uint32_t);
+	}
 	r = rel->d_buf;
 	n = rel->d_size / sizeof(*r);
 	for (i = 0; i < n; i++)

@@ -47,6 +47,7 @@
 #include <linux/btf.h>
 
 #include "encoder.h"
+#include "verify.h"
 
 #define QUAL_CONST	1
 #define QUAL_VOLATILE	2
@@ -71,6 +72,7 @@ void ir__fini(struct ir *ir)
 	free(ir->kept);
 	free(ir->scratch);
 	free(ir->decl_tags);
+	free(ir->pending);
 	abtf__strtab_free(&ir->strs);
 	memset(ir, 0, sizeof(*ir));
 }
@@ -220,14 +222,16 @@ int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
 		  const char *what)
 {
 	const char *tname = tag_name(die->tag);
-	char tbuf[32];
+	char tbuf[32], name[96];
 
 	if (!tname) {
 		snprintf(tbuf, sizeof(tbuf), "DW_TAG 0x%x", die->tag);
 		tname = tbuf;
 	}
+	/* a name is the input's bytes: never a control byte to a terminal */
 	pr_warn(ir->pr, "%s: DIE 0x%" PRIx64 " (%s %s): %s", ir->path,
-		die->off, tname, die->have & DW_HAVE_NAME ? die->name : "<anon>",
+		die->off, tname, die->have & DW_HAVE_NAME && die->name ?
+		abtf__safe_name(die->name, name, sizeof(name)) : "<anon>",
 		what);
 	return err;
 }
@@ -801,6 +805,7 @@ int ir__func_proto(struct ir *ir, struct dw_die *die)
 	size_t base = ir->nr_scratch;
 	struct dw_die child;
 	int id, tid, res, err = 0;
+	bool varargs = false;
 
 	id = ir__add_node(ir, &n);
 	if (id < 0)
@@ -816,23 +821,32 @@ int ir__func_proto(struct ir *ir, struct dw_die *die)
 	     res = next_child(ir, die, &child)) {
 		struct ir_item it = { 0 };
 
-		if (child.tag != DW_TAG_formal_parameter &&
-		    child.tag != DW_TAG_unspecified_parameters)
+		/*
+		 * The vararg marker goes last, as pahole puts it: GCC may
+		 * list a clone's parameters after DW_TAG_unspecified_parameters,
+		 * and the kernel refuses a void parameter anywhere else.
+		 */
+		if (child.tag == DW_TAG_unspecified_parameters)
+			varargs = true;
+		if (child.tag != DW_TAG_formal_parameter)
 			continue;
-		if (child.tag == DW_TAG_formal_parameter) {
-			tid = param(ir, &child, &it.name);
-			if (tid < 0) {
-				err = tid;
-				break;
-			}
-			it.type = tid;
+		tid = param(ir, &child, &it.name);
+		if (tid < 0) {
+			err = tid;
+			break;
 		}
+		it.type = tid;
 		err = scratch_push(ir, &it);
 		if (err)
 			break;
 	}
 	if (!err && res < 0)
 		err = res;
+	if (!err && varargs) {
+		struct ir_item it = { 0 };
+
+		err = scratch_push(ir, &it);
+	}
 	if (!err)
 		err = scratch_store(ir, die, id, base,
 				    "too many parameters for BTF");
@@ -1077,7 +1091,49 @@ static int atomic_type(struct ir *ir, struct dw_die *die)
 	return id;
 }
 
-int ir__type_of_die(struct ir *ir, struct dw_die *die)
+/* Convert what node @id refers to later (see struct ir_pending). */
+static int defer_refs(struct ir *ir, const struct dw_die *die, uint32_t id)
+{
+	struct ir_pending *p;
+	int err;
+
+	err = grow((void **)&ir->pending, &ir->cap_pending,
+		   ir->nr_pending + 1, sizeof(*p));
+	if (err)
+		return err;
+	p = &ir->pending[ir->nr_pending++];
+	p->cu = die->cu;
+	p->off = die->off;
+	p->id = id;
+	return 0;
+}
+
+/* Back at depth 0: the deferred nodes, in the order they were made. */
+static int drain_pending(struct ir *ir)
+{
+	const char *why = NULL;
+	struct dw_die die;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < ir->nr_pending && !err; i++) {
+		struct ir_pending p = ir->pending[i];
+
+		err = dw_die__read(ir->dw, p.cu, p.off, &die, &why);
+		if (err) {
+			pr_warn(ir->pr, "%s: DIE 0x%" PRIx64 ": %s", ir->path,
+				p.off, why ? why : "bad DWARF");
+			break;
+		}
+		ir->depth = 1;
+		err = conv_refs(ir, &die, p.id);
+		ir->depth = 0;
+	}
+	ir->nr_pending = 0;
+	return err;
+}
+
+static int type_of_die(struct ir *ir, struct dw_die *die)
 {
 	struct ir_node n = { 0 };
 	int id, err;
@@ -1107,7 +1163,36 @@ int ir__type_of_die(struct ir *ir, struct dw_die *die)
 		return id;
 	if (map_put(&ir->map, die->off, id))
 		return -ENOMEM;
-	err = conv_refs(ir, die, id);
+	if (ir->depth > IR_DEFER_DEPTH)
+		err = defer_refs(ir, die, id);
+	else
+		err = conv_refs(ir, die, id);
+	return err ? err : id;
+}
+
+/*
+ * Recursive up to IR_DEFER_DEPTH, then iterative: nodes made deeper have
+ * their references converted once the outermost call is back at depth 0,
+ * so the stack used is bounded whatever the length of a type chain.
+ */
+int ir__type_of_die(struct ir *ir, struct dw_die *die)
+{
+	int id, err;
+
+	if (ir->depth >= IR_MAX_DEPTH)
+		return ir__die_error(ir, die, -E2BIG,
+				     "types nested too deeply for BTF "
+				     "(function types of function types?)");
+	ir->depth++;
+	id = type_of_die(ir, die);
+	ir->depth--;
+	if (ir->depth)
+		return id;
+	if (id < 0) {
+		ir->nr_pending = 0;
+		return id;
+	}
+	err = drain_pending(ir);
 	return err ? err : id;
 }
 
@@ -1400,10 +1485,14 @@ void *ir__emit_raw(struct ir *ir, size_t *size)
 		const struct ir_node *n = &ir->nodes[ir->kept[i] - 1];
 
 		err = emit_node(&e, n);
-		if (err)
+		if (err) {
+			char name[96];
+
 			pr_warn(ir->pr, "%s: cannot encode BTF %s '%s': %s",
 				ir->path, kind_str(n->kind),
-				n->name ? n->name : "", strerror(-err));
+				abtf__safe_name(n->name ? n->name : "", name,
+						sizeof(name)), strerror(-err));
+		}
 	}
 	if (!err) {
 		hdr.type_len = e.len;

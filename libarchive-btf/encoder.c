@@ -57,6 +57,7 @@
 #include <linux/btf.h>
 
 #include "encoder.h"
+#include "verify.h"
 
 
 struct sym {
@@ -142,45 +143,11 @@ static int elf_error(struct abtf_encoder *enc, const char *what)
 /* Every section header readable and every section inside the file. */
 static int check_sections(struct abtf_encoder *enc)
 {
-	size_t i, nr, fsize;
 	struct stat st;
 
 	if (fstat(enc->fd, &st))
 		return -errno;
-	fsize = st.st_size;
-	if (elf_getshdrnum(enc->elf, &nr))
-		return elf_error(enc, "bad section header table");
-	if (enc->ehdr.e_shnum > nr)	/* libelf sees none past the end */
-		nr = enc->ehdr.e_shnum;
-	if (enc->ehdr.e_shoff > fsize ||
-	    (uint64_t)nr * enc->ehdr.e_shentsize > fsize - enc->ehdr.e_shoff) {
-		pr_warn(&enc->pr, "%s: section header table at offset %llu is "
-			"past the end of the file (%zu bytes): truncated",
-			enc->path, (unsigned long long)enc->ehdr.e_shoff, fsize);
-		return -EINVAL;
-	}
-	for (i = 1; i < nr; i++) {
-		Elf_Scn *scn = elf_getscn(enc->elf, i);
-		GElf_Shdr shdr;
-
-		if (!scn || !gelf_getshdr(scn, &shdr)) {
-			pr_warn(&enc->pr, "%s: section header %zu: truncated or "
-				"corrupt: %s", enc->path, i, elf_errmsg(-1));
-			return -EINVAL;
-		}
-		if (shdr.sh_type == SHT_NOBITS)
-			continue;
-		if (shdr.sh_offset > fsize || shdr.sh_size > fsize - shdr.sh_offset) {
-			pr_warn(&enc->pr, "%s: section %zu: bytes %llu..%llu are "
-				"past the end of the file (%zu bytes): truncated",
-				enc->path, i,
-				(unsigned long long)shdr.sh_offset,
-				(unsigned long long)(shdr.sh_offset + shdr.sh_size),
-				fsize);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return abtf__elf_check(enc->elf, st.st_size, enc->path, &enc->pr);
 }
 
 static int open_elf(struct abtf_encoder *enc)
@@ -1176,6 +1143,7 @@ static int add_extra_types(struct abtf_encoder *enc, const struct extra *x,
 	struct grow params = { 0 };
 	const char *why = NULL;
 	struct dw_die die, c;
+	bool varargs = false;
 	uint32_t vlen = 0;
 	int res, err;
 
@@ -1197,7 +1165,9 @@ static int add_extra_types(struct abtf_encoder *enc, const struct extra *x,
 			p.name_off = str_base + strs->len;
 			if (!err)
 				err = grow_put(strs, c.name, strlen(c.name) + 1);
-		} else if (c.tag != DW_TAG_unspecified_parameters) {
+		} else {
+			/* the vararg marker last (ir__func_proto()) */
+			varargs |= c.tag == DW_TAG_unspecified_parameters;
 			continue;
 		}
 		if (!err)
@@ -1206,6 +1176,12 @@ static int add_extra_types(struct abtf_encoder *enc, const struct extra *x,
 	}
 	if (!err && res < 0)
 		err = res;
+	if (!err && varargs) {
+		struct btf_param p = { 0 };
+
+		err = grow_put(&params, &p, sizeof(p));
+		vlen++;
+	}
 	if (!err && vlen > BTF_MAX_VLEN)
 		err = -ENOENT;
 	if (!err) {
@@ -1380,11 +1356,15 @@ static int build_btf(struct abtf_encoder *enc)
 			"%s", enc->path, strerror(-err));
 		return err;
 	}
-	if (enc->nr_units < 2 && !enc->opts.libbpf_dedup)
-		return 0;
+	/* what btf-link checks of each member, checked where it is made */
+	err = abtf__verify_btf(enc->btf, true, enc->path, "the BTF encoded",
+			       &enc->pr);
+	if (err || (enc->nr_units < 2 && !enc->opts.libbpf_dedup))
+		return err;
 	err = btf__dedup(enc->btf, NULL);
 	if (err)
-		pr_warn(&enc->pr, "%s: BTF deduplication failed: %s", enc->path,
+		pr_warn(&enc->pr, "%s: BTF deduplication of its %u compile "
+			"units failed: %s", enc->path, enc->nr_units,
 			strerror(-err));
 	return err;
 }

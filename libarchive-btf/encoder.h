@@ -56,6 +56,20 @@ struct die_map {
 	size_t cnt;
 };
 
+/*
+ * A node made at a nesting depth past IR_DEFER_DEPTH: what it refers to is
+ * converted later, from depth 0, so that a chain of thousands of pointers
+ * or typedefs is walked in bounded stack (as pahole copes with it).
+ */
+struct ir_pending {
+	struct dw_unit *cu;
+	uint64_t off;		/* its DIE */
+	uint32_t id;		/* its node */
+};
+#define IR_DEFER_DEPTH	64
+/* Past this, what cannot be deferred (function types of function types) fails. */
+#define IR_MAX_DEPTH	1024
+
 struct ir {
 	struct ir_node *nodes;
 	size_t nr_nodes, cap_nodes;
@@ -71,6 +85,9 @@ struct ir {
 	uint32_t nr_out;	/* BTF types after deduplication */
 	struct ir_decl_tag *decl_tags;	/* pending, in DWARF order */
 	size_t nr_decl_tags, cap_decl_tags;
+	struct ir_pending *pending;	/* nodes whose references wait */
+	size_t nr_pending, cap_pending;
+	uint32_t depth;		/* of ir__type_of_die() calls */
 	uint32_t int_id;	/* the canonical array index type, 0 until needed */
 	const char *path;	/* for messages */
 	bool big_endian;	/* DWARF 4 bit offsets count from the MSB */

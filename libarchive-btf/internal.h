@@ -78,6 +78,27 @@ int abtf__elf_set_sections(Elf *elf, const char *src_path,
  */
 int abtf__elf_abs_reloc(GElf_Half e_machine, bool *is_rela);
 
+/* ---- reading ELF (elf_read.c) ---- */
+
+/* The largest sh_addralign accepted: a huge page (x86-64's PMD). */
+#define ABTF_MAX_ALIGN		(2u << 20)
+
+/*
+ * Check once what every reader of @elf (a file of @fsize bytes, named
+ * @path in errors) relies on: the section header table and every section
+ * inside the file, alignments, section indices in headers, with extended
+ * numbering. 0 or -EINVAL after one message.
+ */
+int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
+		    const struct abtf_printer *pr);
+/*
+ * The section index of symbol @s, number @idx of its table, reading
+ * SHN_XINDEX through @xndx (the table's SHT_SYMTAB_SHNDX data, or NULL).
+ * Reserved indices (SHN_ABS, SHN_COMMON) come back as they are; -EINVAL
+ * for an SHN_XINDEX without its word.
+ */
+int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx);
+
 /*
  * Create a temporary file next to @path for an atomic replacement. On
  * success *tmp is a malloc()ed path and the open fd is returned.

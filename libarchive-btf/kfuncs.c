@@ -32,6 +32,7 @@
 #include <linux/btf.h>
 
 #include "linker.h"
+#include "verify.h"
 
 #define BTF_IDS_SEC		".BTF_ids"
 #define BTF_ID_FUNC_PFX		"__BTF_ID__func__"
@@ -66,8 +67,11 @@ static int link_fail(struct abtf_linker *l, const char *what)
 static int kfunc_error(struct kscan *ks, const char *sym, uint64_t value,
 		       const char *what)
 {
+	char name[96];
+
 	pr_warn(&ks->l->pr, "%s: " BTF_IDS_SEC ": symbol '%s' at 0x%llx: %s",
-		ks->l->path, sym, (unsigned long long)value, what);
+		ks->l->path, abtf__safe_name(sym, name, sizeof(name)),
+		(unsigned long long)value, what);
 	return -EINVAL;
 }
 

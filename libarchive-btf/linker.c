@@ -83,6 +83,7 @@
 #include <linux/btf.h>
 
 #include "linker.h"
+#include "verify.h"
 
 /* A leaf merges about this many bytes of members; a node this many inputs. */
 #ifndef ABTF_LEAF_BYTES
@@ -134,14 +135,13 @@ static int pread_all(int fd, void *buf, size_t size, size_t off)
 static int load_sections(struct abtf_linker *l, size_t fsize)
 {
 	size_t i;
+	int err;
 
+	err = abtf__elf_check(l->elf, fsize, l->path, &l->pr);
+	if (err)
+		return err;
 	if (elf_getshdrnum(l->elf, &l->nr_secs))
 		return elf_fail(l, "bad section header table");
-	if (l->ehdr.e_shnum > l->nr_secs ||
-	    l->ehdr.e_shoff > fsize ||
-	    (uint64_t)l->nr_secs * l->ehdr.e_shentsize > fsize - l->ehdr.e_shoff)
-		return link_error(l, -EINVAL, "section header table past the "
-				  "end of the file: truncated");
 	l->secs = calloc(l->nr_secs + 1, sizeof(*l->secs));
 	if (!l->secs)
 		return -ENOMEM;
@@ -155,12 +155,6 @@ static int load_sections(struct abtf_linker *l, size_t fsize)
 		l->secs[i].addr = shdr.sh_addr;
 		l->secs[i].size = shdr.sh_size;
 		l->secs[i].flags = shdr.sh_flags;
-		if (shdr.sh_type != SHT_NOBITS &&
-		    (shdr.sh_offset > fsize || shdr.sh_size > fsize - shdr.sh_offset)) {
-			pr_warn(&l->pr, "%s: section %zu runs past the end of "
-				"the file", l->path, i);
-			return -EINVAL;
-		}
 	}
 	return 0;
 }
@@ -1210,6 +1204,18 @@ static int load_base(struct abtf_linker *l)
 	return 0;
 }
 
+/*
+ * What is written must load: the kernel's rules (verify.c) on the final
+ * BTF, a module's against its base, so that a bad type fails the build
+ * here, named, rather than the boot or the module load.
+ */
+static int verify_final(struct abtf_linker *l)
+{
+	return abtf__verify_btf(l->btf, false, l->path, l->base ?
+				"the module's split BTF" : "the final BTF",
+				&l->pr);
+}
+
 /* One member and no .debug_btf_addr left to apply: what btf-link writes. */
 static bool is_final(const struct abtf_linker *l)
 {
@@ -1236,6 +1242,9 @@ static int keep_final(struct abtf_linker *l)
 		return link_error(l, err, l->base ?
 				  "cannot load the final BTF against the base" :
 				  "cannot load the final BTF (split BTF needs --base)");
+	err = verify_final(l);
+	if (err)
+		return err;
 	l->final_input = true;
 	return 1;
 }
@@ -1325,6 +1334,8 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	}
 	err = merge_tree(l, leaves, nr);	/* frees the leaves */
 	l->st.t_dedup = now() - t2;
+	if (!err)
+		err = verify_final(l);
 	if (!err && !l->elf && l->nr_members > 1)
 		pr_info(&l->pr, "%s: a raw archive has no symbol table: "
 			"variables cannot be placed and were left out", l->path);

@@ -21,6 +21,7 @@
 #include <linux/btf.h>
 
 #include "linker.h"
+#include "verify.h"
 
 /* ---- node bookkeeping ---- */
 
@@ -216,6 +217,7 @@ static bool in_percpu_section(const struct abtf_linker *l,
 /* Per-input scratch: which local IDs survive, and where VARs go. */
 struct scratch {
 	const struct input *in;
+	const char *path;	/* for messages */
 	uint32_t *map;		/* local ID -> node ID; 0: dropped */
 	struct place *places;	/* local VAR ID -> place */
 	uint32_t *dsec_of;	/* local VAR ID -> its DATASEC record offset + 1 */
@@ -354,6 +356,8 @@ static bool var_name_valid(const char *p)
 static int var_name_check(struct abtf_linker *l, struct node *n,
 			  const struct scratch *sc, const char *name)
 {
+	char safe[96];
+
 	if (var_name_valid(name))
 		return 1;
 	if (l->feats & ABTF_FEAT_ENCODE_FORCE)
@@ -361,7 +365,7 @@ static int var_name_check(struct abtf_linker *l, struct node *n,
 	pr_warn(&n->pr, "%s: .BTF member %zu: variable '%s': not a valid BTF "
 		"name (the kernel rejects it); --btf_features=encode_force "
 		"leaves it out", l->path, (size_t)(sc->in->plan - l->plans),
-		name);
+		abtf__safe_name(name, safe, sizeof(safe)));
 	return -EILSEQ;
 }
 
@@ -414,6 +418,7 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 struct remap {
 	struct node *n;
 	struct scratch *sc;
+	uint32_t bad;		/* the input type ID that was dropped */
 };
 
 static int remap_id(uint32_t *id, void *ctx)
@@ -422,8 +427,10 @@ static int remap_id(uint32_t *id, void *ctx)
 
 	if (!*id)
 		return 0;
-	if (*id > r->sc->in->nr_types || !r->sc->map[*id])
+	if (*id > r->sc->in->nr_types || !r->sc->map[*id]) {
+		r->bad = *id;
 		return -EINVAL;
+	}
 	*id = r->sc->map[*id];
 	return 0;
 }
@@ -534,6 +541,26 @@ static int grow_types(struct node *n, size_t more)
 	return 0;
 }
 
+/* Input type @t refers to input type @bad, which the merge left out. */
+static int dropped_error(struct node *n, const struct scratch *sc,
+			 const struct btf_type *t, uint32_t bad)
+{
+	const struct input *in = sc->in;
+	char name[80], where[96];
+
+	abtf__safe_name(t->name_off < in->str_len ? in->strs + t->name_off :
+			"", name, sizeof(name));
+	if (in->plan)
+		snprintf(where, sizeof(where), ".BTF member at byte %zu",
+			 in->plan->off);
+	else
+		snprintf(where, sizeof(where), "a merged node");
+	pr_warn(&n->pr, "%s: %s: %s '%s' refers to type [%u], which the "
+		"link left out", sc->path, where,
+		abtf__kind_str(BTF_INFO_KIND(t->info)), name, bad);
+	return -EINVAL;
+}
+
 static int append_type(struct node *n, struct scratch *sc, uint32_t id,
 		       const struct btf_type *t)
 {
@@ -547,7 +574,7 @@ static int append_type(struct node *n, struct scratch *sc, uint32_t id,
 	dst = (void *)(n->types + n->types_len);
 	memcpy(dst, t, sz);
 	if (abtf__for_each_type_id(dst, remap_id, &r))
-		return node_error(n, -EINVAL, "a type refers to a dropped type");
+		return dropped_error(n, sc, t, r.bad);
 	err = abtf__for_each_str_off(dst, remap_str, &r);
 	if (err)
 		return err;
@@ -686,7 +713,7 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 		     const struct input *in)
 {
 	size_t cnt = in->nr_types + 1;
-	struct scratch sc = { .in = in };
+	struct scratch sc = { .in = in, .path = l->path };
 	int err = -ENOMEM;
 
 	if (!n->next_id) {
@@ -788,20 +815,37 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
 	return btf;
 }
 
-static struct btf *dedup(struct node *n, void *raw, size_t size,
-			 struct btf *base)
+/* What node @n merged, for messages: its members, or its child nodes. */
+static void node_place(const struct node *n, char *buf, size_t size)
+{
+	if (n->leaf)
+		snprintf(buf, size, "the types of .BTF members %zu to %zu",
+			 n->first, n->first + n->nr - 1);
+	else
+		snprintf(buf, size, "the types merged from %zu nodes%s", n->nr,
+			 n->root ? " (the root)" : "");
+}
+
+static struct btf *dedup(const struct abtf_linker *l, struct node *n,
+			 void *raw, size_t size, struct btf *base)
 {
 	struct btf *btf = abtf__new_btf(raw, size, base);
+	char place[96];
 	int err;
 
 	free(raw);
+	node_place(n, place, sizeof(place));
 	if (!btf) {
-		node_error(n, -errno, "the merged BTF is invalid");
+		err = -errno;
+		pr_warn(&n->pr, "%s: %s: libbpf finds the merged BTF invalid: "
+			"%s", l->path, place, strerror(-err));
+		errno = -err;
 		return NULL;
 	}
 	err = btf__dedup(btf, NULL);
 	if (err) {
-		node_error(n, err, "BTF deduplication failed");
+		pr_warn(&n->pr, "%s: %s: libbpf's BTF deduplication failed: "
+			"%s", l->path, place, strerror(-err));
 		btf__free(btf);
 		errno = -err;
 		return NULL;
@@ -820,7 +864,7 @@ int abtf__node_finish(struct abtf_linker *l, struct node *n)
 	raw = raw_btf(n, 0, &size);
 	if (!raw)
 		return -ENOMEM;
-	btf = dedup(n, raw, size, NULL);
+	btf = dedup(l, n, raw, size, NULL);
 	if (!btf)
 		return -errno ? -errno : -EINVAL;
 	data = btf__raw_data(btf, &n->raw_size);
@@ -1061,5 +1105,5 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return dedup(n, raw, size, l->base);
+	return dedup(l, n, raw, size, l->base);
 }

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Make crafted bad inputs for tests/hardening.bats from good ones.
+
+Every input starts as an object gcc compiled at test time (or the BTF
+cc-btf encoded from one); this script changes a few bytes of it, as each
+recipe below says, in place. Nothing here is a stored binary.
+
+  craft.py second-name OBJ
+      .debug_abbrev: in the first abbreviation of a DW_TAG_subprogram that
+      has DW_AT_name and DW_AT_decl_file (form data1), the decl_file
+      attribute becomes a second DW_AT_name of form data1: the same size,
+      a name that is no string (gcc -gdwarf-4 writes decl_file as data1).
+  craft.py align OBJ SECTION N
+      SECTION's sh_addralign becomes N.
+  craft.py symndx OBJ SYMBOL N
+      SYMBOL's st_shndx in .symtab becomes N.
+  craft.py btf BTF RECIPE
+      BTF is raw BTF (a .BTF member, as cc-btf -o writes it); RECIPE:
+        fwd-type     the first FWD gets type 1 (the kernel wants 0)
+        func-int     the first FUNC refers to the first INT
+        int-200      the first INT gets nr_bits 200
+        self-struct  the first struct's first member gets the struct's type
+Each prints what it changed on stderr (for a failing test's log).
+"""
+import struct
+import sys
+
+KIND_INT, KIND_PTR, KIND_ARRAY, KIND_STRUCT, KIND_UNION, KIND_ENUM, \
+    KIND_FWD, KIND_TYPEDEF, KIND_VOLATILE, KIND_CONST, KIND_RESTRICT, \
+    KIND_FUNC, KIND_FUNC_PROTO, KIND_VAR, KIND_DATASEC, KIND_FLOAT, \
+    KIND_DECL_TAG, KIND_TYPE_TAG, KIND_ENUM64 = range(1, 20)
+
+
+class Elf:
+    """A 64-bit little-endian ELF file's section headers."""
+
+    def __init__(self, path):
+        self.path = path
+        self.b = bytearray(open(path, 'rb').read())
+        assert self.b[:4] == b'\x7fELF' and self.b[4] == 2 and self.b[5] == 1
+        self.shoff, = struct.unpack_from('<Q', self.b, 0x28)
+        self.entsize, self.shnum, self.shstrndx = \
+            struct.unpack_from('<HHH', self.b, 0x3a)
+
+    def sh_at(self, i):
+        return self.shoff + i * self.entsize
+
+    def sh(self, i):
+        return struct.unpack_from('<IIQQQQIIQQ', self.b, self.sh_at(i))
+
+    def name(self, i):
+        o = self.sh(self.shstrndx)[4] + self.sh(i)[0]
+        return self.b[o:self.b.index(0, o)].decode()
+
+    def index(self, name):
+        for i in range(self.shnum):
+            if self.name(i) == name:
+                return i
+        sys.exit('%s: no section %s' % (self.path, name))
+
+    def save(self):
+        open(self.path, 'wb').write(self.b)
+
+
+def uleb(b, at):
+    v = shift = 0
+    while True:
+        c = b[at]
+        at += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, at
+
+
+def second_name(path):
+    e = Elf(path)
+    s = e.sh(e.index('.debug_abbrev'))
+    b, at, end = e.b, s[4], s[4] + s[5]
+    while at < end:
+        code, at = uleb(b, at)
+        if not code:
+            continue
+        tag, at = uleb(b, at)
+        at += 1                         # children
+        attrs = []
+        while True:
+            pos = at
+            name, at = uleb(b, at)
+            form, at = uleb(b, at)
+            if form == 0x21:            # DW_FORM_implicit_const
+                _, at = uleb(b, at)
+            if not name and not form:
+                break
+            attrs.append((name, form, pos))
+        names = [a[0] for a in attrs]
+        if tag != 0x2e or 0x03 not in names:
+            continue
+        for name, form, pos in attrs:
+            if name == 0x3a and form == 0x0b and pos > attrs[
+                    names.index(0x03)][2]:
+                b[pos] = 0x03           # decl_file -> name, still data1
+                e.save()
+                print('abbrev %d at 0x%x: second DW_AT_name' % (code, pos),
+                      file=sys.stderr)
+                return
+    sys.exit('%s: no subprogram abbreviation to patch' % path)
+
+
+def align(path, sec, n):
+    e = Elf(path)
+    struct.pack_into('<Q', e.b, e.sh_at(e.index(sec)) + 48, n)
+    e.save()
+
+
+def symndx(path, name, n):
+    e = Elf(path)
+    sym = e.sh(e.index('.symtab'))
+    strs = e.sh(sym[6])[4]
+    for at in range(sym[4], sym[4] + sym[5], 24):
+        o = strs + struct.unpack_from('<I', e.b, at)[0]
+        if e.b[o:e.b.index(0, o)].decode() == name:
+            struct.pack_into('<H', e.b, at + 6, n)
+            e.save()
+            return
+    sys.exit('%s: no symbol %s' % (path, name))
+
+
+def records(b):
+    """(id, offset, kind, vlen) of every type record of raw BTF @b."""
+    hdr_len, type_off, type_len = struct.unpack_from('<III', b, 4)
+    at, end, tid = hdr_len + type_off, hdr_len + type_off + type_len, 1
+    sizes = {KIND_INT: 4, KIND_ARRAY: 12, KIND_STRUCT: 12, KIND_UNION: 12,
+             KIND_ENUM: 8, KIND_FUNC_PROTO: 8, KIND_VAR: 4, KIND_DATASEC: 12,
+             KIND_DECL_TAG: 4, KIND_ENUM64: 12}
+    while at < end:
+        info, = struct.unpack_from('<I', b, at + 4)
+        kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+        yield tid, at, kind
+        per = sizes.get(kind, 0)
+        at += 12 + (per * vlen if kind in (KIND_STRUCT, KIND_UNION,
+                                           KIND_ENUM, KIND_FUNC_PROTO,
+                                           KIND_DATASEC, KIND_ENUM64)
+                    else per)
+        tid += 1
+
+
+def first(b, kind):
+    for rec in records(b):
+        if rec[2] == kind:
+            return rec
+    sys.exit('no record of kind %d' % kind)
+
+
+def btf(path, recipe):
+    b = bytearray(open(path, 'rb').read())
+    if recipe == 'fwd-type':
+        tid, at, _ = first(b, KIND_FWD)
+        struct.pack_into('<I', b, at + 8, 1)
+    elif recipe == 'func-int':
+        tid, at, _ = first(b, KIND_FUNC)
+        struct.pack_into('<I', b, at + 8, first(b, KIND_INT)[0])
+    elif recipe == 'int-200':
+        tid, at, _ = first(b, KIND_INT)
+        enc, = struct.unpack_from('<I', b, at + 12)
+        struct.pack_into('<I', b, at + 12, (enc & ~0xff) | 200)
+    elif recipe == 'self-struct':
+        tid, at, _ = first(b, KIND_STRUCT)
+        struct.pack_into('<I', b, at + 12 + 4, tid)
+    else:
+        sys.exit('unknown recipe ' + recipe)
+    print('%s: type [%d]' % (recipe, tid), file=sys.stderr)
+    open(path, 'wb').write(b)
+
+
+def main(argv):
+    if argv[1] == 'second-name':
+        second_name(argv[2])
+    elif argv[1] == 'align':
+        align(argv[2], argv[3], int(argv[4], 0))
+    elif argv[1] == 'symndx':
+        symndx(argv[2], argv[3], int(argv[4], 0))
+    elif argv[1] == 'btf':
+        btf(argv[2], argv[3])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
