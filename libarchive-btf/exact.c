@@ -30,23 +30,20 @@
  *  - inside a walk, a FWD and a struct or union of the same name are
  *    equal, as in libbpf: one object saw the definition, the other did
  *    not. An input FWD is then mapped to the node's struct (libbpf maps
- *    it so); an input struct against a node FWD maps nothing (the struct
- *    is decided on its own; libbpf's dedup of the node resolves its FWD).
- *    The second way is taken only in a node without a base: the types
- *    mapped through such a pair (a pointer to the struct made a pointer
- *    to the FWD, the structs around it) no longer say which struct the
- *    FWD stands for, and libbpf 1.1 recovers it from the name alone
+ *    it so); an input struct against a node FWD is not equal.
+ *    The second way (input struct against a node FWD) is never taken:
+ *    the types it would map (a pointer to the struct made a pointer to
+ *    the FWD, the structs around it) would no longer say which struct the
+ *    FWD stands for. libbpf 1.1 can recover that from the name alone
  *    (btf_dedup_resolve_fwds: the one struct or union of that name and
- *    kind). In split BTF it cannot: its dedup first maps the node's FWD
- *    to a FWD of the base of that name (never resolved), and a struct
- *    of that name that stays in the split part makes the name ambiguous.
- *    Nor are the input's other paths to its struct mapped with the pair:
- *    the node can then point to the FWD and to the struct from one
- *    input's types, a graph libbpf's walk cannot match to a consistent
- *    copy (it keeps both). So in split BTF the input struct's own copies
- *    are kept for libbpf to walk, as pahole hands it every unit's
- *    (docs/design.md, "Split BTF for modules", also for the case left
- *    without a base).
+ *    kind) only where the name is unique and no base has a FWD of it: in
+ *    split BTF its dedup first maps the node's FWD to a FWD of the base
+ *    (never resolved). And the input's other paths to its struct are not
+ *    mapped with the pair: the node can then point to the FWD and to the
+ *    struct from one input's types, a graph libbpf's walk cannot match to
+ *    a consistent copy (it keeps both, with or without a base). So the
+ *    input struct's own copies are kept for libbpf to walk, as pahole
+ *    hands it every unit's (docs/design.md, "Split BTF for modules").
  *
  * Otherwise a mapping is made only when the input type, its strings and
  * IDs mapped, is byte for byte the node type: replacing one by the other
@@ -92,7 +89,6 @@ struct exact {
 	uint64_t *failed;	/* (input ID << 32 | node ID) + 1: not equal */
 	size_t failed_slots, failed_cnt;
 	uint32_t end_old;	/* node IDs below this existed before the input */
-	bool split;		/* the node is split BTF over a base */
 	uint8_t *rec;		/* one record, mapped, for hashing */
 	size_t rec_cap;
 	int err;
@@ -400,10 +396,8 @@ static bool fwd_kind_of(const struct btf_type *fwd, const struct btf_type *t)
  * reaches it, which is nearly all of them. Both ways keep the definition:
  *  - an input FWD against a node struct is mapped to the struct, as
  *    libbpf maps the FWD of a successful walk;
- *  - an input struct against a node FWD maps nothing: the input struct is
- *    decided on its own, and the node keeps its FWD, which libbpf's dedup
- *    of the node resolves as before; not so in split BTF (x->split: see
- *    the essay), where the pair is unequal.
+ *  - an input struct against a node FWD is unequal (see the essay): the
+ *    input struct and what reaches it are appended for libbpf's walk.
  * Node types equal by this rule are given a FWD-to-struct pair of node
  * types: @a's mapping (a node FWD) against @b (a node struct).
  */
@@ -412,9 +406,6 @@ static bool fwd_equal(struct exact *x, uint32_t a, uint32_t b)
 	const struct btf_type *ta = in_type(x, a), *tb = node_type(x->n, b);
 	uint32_t m = x->map[a];
 
-	if (!x->split && fwd_kind_of(tb, ta) &&
-	    same_str(x, ta->name_off, tb->name_off))
-		return true;	/* input struct, node FWD */
 	if (x->state[a] != T_DONE || m < x->n->first_id || m >= x->end_old)
 		return false;
 	ta = node_type(x->n, m);	/* input mapped to a node FWD */
@@ -646,7 +637,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 		    const uint32_t *toff)
 {
 	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
-			   .end_old = n->next_id, .split = n->first_id > 1 };
+			   .end_old = n->next_id };
 	size_t cnt = (size_t)in->nr_types + 1;
 	uint32_t id;
 
