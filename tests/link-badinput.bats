@@ -42,13 +42,7 @@ setup() {
 # make_archive: prog, the "vmlinux" of tests/link.bats, and archive.bin,
 # its .BTF (four members); both link. Nothing else is left in $PWD.
 make_archive() {
-	local n
-	mkdir -p "$WORK/objs"
-	for n in main a gc b; do
-		"$CC_BTF" gcc -g -O2 -ffunction-sections -fdata-sections \
-			-c "$FIXTURES/link-$n.c" -o "$WORK/objs/$n.o"
-	done
-	ld -T "$FIXTURES/link.lds" -o prog "$WORK/objs/"{main,a,gc,b}.o
+	cc_btf_prog prog "$WORK/objs"
 	section_bytes prog .BTF archive.bin
 	"$BTF_LINK" -o "$WORK/good.btf" archive.bin
 	"$BTF_LINK" -o "$WORK/good.btf" prog

@@ -33,13 +33,17 @@ obj() {
 
 # prog: the "vmlinux" of tests/link.bats, its objects through cc-btf.
 prog() {
-	local n
-	mkdir -p "$WORK/objs"
-	for n in main a gc b; do
-		"$CC_BTF" gcc -g -O2 -ffunction-sections -fdata-sections \
-			-c "$FIXTURES/link-$n.c" -o "$WORK/objs/$n.o"
-	done
-	ld -T "$FIXTURES/link.lds" -o prog "$WORK/objs/"{main,a,gc,b}.o
+	cc_btf_prog prog "$WORK/objs"
+}
+
+# not_a_file F: what the tools say of F (fifo, dir, /dev/null, dangling).
+not_a_file() {
+	case $1 in
+	fifo) echo "a FIFO, not a regular file" ;;
+	dir) echo "a directory, not a regular file" ;;
+	/dev/null) echo "a character device, not a regular file" ;;
+	dangling) echo "a dangling symbolic link" ;;
+	esac
 }
 
 # no_temp [DIR]: no temporary file of the library is left in DIR (.).
@@ -76,12 +80,7 @@ refused() {
 	ln -s nowhere dangling
 	local f what
 	for f in fifo dir /dev/null dangling; do
-		case $f in
-		fifo) what="a FIFO, not a regular file" ;;
-		dir) what="a directory, not a regular file" ;;
-		/dev/null) what="a character device, not a regular file" ;;
-		dangling) what="a dangling symbolic link" ;;
-		esac
+		what=$(not_a_file "$f")
 		refused 1 "cc-btf: error: $f: $what" "$CC_BTF" --encode "$f"
 		refused 1 "cc-btf: error: $f: $what" "$CC_BTF" --encode -o x.btf "$f"
 		refused 2 "btf-link: error: $f: $what" "$BTF_LINK" "$f"
@@ -104,12 +103,7 @@ refused() {
 	sum_o=$(md5sum < t.o)
 	sum_p=$(md5sum < prog)
 	for f in fifo dir /dev/null dangling; do
-		case $f in
-		fifo) what="a FIFO, not a regular file" ;;
-		dir) what="a directory, not a regular file" ;;
-		/dev/null) what="a character device, not a regular file" ;;
-		dangling) what="a dangling symbolic link" ;;
-		esac
+		what=$(not_a_file "$f")
 		refused 1 "cc-btf: error: $f: $what" "$CC_BTF" --encode -o "$f" t.o
 		refused 2 "btf-link: error: $f: $what" "$BTF_LINK" -o "$f" prog
 		refused 2 "btf-link: error: $f: $what" "$BTF_LINK" --object "$f" prog

@@ -139,3 +139,16 @@ dedup_diff_prog() {
 	gcc $san -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-diff.c" \
 		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
 }
+
+# cc_btf_prog OUT [OBJDIR]: the "vmlinux" of tests/link.bats: the fixtures
+# link-main.c, link-a.c, link-gc.c and link-b.c (that link order) through
+# cc-btf into OBJDIR (default: objs), linked with tests/fixtures/link.lds.
+cc_btf_prog() {
+	local out=$1 dir=${2:-objs} n
+	mkdir -p "$dir"
+	for n in main a gc b; do
+		"$CC_BTF" gcc -g -O2 -ffunction-sections -fdata-sections \
+			-c "$FIXTURES/link-$n.c" -o "$dir/$n.o"
+	done
+	ld -T "$FIXTURES/link.lds" -o "$out" "$dir/"{main,a,gc,b}.o
+}
