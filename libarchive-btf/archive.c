@@ -287,21 +287,32 @@ static const char *decl_tag_error(const uint8_t *types, const uint32_t *offs,
 	}
 }
 
-/* Pass 3, for members with DECL_TAGs: each tags what it may. */
-static int check_decl_tags(const struct check *c, const uint8_t *types,
-			   size_t types_at)
+/* Each type's offset in @types, by ID (the records checked before). */
+static uint32_t *type_offsets(const struct check *c, const uint8_t *types)
 {
 	uint32_t *offs, off = 0, id;
-	const char *why;
-	int err = 0;
 
 	offs = malloc((c->nr_types + 1) * sizeof(*offs));
 	if (!offs)
-		return -ENOMEM;
+		return NULL;
 	for (id = 1; id <= c->nr_types; id++) {
 		offs[id] = off;
 		off += abtf__record_size((const void *)(types + off));
 	}
+	return offs;
+}
+
+/* Pass 3, for members with DECL_TAGs: each tags what it may. */
+static int check_decl_tags(const struct check *c, const uint8_t *types,
+			   size_t types_at)
+{
+	uint32_t *offs, id;
+	const char *why;
+	int err = 0;
+
+	offs = type_offsets(c, types);
+	if (!offs)
+		return -ENOMEM;
 	for (id = 1; id <= c->nr_types && !err; id++) {
 		const struct btf_type *t = (const void *)(types + offs[id]);
 
@@ -345,17 +356,13 @@ static int verify_member(const struct check *c, const uint8_t *types,
 		.start_id = 1, .nr_types = c->nr_types, .member = true,
 	};
 	struct abtf_vfault f;
-	uint32_t *offs, off = 0, id;
+	uint32_t *offs;
 	char msg[512];
 	int err;
 
-	offs = malloc((c->nr_types + 1) * sizeof(*offs));
+	offs = type_offsets(c, types);
 	if (!offs)
 		return -ENOMEM;
-	for (id = 1; id <= c->nr_types; id++) {
-		offs[id] = off;
-		off += abtf__record_size((const void *)(types + off));
-	}
 	src.offs = offs;
 	src.ptr_size = member_ptr_size(c, types, offs);
 	err = abtf__verify(&src, &f);
