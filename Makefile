@@ -89,7 +89,11 @@ LIB_PC		:= $(OUT)/libarchive-btf.pc
 
 TOOLS		:= cc-btf btf-link
 TOOL_BINS	:= $(addprefix $(OUT)/bin/,$(TOOLS))
-TOOL_OBJS	:= $(foreach t,$(TOOLS),$(patsubst %.c,$(OUT)/%.o,$(wildcard $(t)/*.c)))
+# tool-common/: what both tools do alike (file checks, message escaping),
+# compiled into each; not the library's, which never prints.
+TOOL_COMMON	:= $(patsubst %.c,$(OUT)/%.o,$(wildcard tool-common/*.c))
+TOOL_OBJS	:= $(foreach t,$(TOOLS),$(patsubst %.c,$(OUT)/%.o,$(wildcard $(t)/*.c))) \
+		   $(TOOL_COMMON)
 MANPAGES	:= $(foreach t,$(TOOLS),$(t)/$(t).1)
 MANPAGES3	:= $(wildcard libarchive-btf/man/man3/*.3)
 
@@ -142,7 +146,8 @@ $(LIB_PC): libarchive-btf/libarchive-btf.pc.in Makefile
 
 # The tools link the static library: one binary each, no rpath games.
 .SECONDEXPANSION:
-$(TOOL_BINS): $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(notdir $$@)/*.c)) $(LIB_A)
+$(TOOL_BINS): $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(notdir $$@)/*.c)) \
+	      $(TOOL_COMMON) $(LIB_A)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ABTF_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) \

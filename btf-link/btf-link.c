@@ -39,6 +39,7 @@
 #include <bpf/libbpf.h>
 
 #include "archive_btf.h"
+#include "../tool-common/tool.h"
 
 #define PROG		"btf-link"
 
@@ -111,18 +112,6 @@ static const char usage_text[] =
 "Exit status: linking: 0 on success, 2 on error; --compare: 0 if A and B\n"
 "are equal, 1 if they differ, 2 on error.\n";
 
-static void put_escaped(FILE *f, const char *s)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
 /*
  * One line on stderr: "btf-link: " @kind, "@file: " and the message.
  * Control bytes (of a file or symbol name) are written as \xNN, never raw.
@@ -136,10 +125,10 @@ static void vmsg(const char *kind, const char *file, const char *fmt,
 		line = NULL;
 	fprintf(stderr, PROG ": %s", kind);
 	if (file) {
-		put_escaped(stderr, file);
+		tool__put_escaped(stderr, file);
 		fputs(": ", stderr);
 	}
-	put_escaped(stderr, line ? line : "out of memory");
+	tool__put_escaped(stderr, line ? line : "out of memory");
 	fputc('\n', stderr);
 	free(line);
 }
@@ -166,131 +155,39 @@ error(const char *file, const char *fmt, ...)
 
 /* ---- files ---- */
 
-/*
- * Inputs are regular files: a FIFO would block open() forever, and a
- * directory or a device is no BTF. Outputs are regular files or new ones,
- * never an input (the same inode, through any link), and a file replaced
- * (an output, or FILE rewritten in place) must be one this user could
- * open for writing, in a directory where the temporary file can be made.
- * See docs/reliability.md.
- */
-static const char *kind_of(mode_t mode)
+/* The checks of tool-common/tool.h; 0, or -errno after one line. */
+static int check_input(struct tool_file *in)
 {
-	switch (mode & S_IFMT) {
-	case S_IFIFO:	return "a FIFO";
-	case S_IFDIR:	return "a directory";
-	case S_IFCHR:	return "a character device";
-	case S_IFBLK:	return "a block device";
-	case S_IFSOCK:	return "a socket";
-	default:	return "a special file";
-	}
-}
+	struct tool_why why;
+	int err = tool__check_input(in, &why);
 
-/* stat() @path; -ENOENT silently for a missing file unless @must_exist. */
-static int stat_checked(const char *path, struct stat *st, bool must_exist)
-{
-	struct stat lst;
-
-	if (!stat(path, st))
-		return 0;
-	if (errno == ENOENT && !lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
-		error(path, "a dangling symbolic link");
-		return -ENOLINK;	/* not -ENOENT: no new file either */
-	}
-	if (errno == ENOENT && !must_exist)
-		return -ENOENT;
-	error(path, "cannot open: %s", strerror(errno));
-	return -errno;
-}
-
-static int must_be_regular(const char *path, const struct stat *st)
-{
-	if (S_ISREG(st->st_mode))
-		return 0;
-	error(path, "%s, not a regular file", kind_of(st->st_mode));
-	return -EINVAL;
-}
-
-static int check_input(const char *path, struct stat *st)
-{
-	int err = stat_checked(path, st, true);
-
-	return err ? err : must_be_regular(path, st);
-}
-
-static int check_dir_of(const char *path)
-{
-	char *real = realpath(path, NULL), *copy, *dir;
-	int err = 0;
-
-	copy = strdup(real ? real : path);
-	free(real);
-	if (!copy) {
-		error(path, "out of memory");
-		return -ENOMEM;
-	}
-	dir = dirname(copy);
-	if (access(dir, W_OK | X_OK)) {
-		err = -errno;
-		error(path, "cannot create a temporary file in %s: %s", dir,
-		      strerror(errno));
-	}
-	free(copy);
+	if (err)
+		error(in->path, "%s", why.s);
 	return err;
-}
-
-static int check_rewrite(const char *path)
-{
-	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS)) {
-		int err = -errno;
-
-		error(path, "cannot rewrite in place: %s", errno == EACCES ?
-		      "not writable by this user" : strerror(errno));
-		return err;
-	}
-	return check_dir_of(path);
-}
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-/* @out must not be @in nor, if @base is not NULL, the base @base_st. */
-static int check_output(const char *out, const char *in,
-			const struct stat *in_st, const char *base,
-			const struct stat *base_st)
-{
-	struct stat st;
-	int err = stat_checked(out, &st, false);
-
-	if (err == -ENOENT)
-		return check_dir_of(out);
-	if (err || (err = must_be_regular(out, &st)))
-		return err;
-	if (same_file(&st, in_st) || (base && same_file(&st, base_st))) {
-		error(out, "the output is the input %s; refusing to overwrite "
-		      "it", same_file(&st, in_st) ? in : base);
-		return -EINVAL;
-	}
-	return check_rewrite(out);
 }
 
 static int check_link_files(const struct btf_link *bl)
 {
 	const char *out = bl->out_raw ? bl->out_raw : bl->out_obj;
-	struct stat in_st, base_st;
+	struct tool_file ins[2] = {
+		{ .path = bl->files[0] }, { .path = bl->base_path },
+	};
+	size_t nr_ins = bl->base_path ? 2 : 1;
+	struct tool_why why;
 	int err;
 
-	err = check_input(bl->files[0], &in_st);
+	err = check_input(&ins[0]);
 	if (!err && bl->base_path)
-		err = check_input(bl->base_path, &base_st);
+		err = check_input(&ins[1]);
 	if (err)
 		return err;
 	if (out)
-		return check_output(out, bl->files[0], &in_st, bl->base_path,
-				    &base_st);
-	return check_rewrite(bl->files[0]);
+		err = tool__check_output(out, ins, nr_ins, &why);
+	else
+		err = tool__check_rewrite(bl->files[0], &why);
+	if (err)
+		error(out ? out : bl->files[0], "%s", why.s);
+	return err;
 }
 
 /* ---- signals ---- */
@@ -307,14 +204,7 @@ static int check_link_files(const struct btf_link *bl)
  */
 static void block_term_signals(sigset_t *set, sigset_t *old)
 {
-	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
-	struct sigaction sa;
-	size_t i;
-
-	sigemptyset(set);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (!sigaction(sigs[i], NULL, &sa) && sa.sa_handler != SIG_IGN)
-			sigaddset(set, sigs[i]);
+	tool__term_signals(set);
 	sigprocmask(SIG_BLOCK, set, old);
 }
 
@@ -349,10 +239,10 @@ static const char *parse_error(const char *path, int err)
 
 static struct btf *load_btf(const char *path, struct btf *base)
 {
-	struct stat st;
+	struct tool_file in = { .path = path };
 	struct btf *btf;
 
-	if (check_input(path, &st))
+	if (check_input(&in))
 		return NULL;
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
@@ -363,7 +253,7 @@ static struct btf *load_btf(const char *path, struct btf *base)
 
 static void print_diff(void *ctx, const char *line)
 {
-	put_escaped(ctx, line);
+	tool__put_escaped(ctx, line);
 	fputc('\n', ctx);
 }
 
@@ -514,7 +404,7 @@ static int do_link(struct btf_link *bl)
 	}
 	if (bl->verbose && bl->features) {	/* as parsed, before any check */
 		fprintf(stderr, PROG ": ");
-		put_escaped(stderr, bl->files[0]);
+		tool__put_escaped(stderr, bl->files[0]);
 		fputs(": BTF features: ", stderr);
 		print_features(stderr, bl->features);
 	}

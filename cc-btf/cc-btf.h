@@ -9,6 +9,21 @@
  * objects the compiler command will write (objects.c), run the compiler,
  * encode each object (encode.c). A command that writes no object runs the
  * compiler with execvp() and nothing else.
+ *
+ * The files call one another in layers, each only into the layers below
+ * it, never back up (no call cycle between files):
+ *
+ *	cc-btf.c	main(): options, the compiler, the pipeline
+ *	encode.c	the two modes' encoding, over libarchive-btf
+ *	launcher.c	ccache, distcc, icecc (asks objects.c)
+ *	kbuild.c	what a kernel build asks of the wrapper
+ *	objects.c	the objects a command line writes
+ *	files.c		messages, file checks, signals
+ *	strv.c		string vectors
+ *	../tool-common	what btf-link does alike: file checks, escaping
+ *
+ * A file may call any file listed below it; files.c and strv.c call
+ * nothing of ours but tool-common.
  */
 #ifndef __CC_BTF_H
 #define __CC_BTF_H
@@ -34,7 +49,7 @@
 #define EXIT_NOEXEC	126	/* the compiler exists but cannot be run */
 #define EXIT_NOTFOUND	127	/* the compiler was not found */
 
-/* A growable vector of malloc()ed strings. */
+/* strv.c: a growable vector of malloc()ed strings. */
 struct strv {
 	char **v;
 	size_t nr, cap;
@@ -88,10 +103,7 @@ int cc_btf__check_kbuild(const struct cc_btf *cb);
 
 /* files.c: checks of files, signals, messages. */
 void __printf(1, 2) cc_btf__msg(const char *fmt, ...);	/* "cc-btf: " LINE */
-int cc_btf__check_input(const char *path, struct stat *st);
-int cc_btf__check_output(const char *out, const char *in,
-			 const struct stat *in_st);
-int cc_btf__check_rewrite(const char *path);
+int cc_btf__check_files(const char *file, const char *raw);
 void cc_btf__remove_output(const char *path);
 void cc_btf__signals_block(struct cc_btf *cb);
 int cc_btf__signal_pending(struct cc_btf *cb);

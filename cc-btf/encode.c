@@ -155,6 +155,25 @@ out_free_enc:
 }
 
 /*
+ * The first @n bytes of @path into @magic; false if it is not a regular
+ * file or is shorter. A FIFO is opened without waiting for a writer.
+ */
+static bool read_magic(const char *path, void *magic, size_t n)
+{
+	struct stat st;
+	bool ok;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	     read(fd, magic, n) == (ssize_t)n;
+	close(fd);
+	return ok;
+}
+
+/*
  * LLVM bitcode, as clang -flto and -flto=thin write it: raw ("BC" 0xc0de)
  * or in its wrapper (0x0b17c0de, little-endian).
  */
@@ -163,36 +182,18 @@ static bool is_bitcode_file(const char *path)
 	static const unsigned char raw[4] = { 'B', 'C', 0xc0, 0xde };
 	static const unsigned char wrapped[4] = { 0xde, 0xc0, 0x17, 0x0b };
 	unsigned char magic[4];
-	struct stat st;
-	bool bc;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO: no wait */
-	if (fd < 0)
-		return false;
-	bc = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	     read(fd, magic, sizeof(magic)) == sizeof(magic) &&
-	     (!memcmp(magic, raw, 4) || !memcmp(magic, wrapped, 4));
-	close(fd);
-	return bc;
+	return read_magic(path, magic, sizeof(magic)) &&
+	       (!memcmp(magic, raw, 4) || !memcmp(magic, wrapped, 4));
 }
 
 /* A regular file that starts with the ELF magic. */
 static bool is_elf_file(const char *path)
 {
 	char magic[SELFMAG];
-	struct stat st;
-	bool elf;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO: no wait */
-	if (fd < 0)
-		return false;
-	elf = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	      read(fd, magic, SELFMAG) == SELFMAG &&
-	      !memcmp(magic, ELFMAG, SELFMAG);
-	close(fd);
-	return elf;
+	return read_magic(path, magic, SELFMAG) &&
+	       !memcmp(magic, ELFMAG, SELFMAG);
 }
 
 static char *detached_path(const char *obj)
@@ -200,24 +201,6 @@ static char *detached_path(const char *obj)
 	char *path;
 
 	return asprintf(&path, "%s.btf", obj) < 0 ? NULL : path;
-}
-
-/*
- * --encode, --detached: @file must be a regular file, and so must @raw if it exists,
- * and @raw must not be @file; with no @raw, @file is rewritten in place.
- * Returns 0, or -errno after one line.
- */
-static int check_files(const char *file, const char *raw)
-{
-	struct stat st;
-	int err;
-
-	err = cc_btf__check_input(file, &st);
-	if (err)
-		return err;
-	if (raw)
-		return cc_btf__check_output(raw, file, &st);
-	return cc_btf__check_rewrite(file);
 }
 
 /* Wrapper mode, one object; returns true if it failed. */
@@ -245,7 +228,7 @@ static bool wrap_object(struct cc_btf *cb, const char *obj)
 			goto out_failed;
 		}
 		cc_btf__remove_output(raw);	/* a stale one must not survive */
-		if (check_files(obj, raw)) {	/* what was not removed */
+		if (cc_btf__check_files(obj, raw)) {	/* what was not removed */
 			free(raw);
 			goto out_refused;
 		}
@@ -297,7 +280,7 @@ static bool encode_one(struct cc_btf *cb, const char *file)
 		t.raw = raw;
 	}
 	t.keep_empty = t.raw != NULL;	/* a raw file was asked for: always write it */
-	if (check_files(file, t.raw)) {
+	if (cc_btf__check_files(file, t.raw)) {
 		free(raw);
 		return true;
 	}
