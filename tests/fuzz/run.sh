@@ -4,9 +4,9 @@
 # run.sh BUILD SECONDS TARGET...: run the libFuzzer harnesses BUILD/fuzz/
 # fuzz-TARGET (made by `make fuzz-build`, ASan + UBSan) one after the other,
 # each for SECONDS, on one core, at low priority (nice), with bounded time
-# per input, memory and input length. Seeds: made by make-corpus.sh into
-# BUILD/corpus when absent. What a run adds to the corpus is kept in
-# $FUZZ_WORK/TARGET (default BUILD/fuzz-work), its log in
+# per input, memory and input length. Seeds: $FUZZ_CORPUS/TARGET (default
+# BUILD/corpus, made by make-corpus.sh when absent). What a run adds to the
+# corpus is kept in $FUZZ_WORK/TARGET (default BUILD/fuzz-work), its log in
 # BUILD/fuzz-logs/TARGET.log.
 #
 # A crash, leak, sanitizer report, timeout or out-of-memory fails: the
@@ -20,6 +20,7 @@ B=$1
 T=$2
 shift 2
 WORK=${FUZZ_WORK:-$B/fuzz-work}
+CORPUS=${FUZZ_CORPUS:-$B/corpus}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 # The longest input of each target: a few times its largest seed.
@@ -32,9 +33,9 @@ max_len() {
 	esac
 }
 
-if [ ! -d "$B/corpus" ]; then
-	"$HERE/make-corpus.sh" "$B/bin" "$B/corpus.new" &&
-		mv "$B/corpus.new" "$B/corpus" || exit 2
+if [ ! -d "$CORPUS" ]; then
+	"$HERE/make-corpus.sh" "$B/bin" "$CORPUS.new" &&
+		mv "$CORPUS.new" "$CORPUS" || exit 2
 fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
@@ -51,7 +52,7 @@ for t in "$@"; do
 		-max_total_time="$T" -timeout=25 -rss_limit_mb=2048 \
 		-malloc_limit_mb=1024 -max_len="$(max_len "$t")" \
 		-artifact_prefix="$B/crashes/$t/" -print_final_stats=1 \
-		"$WORK/$t" "$B/corpus/$t" > "$log" 2>&1
+		"$WORK/$t" "$CORPUS/$t" > "$log" 2>&1
 	rc=$?
 	grep -E '^(stat::number_of_executed_units|stat::new_units_added|#[0-9]+ +DONE)' \
 		"$log" | sed "s/^/  /"
