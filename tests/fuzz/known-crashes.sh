@@ -4,7 +4,7 @@
 # known-crashes.sh BINDIR OUTDIR: recreate the inputs with which the fuzz
 # harnesses found a crash (docs/reliability.md, "Fuzzing"), from
 # tests/fixtures at the time of use: a fixture compiled with gcc -g -O2,
-# encoded by BINDIR/cc-btf, its .BTF dumped and changed by btf-patch.py
+# encoded by BINDIR/cc-btf, its .BTF dumped and changed by patch.py
 # where the case needs it. Each input is written as OUTDIR/CASE.TARGET and
 # crashes BUILD/fuzz/fuzz-TARGET (make fuzz-build) until its bug is fixed:
 #
@@ -24,6 +24,14 @@
 #   fwd-type: forward-decls.c's .BTF with the FWD "opaque_s" given a type
 #     (size_type field) 0x400000; SEGV in libbpf's btf__dedup() called from
 #     dedup() (merge.c): a FWD with a non-zero type passes validation.
+#   nobits-debug-info: an object whose .debug_info is SHT_NOBITS (its
+#     relocations kept); SEGV (NULL + r_offset) in apply_one()
+#     (dwarf_reloc.c): relocations are applied to a section without data.
+#   huge-addralign: an object whose .rela.eh_frame has sh_addralign 2^35;
+#     abtf_encoder__write_object() (elf_write.c, elf_update()) writes an
+#     output of about 32 GiB (a timeout, or "file size exceeded" under
+#     ulimit -f): the input's alignment is kept without a bound. Run it
+#     with ulimit -f!
 set -euo pipefail
 
 [ $# -eq 2 ] || { echo "usage: $0 BINDIR OUTDIR" >&2; exit 2; }
@@ -37,18 +45,31 @@ trap 'rm -rf "$T"' EXIT
 
 # btf NAME: the .BTF of tests/fixtures/NAME.c through cc-btf, into $T/NAME.btf
 btf() {
-	gcc -g -O2 -c "$FIX/$1.c" -o "$T/$1.o"
+	obj "$1"
 	"$BIN/cc-btf" --encode "$T/$1.o"
 	objcopy --dump-section .BTF="$T/$1.btf" "$T/$1.o" /dev/null
 }
 
-# patch IN OUT KIND NAME FIELD VALUE: btf-patch.py
+# patch btf|shdr IN OUT ...: patch.py
 patch() {
-	python3 "$HERE/btf-patch.py" "$@"
+	python3 "$HERE/patch.py" "$@"
+}
+
+# obj NAME: tests/fixtures/NAME.c compiled, not encoded, into $T/NAME.o
+obj() {
+	gcc -g -O2 -c "$FIX/$1.c" -o "$T/$1.o"
 }
 
 btf percpu-local
 cp "$T/percpu-local.btf" "$OUT/raw-datasec-uaf.link-raw"
 
 btf forward-decls
-patch "$T/forward-decls.btf" "$OUT/fwd-type.link-raw" FWD opaque_s type 0x400000
+patch btf "$T/forward-decls.btf" "$OUT/fwd-type.link-raw" FWD opaque_s type 0x400000
+
+obj percpu-local
+patch shdr "$T/percpu-local.o" "$OUT/nobits-debug-info.encode" \
+	.debug_info type 8
+
+obj bitfields
+patch shdr "$T/bitfields.o" "$OUT/huge-addralign.encode" \
+	.rela.eh_frame addralign 0x800000000

@@ -9,6 +9,10 @@
 # corpus is kept in $FUZZ_WORK/TARGET (default BUILD/fuzz-work), its log in
 # BUILD/fuzz-logs/TARGET.log.
 #
+# Files written are bounded too (ulimit -f: 256 MiB; an output past it is
+# "file size exceeded"), and what a crashed harness left in its temporary
+# directory is removed after each target.
+#
 # A crash, leak, sanitizer report, timeout or out-of-memory fails: the
 # reproducer is left in BUILD/crashes/TARGET/ and printed with the report.
 # Reproduce with: BUILD/fuzz/fuzz-TARGET FILE (or -minimize_crash=1 FILE).
@@ -43,6 +47,7 @@ fi
 : "${UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1}"
 export ASAN_OPTIONS
 export UBSAN_OPTIONS="$UBSAN_OPTIONS:suppressions=$HERE/ubsan.supp"
+ulimit -f 262144
 fail=0
 for t in "$@"; do
 	bin=$B/fuzz/fuzz-$t
@@ -57,6 +62,7 @@ for t in "$@"; do
 		-artifact_prefix="$B/crashes/$t/" -print_final_stats=1 \
 		"$WORK/$t" "$CORPUS/$t" > "$log" 2>&1
 	rc=$?
+	rm -rf "$B/fuzz-tmp/$t"/abtf-fuzz.*
 	grep -E '^(stat::number_of_executed_units|stat::new_units_added|#[0-9]+ +DONE)' \
 		"$log" | sed "s/^/  /"
 	if [ $rc -ne 0 ] || [ "$(ls "$B/crashes/$t" | wc -l)" -ne "$before" ]; then
