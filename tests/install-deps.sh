@@ -10,4 +10,5 @@ $SUDO apt-get install -y --no-install-recommends \
 	build-essential pkg-config libbpf-dev libdw-dev libelf-dev \
 	dwarves bpftool bats ccache binutils time python3 elfutils \
 	linux-source-6.1 linux-source-6.12 bc flex bison libssl-dev xz-utils cpio parallel \
-	qemu-system-x86 busybox-static patch git clang lld llvm
+	qemu-system-x86 busybox-static patch git clang lld llvm \
+	libclang-rt-14-dev
