@@ -33,8 +33,7 @@ CFLAGS		?= -g -O2
 ifeq ($(SANITIZE),1)
 O		?= build-san
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
-		   -fno-sanitize-recover=all \
-		   -fsanitize-recover=nonnull-attribute,pointer-overflow
+		   -fno-sanitize-recover=all
 else
 O		?= build
 SAN_FLAGS	:=
