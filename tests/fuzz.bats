@@ -83,3 +83,29 @@ fuzz() {
 @test "fuzz: encode (cc-btf's encoder on an ELF object)" {
 	fuzz encode
 }
+
+# The inputs of the crashes found before (tests/fuzz/known-crashes.sh),
+# each run once through its harness: none may crash again.
+@test "fuzz: the crashes found before stay fixed (known-crashes.sh)" {
+	local f t failed=
+
+	"$ABTF_TOP/tests/fuzz/known-crashes.sh" "$FUZZ_BUILD/bin" known
+	mkdir -p tmp
+	for f in known/*; do
+		t=${f##*.}
+		run env TMPDIR="$WORK/tmp" \
+			ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+			UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$ABTF_TOP/tests/fuzz/ubsan.supp" \
+			bash -c 'ulimit -f 262144; exec timeout 120 "$@"' _ \
+			"$FUZZ_BUILD/fuzz/fuzz-$t" -rss_limit_mb=2048 \
+			-malloc_limit_mb=1024 "$f"
+		if [ "$status" -ne 0 ]; then
+			echo "$f (fuzz-$t): exit $status"
+			echo "$output" | grep -E 'ERROR|runtime error|^ +#[0-9] ' |
+				head -8
+			failed+=" ${f#known/}"
+		fi
+		rm -rf tmp/abtf-fuzz.*
+	done
+	[ -z "$failed" ] || { echo "still crashing:$failed"; return 1; }
+}
