@@ -231,6 +231,38 @@ deb:
 clean:
 	rm -rf $(OUT)
 
+# ---- fuzzing: tests/fuzz/, docs/reliability.md ("Fuzzing") ----
+#   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="archive link-raw encode"]
+# builds the library, the tools and the libFuzzer harnesses with clang,
+# ASan and UBSan into $(FUZZ_O) (a make of its own, like SANITIZE=1), makes
+# the seed corpus from tests/fixtures and runs each target FUZZ_TIME
+# seconds, one after the other.
+FUZZ_O		?= build-fuzz
+FUZZ_CC		?= clang
+FUZZ_TIME	?= 60
+FUZZ_TARGETS	?= archive link-raw encode
+FUZZ_SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=all \
+		   -fsanitize-recover=nonnull-attribute,pointer-overflow
+
+fuzz-build:
+	$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) CC=$(FUZZ_CC) STATIC=0 \
+		SAN_FLAGS='$(FUZZ_SAN) -fsanitize=fuzzer-no-link' \
+		all fuzz-bins
+
+fuzz-bins: $(patsubst %,$(OUT)/fuzz/fuzz-%,$(FUZZ_TARGETS))
+
+$(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(LIB_A)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ABTF_CFLAGS)) -fsanitize=fuzzer \
+		$(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_A) $(DEPS_LIBS) -pthread
+
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh $(abspath $(FUZZ_O)) $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+.PHONY: fuzz fuzz-build fuzz-bins
+
 .PHONY: all example check check-kernel check-san install uninstall deb clean
 .DELETE_ON_ERROR:
 

@@ -20,4 +20,5 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	dwarves bpftool bats ccache binutils time python3 elfutils \
 	linux-source-6.1 linux-source-6.12 bc flex bison libssl-dev xz-utils cpio parallel \
 	qemu-system-x86 busybox-static patch git clang lld llvm \
-	distcc man-db dpkg-dev debhelper fakeroot lintian
+	distcc man-db dpkg-dev debhelper fakeroot lintian \
+	libclang-rt-14-dev

@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The fuzz harnesses of tests/fuzz/ (docs/reliability.md, "Fuzzing"), run
+# briefly: each target FUZZ_TEST_TIME seconds (default 30) under ASan and
+# UBSan, from a seed corpus made now from tests/fixtures. A crash, leak,
+# sanitizer report, timeout or out-of-memory fails the test with the
+# reproducer's path (kept in $ABTF_FUZZ_BUILD/crashes/TARGET/) and the
+# report. The harnesses are built by `make fuzz-build` into
+# $ABTF_FUZZ_BUILD (default build-fuzz/), here, once for the file.
+#
+# Needs clang with libFuzzer (Debian: libclang-rt-14-dev); skips without.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+# One fuzzer at a time: they would share two cores otherwise.
+BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
+FUZZ_BUILD=${ABTF_FUZZ_BUILD:-$ABTF_TOP/build-fuzz}
+FUZZ_TEST_TIME=${FUZZ_TEST_TIME:-30}
+
+setup_file() {
+	local t=$BATS_FILE_TMPDIR status=0
+
+	export FUZZ_SETUP=$t/setup.out
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)%s\n' \
+		'{ return 0; }' > "$t/probe.c"
+	if ! command -v clang >/dev/null ||
+	   ! clang -fsanitize=fuzzer,address,undefined -o "$t/probe" \
+		"$t/probe.c" >"$FUZZ_SETUP" 2>&1; then
+		export FUZZ_STATUS=77
+		return 0
+	fi
+	timeout 1200 make -C "$ABTF_TOP" -j2 fuzz-build \
+		FUZZ_O="$FUZZ_BUILD" >"$FUZZ_SETUP" 2>&1 || status=$?
+	if [ "$status" -eq 0 ]; then
+		timeout 600 "$ABTF_TOP/tests/fuzz/make-corpus.sh" \
+			"$FUZZ_BUILD/bin" "$t/corpus" >>"$FUZZ_SETUP" 2>&1 ||
+			status=$?
+	fi
+	export FUZZ_STATUS=$status
+}
+
+setup() {
+	WORK=$BATS_TEST_TMPDIR
+	cd "$WORK" || return 1
+	if [ "$FUZZ_STATUS" -eq 77 ]; then
+		skip "clang with libFuzzer is not installed (libclang-rt-14-dev)"
+	fi
+	if [ "$FUZZ_STATUS" -ne 0 ]; then
+		echo "make fuzz-build or make-corpus.sh failed ($FUZZ_STATUS):"
+		tail -40 "$FUZZ_SETUP"
+		return 1
+	fi
+}
+
+# fuzz TARGET: run it; fail on any finding, or if it ran no input beyond
+# its seeds (a harness that does nothing must not pass).
+fuzz() {
+	local t=$1 seeds units
+
+	run env FUZZ_WORK="$WORK/work" FUZZ_CORPUS="$BATS_FILE_TMPDIR/corpus" \
+		"$ABTF_TOP/tests/fuzz/run.sh" "$FUZZ_BUILD" "$FUZZ_TEST_TIME" "$t"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	seeds=$(ls "$BATS_FILE_TMPDIR/corpus/$t" | wc -l)
+	units=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+		"$FUZZ_BUILD/fuzz-logs/$t.log")
+	echo "$t: $units inputs run, $seeds seeds"
+	[ -n "$units" ] && [ "$units" -gt "$seeds" ]
+}
+
+@test "fuzz: archive (btf-link on an object's .BTF archive and .debug_btf_addr)" {
+	fuzz archive
+}
+
+@test "fuzz: link-raw (btf-link on a raw BTF file)" {
+	fuzz link-raw
+}
+
+@test "fuzz: encode (cc-btf's encoder on an ELF object)" {
+	fuzz encode
+}
+
+# The inputs of the crashes found before (tests/fuzz/known-crashes.sh),
+# each run once through its harness: none may crash again.
+@test "fuzz: the crashes found before stay fixed (known-crashes.sh)" {
+	local f t failed=
+
+	"$ABTF_TOP/tests/fuzz/known-crashes.sh" "$FUZZ_BUILD/bin" known
+	mkdir -p tmp
+	for f in known/*; do
+		t=${f##*.}
+		run env TMPDIR="$WORK/tmp" \
+			ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+			UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$ABTF_TOP/tests/fuzz/ubsan.supp" \
+			bash -c 'ulimit -f 262144; exec timeout 120 "$@"' _ \
+			"$FUZZ_BUILD/fuzz/fuzz-$t" -rss_limit_mb=2048 \
+			-malloc_limit_mb=1024 "$f"
+		if [ "$status" -ne 0 ]; then
+			echo "$f (fuzz-$t): exit $status"
+			echo "$output" | grep -E 'ERROR|runtime error|^ +#[0-9] ' |
+				head -8
+			failed+=" ${f#known/}"
+		fi
+		rm -rf tmp/abtf-fuzz.*
+	done
+	[ -z "$failed" ] || { echo "still crashing:$failed"; return 1; }
+}

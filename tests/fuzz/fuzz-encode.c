@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libFuzzer harness: cc-btf's encoder. The input is an ELF object, written
+ * to a file and encoded: ELF and DWARF read through libelf and libdw (the
+ * relocations of the DWARF sections applied by the library), DWARF turned
+ * into BTF, the BTF compared with itself (which must find no difference),
+ * written back into a copy of the object (.BTF and .debug_btf_addr with
+ * its relocations) and as a raw file.
+ *
+ * Seeds: tests/fuzz/make-corpus.sh. Run: make fuzz (docs/reliability.md).
+ */
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	return fuzz_init();
+}
+
+static void check_self(const struct btf *btf)
+{
+	struct abtf_compare_opts co = { .sz = sizeof(co) };
+	int n = abtf_btf__compare(btf, btf, &co);
+
+	if (n > 0) {
+		fprintf(stderr, "fuzz harness: the encoded BTF differs from "
+			"itself in %d places\n", n);
+		abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct abtf_encode_opts opts = {
+		.sz = sizeof(opts),
+		.print = fuzz_print,
+	};
+	char in[PATH_MAX], out[PATH_MAX];
+	struct abtf_encoder *enc;
+
+	fuzz_write(in, sizeof(in), "in.o", data, size);
+	enc = abtf_encoder__new(in, &opts);
+	if (!enc)
+		goto out;
+	if (abtf_encoder__encode(enc) == 0) {
+		check_self(abtf_encoder__btf(enc));
+		abtf_encoder__write_object(enc, fuzz_path(out, sizeof(out),
+							  "out.o"));
+		abtf_encoder__write_raw(enc, fuzz_path(out, sizeof(out),
+						       "out.btf"));
+	}
+	abtf_encoder__free(enc);
+out:
+	fuzz_rm("in.o");
+	fuzz_rm("out.o");
+	fuzz_rm("out.btf");
+	return 0;
+}

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make-corpus.sh BINDIR OUTDIR: the seed corpus of the fuzz harnesses of
+# tests/fuzz/, made from tests/fixtures/*.c at the time of use (nothing
+# binary is kept in the tree):
+#
+#   OUTDIR/encode/    each fixture compiled with gcc -g -O2 and clang -g -O2
+#                     (objects with DWARF, not yet encoded)
+#   OUTDIR/link-raw/  the .BTF of each of those objects encoded by
+#                     BINDIR/cc-btf (one member), and the .BTF archives below
+#   OUTDIR/archive/   archives: the fixtures' "vmlinux" of tests/link.bats
+#                     (ld -T link.lds), ld -r of pairs of encoded fixtures,
+#                     as fuzz-archive.c reads them: 2 bytes of features
+#                     (0: default; 0xffff: all), the .BTF, "=ADDR=" and the
+#                     .debug_btf_addr groups
+#
+# A fixture a compiler cannot build, or cc-btf refuses, is left out.
+set -euo pipefail
+
+[ $# -eq 2 ] || { echo "usage: $0 BINDIR OUTDIR" >&2; exit 2; }
+BIN=$(cd "$1" && pwd)
+OUT=$2
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+FIX=$TOP/tests/fixtures
+
+rm -rf "$OUT"
+mkdir -p "$OUT"/{encode,link-raw,archive,tmp/obj}
+T=$OUT/tmp
+
+# archive_seed OBJ NAME: the archive seeds of a linked OBJ.
+archive_seed() {
+	local obj=$1 name=$2
+	objcopy --dump-section .BTF="$T/btf" "$obj" /dev/null 2>/dev/null ||
+		return 0
+	cp "$T/btf" "$OUT/link-raw/archive-$name"
+	: > "$T/addr"
+	objcopy --dump-section .debug_btf_addr="$T/addr" "$obj" /dev/null \
+		2>/dev/null || :
+	{ printf '\0\0'; cat "$T/btf"; printf '=ADDR='; cat "$T/addr"; } \
+		> "$OUT/archive/$name"
+	{ printf '\377\377'; cat "$T/btf"; printf '=ADDR='; cat "$T/addr"; } \
+		> "$OUT/archive/$name-all"
+}
+
+for cc in gcc clang; do
+	command -v "$cc" >/dev/null || continue
+	encoded=()
+	for src in "$FIX"/*.c; do
+		n=$(basename "$src" .c)
+		o=$T/obj/$cc-$n.o
+		timeout 60 "$cc" -g -O2 -ffunction-sections -fdata-sections \
+			-c "$src" -o "$o" 2>/dev/null || continue
+		cp "$o" "$OUT/encode/$cc-$n.o"
+		timeout 60 "$BIN/cc-btf" --encode "$o" 2>/dev/null || continue
+		objcopy --dump-section .BTF="$OUT/link-raw/$cc-$n" "$o" \
+			/dev/null 2>/dev/null || continue
+		encoded+=("$o")
+	done
+	# the "vmlinux" of tests/link.bats
+	if ld -T "$FIX/link.lds" -o "$T/prog-$cc" "$T/obj/$cc-link-"{main,a,gc,b}.o \
+		2>/dev/null; then
+		archive_seed "$T/prog-$cc" "$cc-vmlinux"
+	fi
+	# pairs of consecutive fixtures, ld -r
+	for ((i = 0; i + 1 < ${#encoded[@]}; i += 2)); do
+		ld -r -o "$T/pair.o" "${encoded[i]}" "${encoded[i + 1]}" \
+			2>/dev/null || continue
+		archive_seed "$T/pair.o" "$cc-pair$i"
+	done
+done
+rm -rf "$T"
+for d in encode link-raw archive; do
+	[ -n "$(ls -A "$OUT/$d")" ] || { echo "$0: no seeds for $d" >&2; exit 1; }
+done
