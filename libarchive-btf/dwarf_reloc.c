@@ -163,12 +163,13 @@ static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
 	size_t i, n;
 
 	if (!tscn || !sscn || !gelf_getshdr(tscn, &tshdr) ||
-	    (tshdr.sh_flags & SHF_COMPRESSED))
-		return -EOPNOTSUPP;
+	    (tshdr.sh_flags & SHF_COMPRESSED) || tshdr.sh_type == SHT_NOBITS)
+		return -EOPNOTSUPP;	/* NOBITS: no bytes to relocate */
 	rel = elf_getdata(rscn, NULL);
 	target = elf_getdata(tscn, NULL);
 	syms = elf_getdata(sscn, NULL);
-	if (!rel || !target || !syms || target->d_type != ELF_T_BYTE ||
+	if (!rel || !target || !target->d_buf || !syms ||
+	    target->d_type != ELF_T_BYTE ||
 	    rel->d_type != ELF_T_RELA || syms->d_type != ELF_T_SYM)
 		return -EOPNOTSUPP;
 	if (rc->sec >= 0)

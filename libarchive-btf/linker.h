@@ -49,7 +49,8 @@ struct place {
 	uint32_t key;		/* section index (raw input: DATASEC name's strtab offset) */
 	uint64_t off;
 	uint32_t size;
-	const char *dsec_name;	/* raw input: the member DATASEC's name and size */
+	/* raw input: the member DATASEC's name (in a node: its own copy) and size */
+	const char *dsec_name;
 	uint32_t dsec_size;
 };
 

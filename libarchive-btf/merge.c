@@ -79,6 +79,12 @@ static int add_var(struct node *n, const struct place *pl, uint32_t id)
 		n->cap_vars = ncap;
 	}
 	n->vars[n->nr_vars] = *pl;
+	if (pl->dsec_name) {
+		/* the input's strings are gone by the time the node is done */
+		n->vars[n->nr_vars].dsec_name = strdup(pl->dsec_name);
+		if (!n->vars[n->nr_vars].dsec_name)
+			return -ENOMEM;
+	}
 	n->var_ids[n->nr_vars] = id;
 	n->nr_vars++;
 	return 0;
@@ -86,11 +92,15 @@ static int add_var(struct node *n, const struct place *pl, uint32_t id)
 
 void abtf__node_free(struct node *n)
 {
+	size_t i;
+
 	abtf__strtab_free(&n->strs);
 	free(n->types);
 	free(n->fn_seen);
 	free(n->fsigs);
 	abtf__strtab_free(&n->fstrs);
+	for (i = 0; i < n->nr_vars; i++)
+		free((char *)n->vars[i].dsec_name);	/* add_var()'s copies */
 	free(n->vars);
 	free(n->var_ids);
 	free(n->raw);
@@ -105,6 +115,7 @@ void abtf__node_free(struct node *n)
 	n->fsigs = NULL;
 	memset(&n->fstrs, 0, sizeof(n->fstrs));
 	n->vars = NULL;
+	n->nr_vars = n->cap_vars = 0;
 	n->var_ids = NULL;
 	n->raw = NULL;
 }
