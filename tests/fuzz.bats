@@ -9,7 +9,7 @@
 # report. The harnesses are built by `make fuzz-build` into
 # $ABTF_FUZZ_BUILD (default build-fuzz/), here, once for the file.
 #
-# Needs clang with libFuzzer (Debian: libclang-rt-14-dev); skips without.
+# Needs clang with libFuzzer (Debian: libclang-rt-14-dev); skips without (fails under ABTF_STRICT=1).
 
 load test_helper
 
@@ -47,7 +47,7 @@ setup() {
 	WORK=$BATS_TEST_TMPDIR
 	cd "$WORK" || return 1
 	if [ "$FUZZ_STATUS" -eq 77 ]; then
-		skip "clang with libFuzzer is not installed (libclang-rt-14-dev)"
+		unavailable "clang with libFuzzer is not installed (libclang-rt-14-dev)"
 	fi
 	if [ "$FUZZ_STATUS" -ne 0 ]; then
 		echo "make fuzz-build or make-corpus.sh failed ($FUZZ_STATUS):"
