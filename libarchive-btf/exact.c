@@ -30,20 +30,23 @@
  *  - inside a walk, a FWD and a struct or union of the same name are
  *    equal, as in libbpf: one object saw the definition, the other did
  *    not. An input FWD is then mapped to the node's struct (libbpf maps
- *    it so); an input struct against a node FWD is not equal.
- *    The second way (input struct against a node FWD) is never taken:
- *    the types it would map (a pointer to the struct made a pointer to
- *    the FWD, the structs around it) would no longer say which struct the
- *    FWD stands for. libbpf 1.1 can recover that from the name alone
- *    (btf_dedup_resolve_fwds: the one struct or union of that name and
- *    kind) only where the name is unique and no base has a FWD of it: in
- *    split BTF its dedup first maps the node's FWD to a FWD of the base
- *    (never resolved). And the input's other paths to its struct are not
- *    mapped with the pair: the node can then point to the FWD and to the
- *    struct from one input's types, a graph libbpf's walk cannot match to
- *    a consistent copy (it keeps both, with or without a base). So the
- *    input struct's own copies are kept for libbpf to walk, as pahole
- *    hands it every unit's (docs/design.md, "Split BTF for modules").
+ *    it so); an input struct against a node FWD is equal too, but for
+ *    the cases below.
+ *    The second way (input struct against a node FWD) maps the types
+ *    around the struct to the node's, which point to the FWD: only the
+ *    FWD's name is left to say which struct it stands for. libbpf 1.1
+ *    recovers that (btf_dedup_resolve_fwds: the one struct or union of
+ *    that name and kind) where the name is unique and no base has a FWD
+ *    of it; in split BTF its dedup first maps the node's FWD to a FWD of
+ *    the base (never resolved), so a node over a base never pairs this
+ *    way. And the input's other paths to its struct are not mapped with
+ *    the pair: the node can then point to the FWD and to the struct from
+ *    one input's types, a graph libbpf's walk cannot match to a
+ *    consistent copy: it keeps two identical structs. The pairing saves
+ *    more than half of btf-link's work, and that happens rarely (xfs), so
+ *    the linker keeps it and links again without it (@fwd_pair false)
+ *    when the final BTF has two structs of one name and shape (linker.c,
+ *    docs/design.md, "Split BTF for modules").
  *
  * Otherwise a mapping is made only when the input type, its strings and
  * IDs mapped, is byte for byte the node type: replacing one by the other
@@ -89,6 +92,7 @@ struct exact {
 	uint64_t *failed;	/* (input ID << 32 | node ID) + 1: not equal */
 	size_t failed_slots, failed_cnt;
 	uint32_t end_old;	/* node IDs below this existed before the input */
+	bool fwd_pair;		/* an input struct may pair with a node FWD */
 	uint8_t *rec;		/* one record, mapped, for hashing */
 	size_t rec_cap;
 	int err;
@@ -396,8 +400,11 @@ static bool fwd_kind_of(const struct btf_type *fwd, const struct btf_type *t)
  * reaches it, which is nearly all of them. Both ways keep the definition:
  *  - an input FWD against a node struct is mapped to the struct, as
  *    libbpf maps the FWD of a successful walk;
- *  - an input struct against a node FWD is unequal (see the essay): the
- *    input struct and what reaches it are appended for libbpf's walk.
+ *  - an input struct against a node FWD maps nothing: the input struct is
+ *    decided on its own, and the node keeps its FWD, which libbpf's dedup
+ *    of the node resolves; unless x->fwd_pair is off (see the essay):
+ *    then the pair is unequal, and the input struct and what reaches it
+ *    are appended for libbpf's walk.
  * Node types equal by this rule are given a FWD-to-struct pair of node
  * types: @a's mapping (a node FWD) against @b (a node struct).
  */
@@ -406,6 +413,9 @@ static bool fwd_equal(struct exact *x, uint32_t a, uint32_t b)
 	const struct btf_type *ta = in_type(x, a), *tb = node_type(x->n, b);
 	uint32_t m = x->map[a];
 
+	if (x->fwd_pair && fwd_kind_of(tb, ta) &&
+	    same_str(x, ta->name_off, tb->name_off))
+		return true;	/* input struct, node FWD */
 	if (x->state[a] != T_DONE || m < x->n->first_id || m >= x->end_old)
 		return false;
 	ta = node_type(x->n, m);	/* input mapped to a node FWD */
@@ -634,10 +644,11 @@ static int resolve_ref(uint32_t *id, void *ctx)
  * record offset.
  */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff)
+		    const uint32_t *toff, bool fwd_pair)
 {
 	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
-			   .end_old = n->next_id };
+			   .end_old = n->next_id,
+			   .fwd_pair = fwd_pair && n->first_id <= 1 };
 	size_t cnt = (size_t)in->nr_types + 1;
 	uint32_t id;
 

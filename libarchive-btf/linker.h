@@ -194,6 +194,8 @@ struct abtf_linker {
 	struct btf *base;
 	struct btf *btf;
 	bool final_input;
+	/* exact.c's FWD-to-struct pairing is off: the link is done again */
+	bool no_fwd_pair;
 	struct abtf_link_stats st;
 };
 
@@ -257,7 +259,7 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff);
+		    const uint32_t *toff, bool fwd_pair);
 int abtf__exact_add(struct node *n, uint32_t id, size_t off);
 void abtf__exact_free(struct node *n);
 

@@ -691,7 +691,8 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 
 	err = decide_all(l, n, sc);
 	if (!err && !l->opts.no_exact)
-		err = abtf__exact_map(n, in, sc->map, sc->toff);
+		err = abtf__exact_map(n, in, sc->map, sc->toff,
+				      !l->no_fwd_pair);
 	if (err)
 		return err;
 	for (id = 1; id <= in->nr_types; id++)

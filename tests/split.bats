@@ -83,3 +83,27 @@ load split
 	[ "$(count mod.dump STRUCT cur)" -eq 1 ]
 	[ "$(count mod.dump STRUCT ops)" -eq 1 ]
 }
+
+@test "split: the xfs.ko shape without a base: one struct, as pahole (a link again)" {
+	# two identical structs in a final BTF make btf-link link again
+	# without exact.c's FWD pairing (exact.c, linker.c)
+	need_tools
+	local role objs=
+	for role in FULL1 FWD FULL3; do
+		"$CC_BTF" gcc $CFLAGS_SPLIT -D"$role" \
+			-c "$FIXTURES/split-fwd-dup.c" -o "$role.o"
+		objs+=" $role.o"
+	done
+	ld -r -o all.o $objs
+	cp all.o for-pahole.o
+	pahole -J --btf_gen_floats --btf_encode_detached=ref.btf for-pahole.o
+	"$BTF_LINK" -vv -o ours.btf all.o 2> vv
+	grep -q 'linking again' vv
+	same_btf ref.btf ours.btf
+	bpftool btf dump file ours.btf > ours.dump
+	[ "$(count ours.dump STRUCT cur)" -eq 1 ]
+	"$BTF_LINK" -j1 -o j1.btf all.o
+	"$BTF_LINK" -j4 -o j4.btf all.o
+	cmp ours.btf j1.btf
+	cmp ours.btf j4.btf
+}
