@@ -6,7 +6,8 @@ Usage: bench/archive-size.py [-m] MANIFEST
 
 MANIFEST has one line per input, tab-separated: a label, the file with the
 input's .BTF bytes (a single object's member, or an image's whole archive),
-then the input's .debug_btf_addr, .debug_info, .debug_str, .debug_abbrev
+then the input's file size, the size of .debug_btf_addr's relocation section, its
+.debug_btf_addr, .debug_info, .debug_str, .debug_abbrev
 and .debug_line sizes in bytes. Every .BTF is split into its members
 (docs/archive-format.md); each member's header, types and strings are
 counted, and across all members:
@@ -158,7 +159,7 @@ def main(argv):
         raise SystemExit('usage: archive-size.py [-m] MANIFEST')
     tot = dict(n=0, size=0, hdr=0, tlen=0, slen=0, nt=0, addr=0,
                info=0, str=0, abbrev=0, line=0, gz=0, zst=0,
-               rep_t=0, rep_tb=0)
+               rep_t=0, rep_tb=0, file=0, rela=0)
     seen_str, seen_sig, whole = set(), set(), []
     if per_member:
         print('member\tbytes\thdr\ttypes\tstrings\tstr%\tnr_types\t'
@@ -166,9 +167,11 @@ def main(argv):
     with open(args[0]) as manifest:
         for line in manifest:
             label, path, *sizes = line.rstrip('\n').split('\t')
-            addr, info, dstr, abbrev, dline = (int(s) for s in sizes)
-            for k, v in zip(('addr', 'info', 'str', 'abbrev', 'line'),
-                            (addr, info, dstr, abbrev, dline)):
+            fsize, rela, addr, info, dstr, abbrev, dline = \
+                (int(s) for s in sizes)
+            for k, v in zip(('file', 'rela', 'addr', 'info', 'str', 'abbrev',
+                             'line'),
+                            (fsize, rela, addr, info, dstr, abbrev, dline)):
                 tot[k] += v
             with open(path, 'rb') as f:
                 data = f.read()
@@ -219,7 +222,12 @@ def report(t, seen_str, seen_sig, whole):
           f" ({pct(t['rep_t'], t['nt'])}), {t['rep_tb']} bytes"
           f" ({pct(t['rep_tb'], t['tlen'])} of the type sections);"
           f" distinct: {len(seen_sig)}")
-    print(f".debug_btf_addr:       {t['addr']}")
+    print(f".debug_btf_addr:       {t['addr']}, its relocations {t['rela']}")
+    added = t['size'] + t['addr'] + t['rela']
+    print(f"files:                 {t['file']} ({mib(t['file'])}); .BTF,"
+          f" .debug_btf_addr and relocations {added}: growth"
+          f" {pct(added, t['file'] - added)}, of which .BTF"
+          f" {pct(t['size'], t['file'] - added)}")
     print(f"DWARF: .debug_info {t['info']}, .debug_str {t['str']},"
           f" .debug_abbrev {t['abbrev']}, .debug_line {t['line']}")
     print(f"  sum:                 {dbg} ({mib(dbg)});"
@@ -228,7 +236,8 @@ def report(t, seen_str, seen_sig, whole):
     print(f"per member, summed:    gzip -1 {t['gz']}"
           f" ({pct(t['gz'], t['size'])}), zstd -1 {t['zst']}"
           f" ({pct(t['zst'], t['size'])})")
-    for name, cmd in (('zstd -1', ['zstd', '-1', '-c', '-q']),
+    for name, cmd in (('gzip -1', ['gzip', '-1', '-c']),
+                      ('zstd -1', ['zstd', '-1', '-c', '-q']),
                       ('zstd -19', ['zstd', '-19', '-c', '-q']),
                       ('xz', ['xz', '-c'])):
         n = compressed(whole, cmd)

@@ -11,9 +11,10 @@
 # header, type and string bytes, the share of the strings, how many of the
 # strings and types repeat across members (bench/archive-size.py says
 # how), the .debug_btf_addr bytes, the DWARF beside it (.debug_info,
-# .debug_str, .debug_abbrev, .debug_line) and what gzip -1, zstd -1 and xz
-# make of the .BTF. With -l, also links the archive with btf-link -v
-# (objects are joined with `ld -r` first) for its exact count of the
+# .debug_str, .debug_abbrev, .debug_line), the files' growth (the bytes of
+# .BTF, .debug_btf_addr and its relocations against the rest of the file)
+# and what gzip -1, zstd -1 and xz make of the .BTF. With -l, also links
+# the archive with btf-link -v# (objects are joined with `ld -r` first) for its exact count of the
 # types that repeat ("merged") and the final BTF's size.
 #
 # Only readelf, objcopy, ld, python3 and the compressors; nothing is
@@ -46,6 +47,11 @@ section_size() {
 	echo $((16#${hex:-0}))
 }
 
+# machine FILE: its ELF class and machine, as readelf says them
+machine() {
+	readelf -hW "$1" | awk -F: '$1 ~ /Class|Machine/ { printf "%s", $2 }'
+}
+
 i=0
 for f in "$@"; do
 	[ -f "$f" ] || die "$f: no such file"
@@ -54,6 +60,9 @@ for f in "$@"; do
 	objcopy --dump-section .BTF="$tmp/$i.btf" "$f" "$tmp/discard" ||
 		die "$f: objcopy --dump-section failed"
 	printf '%s\t%s' "$f" "$tmp/$i.btf"
+	printf '\t%s' "$(stat -c %s "$f")" \
+		"$(($(section_size "$f" .rela.debug_btf_addr) + \
+		    $(section_size "$f" .rel.debug_btf_addr)))"
 	for s in .debug_btf_addr .debug_info .debug_str .debug_abbrev .debug_line; do
 		printf '\t%s' "$(section_size "$f" "$s")"
 	done
@@ -65,8 +74,20 @@ python3 "$top/bench/archive-size.py" $opt_m "$tmp/manifest"
 [ -n "$opt_l" ] || exit 0
 img=$1
 if [ $# -gt 1 ]; then
-	# Objects of several modules define the same init_module etc.
-	ld -r --allow-multiple-definition -o "$tmp/joined.o" "$@" 2>"$tmp/ld.err" ||
+	# Only the objects of the first one's machine (not the 16- and
+	# 32-bit real-mode code of an x86-64 kernel). Objects of several
+	# modules define the same init_module etc.
+	m0=$(machine "$1")
+	for f in "$@"; do
+		if [ "$(machine "$f")" = "$m0" ]; then
+			printf '%s\n' "$f"
+		else
+			echo "archive-size.sh: -l: $f left out: not $m0" >&2
+		fi
+	done >"$tmp/same"
+	mapfile -t same <"$tmp/same"
+	ld -r --allow-multiple-definition -o "$tmp/joined.o" "${same[@]}" \
+		2>"$tmp/ld.err" ||
 		{ cat "$tmp/ld.err" >&2; die "ld -r failed"; }
 	img=$tmp/joined.o
 fi
