@@ -73,12 +73,14 @@ class Member:
         self.strs = blob[hdr_len + s_off:hdr_len + s_off + s_len]
         types = blob[hdr_len + t_off:hdr_len + t_off + t_len]
         self.recs = [None]          # ID 0: void
+        self.nrefs = 0              # string offsets in the type records
         pos = 0
         while pos < len(types):
             _, info, _ = struct.unpack_from('<III', types, pos)
             kind = (info >> 24) & 0x1f
             fixed, per = KIND_EXTRA[kind]
             n = 12 + fixed + per * (info & 0xffff)
+            self.nrefs += 1 + (info & 0xffff) * (kind in (4, 5, 6, 13, 19))
             self.recs.append(types[pos:pos + n])
             pos += n
         self.sig_cache = {}
@@ -159,7 +161,7 @@ def main(argv):
         raise SystemExit('usage: archive-size.py [-m] MANIFEST')
     tot = dict(n=0, size=0, hdr=0, tlen=0, slen=0, nt=0, addr=0,
                info=0, str=0, abbrev=0, line=0, gz=0, zst=0,
-               rep_t=0, rep_tb=0, file=0, rela=0)
+               rep_t=0, rep_tb=0, file=0, rela=0, refs=0)
     seen_str, seen_sig, whole = set(), set(), []
     if per_member:
         print('member\tbytes\thdr\ttypes\tstrings\tstr%\tnr_types\t'
@@ -187,6 +189,7 @@ def main(argv):
                     tot[k] += getattr(m, k)
                 tot['n'] += 1
                 tot['nt'] += len(m.recs) - 1
+                tot['refs'] += m.nrefs
                 seen_str |= m.all_strings()
                 sigs = set()
                 for tid in range(1, len(m.recs)):
@@ -218,6 +221,7 @@ def report(t, seen_str, seen_sig, whole):
     print(f"  strings:             {t['slen']} ({pct(t['slen'], t['size'])})")
     print(f"  distinct strings:    {uniq} ({pct(uniq, t['slen'])} of the"
           f" string sections; {len(seen_str)} strings)")
+    print(f"  string offsets in the type records: {t['refs']}")
     print(f"  types seen in an earlier member (estimate): {t['rep_t']}"
           f" ({pct(t['rep_t'], t['nt'])}), {t['rep_tb']} bytes"
           f" ({pct(t['rep_tb'], t['tlen'])} of the type sections);"

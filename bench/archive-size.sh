@@ -49,7 +49,7 @@ section_size() {
 
 # machine FILE: its ELF class and machine, as readelf says them
 machine() {
-	readelf -hW "$1" | awk -F: '$1 ~ /Class|Machine/ { printf "%s", $2 }'
+	readelf -hW "$1" | awk -F: '$1 ~ /Class|Machine/ { gsub(/^ +/, "", $2); printf "%s ", $2 }'
 }
 
 i=0
