@@ -18,10 +18,11 @@ counted, and across all members:
 - types: an estimate of the types that repeat across members: a type's
   signature is its record with every string replaced by the string and
   every type ID by the signature of the type it names, cut at depth 4 (a
-  named struct, union, enum or typedef below depth 1 stands for its kind
-  and name); a member's type whose signature an earlier member already
-  had is counted as repeated. btf-link's own count (types merged by its
-  first pass) is exact; this one needs no link;
+  named struct, union, enum or typedef that a type refers to stands for
+  its kind and name); a member's type whose signature an earlier member
+  already had is counted as repeated. btf-link's own count (types in
+  against types out, -l of archive-size.sh) is exact; this one needs no
+  link and is close to it;
 - compression: each member alone with `gzip -1` (what ELFCOMPRESS_ZLIB
   in an object would give, close enough) and `zstd -1` (ELFCOMPRESS_ZSTD),
   summed; and the whole archive with `zstd -1`, `zstd -19` and `xz`.

@@ -14,8 +14,8 @@
 # .debug_str, .debug_abbrev, .debug_line), the files' growth (the bytes of
 # .BTF, .debug_btf_addr and its relocations against the rest of the file)
 # and what gzip -1, zstd -1 and xz make of the .BTF. With -l, also links
-# the archive with btf-link -v# (objects are joined with `ld -r` first) for its exact count of the
-# types that repeat ("merged") and the final BTF's size.
+# the archive with btf-link -v (objects are joined with `ld -r` first):
+# types in, after its exact-merge pass and out, and the final BTF's size.
 #
 # Only readelf, objcopy, ld, python3 and the compressors; nothing is
 # written next to FILE.
