@@ -26,7 +26,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${ABTF_BUILD:-$top/build}
 die() { echo "archive-size.sh: error: $*" >&2; exit 1; }
 
-opt_m= opt_l=
+opt_m='' opt_l=''
 while getopts ml o; do
 	case $o in
 	m) opt_m=-m ;;
