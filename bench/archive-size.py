@@ -40,6 +40,12 @@ KIND_EXTRA = {  # kind: (fixed extra bytes, bytes per vlen entry)
     13: (0, 8), 14: (4, 0), 15: (0, 12), 16: (0, 0), 17: (4, 0),
     18: (0, 0), 19: (0, 12),
 }
+KIND_NAMES = {
+    1: 'INT', 2: 'PTR', 3: 'ARRAY', 4: 'STRUCT', 5: 'UNION', 6: 'ENUM',
+    7: 'FWD', 8: 'TYPEDEF', 9: 'VOLATILE', 10: 'CONST', 11: 'RESTRICT',
+    12: 'FUNC', 13: 'FUNC_PROTO', 14: 'VAR', 15: 'DATASEC', 16: 'FLOAT',
+    17: 'DECL_TAG', 18: 'TYPE_TAG', 19: 'ENUM64',
+}
 # Kinds whose 'size_type' field is a type ID.
 REF_KINDS = {2, 7, 8, 9, 10, 11, 12, 13, 14, 17, 18}
 NAMED_AGG = {4, 5, 6, 7, 8, 19}
@@ -162,7 +168,8 @@ def main(argv):
         raise SystemExit('usage: archive-size.py [-m] MANIFEST')
     tot = dict(n=0, size=0, hdr=0, tlen=0, slen=0, nt=0, addr=0,
                info=0, str=0, abbrev=0, line=0, gz=0, zst=0,
-               rep_t=0, rep_tb=0, file=0, rela=0, refs=0)
+               rep_t=0, rep_tb=0, file=0, rela=0, refs=0,
+               kind_b={}, kind_rep={})
     seen_str, seen_sig, whole = set(), set(), []
     if per_member:
         print('member\tbytes\thdr\ttypes\tstrings\tstr%\tnr_types\t'
@@ -195,9 +202,15 @@ def main(argv):
                 sigs = set()
                 for tid in range(1, len(m.recs)):
                     s = m.sig(tid, 4)
+                    kind = (struct.unpack_from('<I', m.recs[tid], 4)[0]
+                            >> 24) & 0x1f
+                    n = len(m.recs[tid])
+                    tot['kind_b'][kind] = tot['kind_b'].get(kind, 0) + n
                     if s in seen_sig:
                         tot['rep_t'] += 1
-                        tot['rep_tb'] += len(m.recs[tid])
+                        tot['rep_tb'] += n
+                        tot['kind_rep'][kind] = \
+                            tot['kind_rep'].get(kind, 0) + n
                     sigs.add(s)
                 seen_sig |= sigs
                 if per_member:
@@ -227,6 +240,11 @@ def report(t, seen_str, seen_sig, whole):
           f" ({pct(t['rep_t'], t['nt'])}), {t['rep_tb']} bytes"
           f" ({pct(t['rep_tb'], t['tlen'])} of the type sections);"
           f" distinct: {len(seen_sig)}")
+    print('  type bytes by kind (repeated):',
+          ', '.join(f"{KIND_NAMES.get(k, k)} {b}"
+                    f" ({pct(b, t['tlen'])}; {pct(t['kind_rep'].get(k, 0), b)})"
+                    for k, b in sorted(t['kind_b'].items(),
+                                       key=lambda kb: -kb[1])))
     print(f".debug_btf_addr:       {t['addr']}, its relocations {t['rela']}")
     added = t['size'] + t['addr'] + t['rela']
     print(f"files:                 {t['file']} ({mib(t['file'])}); .BTF,"
