@@ -347,6 +347,8 @@ static int wrap(struct cc_btf *cb)
 
 	if (cc_btf__is_print_btf_link(cb))
 		return cc_btf__print_btf_link(cb);
+	if (cc_btf__is_vdso_object(cb))
+		cb->no_btf = true;	/* kbuild.c: a user-space image */
 	if (!cb->no_btf) {
 		ret = cc_btf__find_objects(cb);
 		if (ret) {

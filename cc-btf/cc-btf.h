@@ -100,6 +100,7 @@ int cc_btf__find_objects(struct cc_btf *cb);
 bool cc_btf__is_print_btf_link(const struct cc_btf *cb);
 int cc_btf__print_btf_link(const struct cc_btf *cb);
 int cc_btf__check_kbuild(const struct cc_btf *cb);
+bool cc_btf__is_vdso_object(const struct cc_btf *cb);	/* no BTF */
 
 /* files.c: checks of files, signals, messages. */
 void __printf(1, 2) cc_btf__msg(const char *fmt, ...);	/* "cc-btf: " LINE */

@@ -18,6 +18,13 @@
  * prints the btf-link installed beside this cc-btf, or "btf-link" if there
  * is none there but one on PATH, and nothing when the objects will carry no
  * BTF (CC_BTF=0, --no-btf): kbuild then runs pahole as before.
+ *
+ * The vDSO is compiled by kbuild's rules too (-DKBUILD_BASENAME, and
+ * -DBUILD_VDSO on every architecture), but it is a user-space image that
+ * its own linker script links: it would keep its objects' .BTF archive,
+ * which nothing reads, and grow by it (a page of the kernel's .rodata on
+ * x86-64). Its types are not the kernel's, and pahole never encodes them:
+ * its objects are compiled without BTF.
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,6 +40,7 @@
 #define PRINT_BTF_LINK		"--print-btf-link"
 #define BTF_LINK_NAME		"btf-link"
 #define KBUILD_BASENAME_OPT	"-DKBUILD_BASENAME="
+#define BUILD_VDSO_OPT		"-DBUILD_VDSO"	/* also BUILD_VDSO32, ... */
 
 bool cc_btf__is_print_btf_link(const struct cc_btf *cb)
 {
@@ -82,15 +90,26 @@ int cc_btf__print_btf_link(const struct cc_btf *cb)
 	return 0;
 }
 
-static bool is_kernel_object(const struct cc_btf *cb)
+/* Whether an argument begins with @prefix. */
+static bool has_arg_prefix(const struct cc_btf *cb, const char *prefix)
 {
+	size_t len = strlen(prefix);
 	int i;
 
 	for (i = 1; i < cb->nr_args; i++)
-		if (!strncmp(cb->args[i], KBUILD_BASENAME_OPT,
-			     sizeof(KBUILD_BASENAME_OPT) - 1))
+		if (!strncmp(cb->args[i], prefix, len))
 			return true;
 	return false;
+}
+
+static bool is_kernel_object(const struct cc_btf *cb)
+{
+	return has_arg_prefix(cb, KBUILD_BASENAME_OPT);
+}
+
+bool cc_btf__is_vdso_object(const struct cc_btf *cb)
+{
+	return is_kernel_object(cb) && has_arg_prefix(cb, BUILD_VDSO_OPT);
 }
 
 int cc_btf__check_kbuild(const struct cc_btf *cb)

@@ -404,6 +404,19 @@ make_echo_cc() {
 	no_btf n.o
 }
 
+@test "wrapper: a kernel vDSO object (-DBUILD_VDSO) is compiled without BTF" {
+	# kbuild's vDSO rules: a user-space image, whose .BTF nothing reads
+	cd src
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' \
+		-DDISABLE_BRANCH_PROFILING -DBUILD_VDSO -c t.c -o v.o
+	no_btf v.o
+	gcc -g -DKBUILD_BASENAME='"t"' -DBUILD_VDSO -c t.c -o ref.o
+	cmp v.o ref.o
+	# only in kbuild's rules: outside them, BUILD_VDSO means nothing to us
+	"$CC_BTF" gcc -g -DBUILD_VDSO -c t.c -o u.o
+	has_btf u.o
+}
+
 @test "wrapper: --print-btf-link names the btf-link beside cc-btf, or none" {
 	local dir
 	run --separate-stderr "$CC_BTF" gcc --print-btf-link

@@ -363,16 +363,22 @@ phase_cc_btf() {
 # check_objects NAME DIR: every object that kbuild compiled from C with
 # $(CC), that is with cc-btf, and with debug information (-g) carries its
 # own .BTF, but for those without any DWARF (clang writes none for a unit
-# that defines nothing). Host programs (scripts/, tools/) are built with
-# $(HOSTCC).
+# that defines nothing), and the vDSO's, which must have none (cc-btf/kbuild.c).
+# Host programs (scripts/, tools/) are built with $(HOSTCC).
 check_objects() {
 	local name=$1 dir=$2 obj rel cmd line sections n=0 nodwarf=0 missing=()
+	local vdso=0 vdso_btf=()
 	while IFS= read -r obj; do
 		rel=${obj#"$dir"/}
 		cmd=$(dirname "$obj")/.$(basename "$obj").cmd
 		[ -f "$SRC/${rel%.o}.c" ] && [ -f "$cmd" ] || continue
 		line=$(head -n 1 "$cmd")
 		case $line in
+		*" -DBUILD_VDSO"*)
+			readelf -SW "$obj" | grep -F ' .BTF ' >/dev/null &&
+				vdso_btf+=("$rel")
+			vdso=$((vdso + 1))
+			continue ;;
 		*"$CC_BTF_BIN $KCC "*" -g "*) ;;
 		*) continue ;;
 		esac
@@ -389,6 +395,14 @@ check_objects() {
 	[ ${#missing[@]} -eq 0 ] ||
 		fail "$name: ${#missing[@]} objects compiled from C by cc-btf with -g have no .BTF: ${missing[*]:0:10}"
 	[ "$n" -gt 0 ] || fail "$name: no object compiled by cc-btf with -g"
+	say "$name: $vdso vDSO objects, none with .BTF"
+	[ ${#vdso_btf[@]} -eq 0 ] ||
+		fail "$name: vDSO objects with .BTF: ${vdso_btf[*]:0:10}"
+	[ "$vdso" -gt 0 ] || fail "$name: no vDSO object seen"
+	readelf -SW "$dir/arch/x86/entry/vdso/vdso64.so" |
+		grep -F ' .BTF ' >/dev/null &&
+		fail "$name: vdso64.so has a .BTF section"
+	return 0
 }
 
 # check_image NAME DIR: the images of a BTF_LINK build carry the final BTF
