@@ -101,18 +101,6 @@ static void write_object(const char *path, const void *btf, size_t btf_len,
 		fuzz_die(path);
 }
 
-static void check_self(const struct btf *btf)
-{
-	struct abtf_compare_opts co = { .sz = sizeof(co) };
-	int n = abtf_btf__compare(btf, btf, &co);
-
-	if (n > 0) {
-		fprintf(stderr, "fuzz harness: the final BTF differs from "
-			"itself in %d places\n", n);
-		abort();
-	}
-}
-
 static void link_object(const char *in, unsigned int features)
 {
 	struct abtf_link_opts opts = {
@@ -129,7 +117,7 @@ static void link_object(const char *in, unsigned int features)
 	if (!l)
 		return;
 	if (abtf_linker__link(l) == 0) {
-		check_self(abtf_linker__btf(l));
+		fuzz_check_self(abtf_linker__btf(l), "final");
 		abtf_linker__write_elf(l, fuzz_path(out, sizeof(out), "out.o"));
 		abtf_linker__write_object(l, fuzz_path(out, sizeof(out),
 						       "btf.o"));

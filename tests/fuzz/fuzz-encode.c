@@ -16,18 +16,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return fuzz_init();
 }
 
-static void check_self(const struct btf *btf)
-{
-	struct abtf_compare_opts co = { .sz = sizeof(co) };
-	int n = abtf_btf__compare(btf, btf, &co);
-
-	if (n > 0) {
-		fprintf(stderr, "fuzz harness: the encoded BTF differs from "
-			"itself in %d places\n", n);
-		abort();
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct abtf_encode_opts opts = {
@@ -42,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!enc)
 		goto out;
 	if (abtf_encoder__encode(enc) == 0) {
-		check_self(abtf_encoder__btf(enc));
+		fuzz_check_self(abtf_encoder__btf(enc), "encoded");
 		abtf_encoder__write_object(enc, fuzz_path(out, sizeof(out),
 							  "out.o"));
 		abtf_encoder__write_raw(enc, fuzz_path(out, sizeof(out),

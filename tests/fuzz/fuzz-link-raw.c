@@ -16,19 +16,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return fuzz_init();
 }
 
-/* The final BTF compared with itself: any difference is a bug. */
-static void check_self(const struct btf *btf)
-{
-	struct abtf_compare_opts co = { .sz = sizeof(co) };
-	int n = abtf_btf__compare(btf, btf, &co);
-
-	if (n > 0) {
-		fprintf(stderr, "fuzz harness: the final BTF differs from "
-			"itself in %d places\n", n);
-		abort();
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct abtf_link_opts opts = {
@@ -46,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!l)
 		goto out;
 	if (abtf_linker__link(l) == 0) {
-		check_self(abtf_linker__btf(l));
+		fuzz_check_self(abtf_linker__btf(l), "final");
 		abtf_linker__stats(l, &st);
 		abtf_linker__write_raw(l, fuzz_path(out, sizeof(out),
 						    "out.btf"));

@@ -127,4 +127,17 @@ fuzz_print(enum abtf_print_level level, void *ctx, const char *fmt,
 	vsnprintf(buf, sizeof(buf), fmt, args);
 }
 
+/* A BTF compared with itself (@what, for the report): any difference is a bug. */
+static inline void fuzz_check_self(const struct btf *btf, const char *what)
+{
+	struct abtf_compare_opts co = { .sz = sizeof(co) };
+	int n = abtf_btf__compare(btf, btf, &co);
+
+	if (n > 0) {
+		fprintf(stderr, "fuzz harness: the %s BTF differs from "
+			"itself in %d places\n", what, n);
+		abort();
+	}
+}
+
 #endif /* __ABTF_FUZZ_H */
