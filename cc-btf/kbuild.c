@@ -19,8 +19,10 @@
  * is none there but one on PATH, and nothing when the objects will carry no
  * BTF (CC_BTF=0, --no-btf): kbuild then runs pahole as before.
  *
- * The vDSO is compiled by kbuild's rules too (-DKBUILD_BASENAME, and
- * -DBUILD_VDSO on every architecture), but it is a user-space image that
+ * The vDSO is compiled by kbuild's rules too (-DBUILD_VDSO on every
+ * architecture, with -DKBUILD_BASENAME for C; its assembly has no
+ * KBUILD_BASENAME, but runs under the patched Makefile's CC_BTF_KBUILD),
+ * but it is a user-space image that
  * its own linker script links: it would keep its objects' .BTF archive,
  * which nothing reads, and grow by it (a page of the kernel's .rodata on
  * x86-64). Its types are not the kernel's, and pahole never encodes them:
@@ -109,7 +111,10 @@ static bool is_kernel_object(const struct cc_btf *cb)
 
 bool cc_btf__is_vdso_object(const struct cc_btf *cb)
 {
-	return is_kernel_object(cb) && has_arg_prefix(cb, BUILD_VDSO_OPT);
+	const char *marker = getenv(KBUILD_MARKER);
+
+	return has_arg_prefix(cb, BUILD_VDSO_OPT) &&
+	       (is_kernel_object(cb) || (marker && *marker));
 }
 
 int cc_btf__check_kbuild(const struct cc_btf *cb)

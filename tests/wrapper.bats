@@ -412,8 +412,13 @@ make_echo_cc() {
 	no_btf v.o
 	gcc -g -DKBUILD_BASENAME='"t"' -DBUILD_VDSO -c t.c -o ref.o
 	cmp v.o ref.o
-	# only in kbuild's rules: outside them, BUILD_VDSO means nothing to us
-	"$CC_BTF" gcc -g -DBUILD_VDSO -c t.c -o u.o
+	# the vDSO's assembly: no KBUILD_BASENAME, but a kbuild run
+	printf '\t.text\n\t.globl vf\nvf:\n\tret\n' > v.S
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -D__ASSEMBLY__ -DBUILD_VDSO \
+		-c v.S -o vs.o
+	no_btf vs.o
+	# outside kbuild, BUILD_VDSO means nothing to us
+	env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -DBUILD_VDSO -c t.c -o u.o
 	has_btf u.o
 }
 
