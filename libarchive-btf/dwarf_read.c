@@ -1002,7 +1002,8 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 		      const struct dw_abbrevs *t, const struct dw_abbrev *a,
 		      const char **why)
 {
-	const struct dw_spec *s = t->specs + a->first;
+	/* an abbreviation without attributes: t->specs may be NULL */
+	const struct dw_spec *s = a->nr ? t->specs + a->first : NULL;
 	uint32_t i;
 	int err;
 

@@ -32,6 +32,10 @@
 #     output of about 32 GiB (a timeout, or "file size exceeded" under
 #     ulimit -f): the input's alignment is kept without a bound. Run it
 #     with ulimit -f!
+#   no-attributes: an object whose .debug_abbrev is one abbreviation, the
+#     unit DIE's, without attributes; UBSan "applying zero offset to null
+#     pointer" in read_attrs() (dwarf_read.c): the table's attribute array
+#     is NULL when no abbreviation has an attribute.
 set -euo pipefail
 
 [ $# -eq 2 ] || { echo "usage: $0 BINDIR OUTDIR" >&2; exit 2; }
@@ -73,3 +77,6 @@ patch shdr "$T/percpu-local.o" "$OUT/nobits-debug-info.encode" \
 obj bitfields
 patch shdr "$T/bitfields.o" "$OUT/huge-addralign.encode" \
 	.rela.eh_frame addralign 0x800000000
+
+obj bitfields
+patch abbrev "$T/bitfields.o" "$OUT/no-attributes.encode"

@@ -15,8 +15,12 @@
 #                     (0: default; 0xffff: all), the .BTF, "=ADDR=" and the
 #                     .debug_btf_addr groups
 #
-# A fixture a compiler cannot build, or cc-btf refuses, is left out.
+# A fixture a compiler cannot build, or cc-btf refuses, is left out. The
+# seeds do not depend on where the tree is (compiled in tests/fixtures with
+# its path mapped to /fixtures) nor on the locale, so that tests/fuzz.bats
+# runs the same inputs on every machine with the same compilers.
 set -euo pipefail
+export LC_ALL=C
 
 [ $# -eq 2 ] || { echo "usage: $0 BINDIR OUTDIR" >&2; exit 2; }
 BIN=$(cd "$1" && pwd)
@@ -49,8 +53,9 @@ for cc in gcc clang; do
 	for src in "$FIX"/*.c; do
 		n=$(basename "$src" .c)
 		o=$T/obj/$cc-$n.o
-		timeout 60 "$cc" -g -O2 -ffunction-sections -fdata-sections \
-			-c "$src" -o "$o" 2>/dev/null || continue
+		(cd "$FIX" && timeout 60 "$cc" -g -O2 -ffunction-sections \
+			-fdata-sections -fdebug-prefix-map="$FIX=/fixtures" \
+			-c "$n.c" -o "$o") 2>/dev/null || continue
 		cp "$o" "$OUT/encode/$cc-$n.o"
 		timeout 60 "$BIN/cc-btf" --encode "$o" 2>/dev/null || continue
 		objcopy --dump-section .BTF="$OUT/link-raw/$cc-$n" "$o" \

@@ -10,6 +10,10 @@ patch.py shdr IN OUT SECTION FIELD VALUE
     IN is a 64-bit little-endian ELF file: set FIELD ("type", "flags",
     "offset", "size", "link", "info", "addralign", "entsize") of the
     header of the section named SECTION.
+patch.py abbrev IN OUT
+    IN is a 64-bit little-endian ELF object with DWARF: .debug_abbrev
+    becomes one abbreviation, that of the first unit's DIE, with no
+    attribute (the rest of the section is zeroed).
 
 The result is written to OUT; IN is left as it was.
 """
@@ -60,11 +64,37 @@ def patch_shdr(d, section, field, value):
     sys.exit(f"no section {section}")
 
 
+def section(d, name):
+    """The (offset, size) of the section named NAME of ELF file D."""
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
+    strtab = SHDR.unpack_from(d, shoff + shstrndx * shentsize)[4]
+    for i in range(shnum):
+        sh = SHDR.unpack_from(d, shoff + i * shentsize)
+        end = d.index(b"\0", strtab + sh[0])
+        if d[strtab + sh[0]:end] == name.encode():
+            return sh[4], sh[5]
+    sys.exit(f"no section {name}")
+
+
+def patch_abbrev(d):
+    off, size = section(d, ".debug_abbrev")
+    info, _ = section(d, ".debug_info")
+    version, = struct.unpack_from("<H", d, info + 4)
+    code = d[info + (12 if version >= 5 else 11)]   # the unit DIE's
+    if code & 0x80 or code == 0:
+        sys.exit("the unit DIE's abbreviation code is not one byte")
+    table = bytes([code, 0x11, 1, 0, 0])   # DW_TAG_compile_unit, children
+    d[off:off + size] = table + bytes(size - len(table))
+
+
 def main():
     what, src, dst, *args = sys.argv[1:]
     d = bytearray(open(src, "rb").read())
     if what == "btf":
         patch_btf(d, args[0], args[1], args[2], int(args[3], 0))
+    elif what == "abbrev":
+        patch_abbrev(d)
     else:
         patch_shdr(d, args[0], args[1], int(args[2], 0))
     open(dst, "wb").write(d)

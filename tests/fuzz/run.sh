@@ -13,6 +13,13 @@
 # "file size exceeded"), and what a crashed harness left in its temporary
 # directory is removed after each target.
 #
+# With FUZZ_RUNS=N a target stops after N inputs (or SECONDS, whichever
+# comes first), and with FUZZ_SEED=S its random choices start from S: a run
+# with both is the same sequence of inputs on every machine (the seeds are
+# made without paths, make-corpus.sh), and one stopped early by SECONDS on a
+# slower machine ran a prefix of it. `make check` runs that way
+# (tests/fuzz.bats); `make fuzz` explores instead, from a new seed each time.
+#
 # A crash, leak, sanitizer report, timeout or out-of-memory fails: the
 # reproducer is left in BUILD/crashes/TARGET/ and printed with the report.
 # Reproduce with: BUILD/fuzz/fuzz-TARGET FILE (or -minimize_crash=1 FILE).
@@ -48,6 +55,9 @@ fi
 export ASAN_OPTIONS
 export UBSAN_OPTIONS="$UBSAN_OPTIONS:suppressions=$HERE/ubsan.supp"
 ulimit -f 262144
+repeat=()
+[ -z "${FUZZ_RUNS:-}" ] || repeat+=("-runs=$FUZZ_RUNS")
+[ -z "${FUZZ_SEED:-}" ] || repeat+=("-seed=$FUZZ_SEED")
 fail=0
 for t in "$@"; do
 	bin=$B/fuzz/fuzz-$t
@@ -57,7 +67,7 @@ for t in "$@"; do
 	before=$(ls "$B/crashes/$t" | wc -l)
 	echo "fuzz-$t: ${T}s, log $log"
 	TMPDIR=$B/fuzz-tmp/$t timeout -k 10 $((T + 120)) nice -n 10 "$bin" \
-		-max_total_time="$T" -timeout=25 -rss_limit_mb=2048 \
+		-max_total_time="$T" "${repeat[@]}" -timeout=25 -rss_limit_mb=2048 \
 		-malloc_limit_mb=1024 -max_len="$(max_len "$t")" \
 		-artifact_prefix="$B/crashes/$t/" -print_final_stats=1 \
 		"$WORK/$t" "$CORPUS/$t" > "$log" 2>&1
