@@ -4,20 +4,28 @@
 # Benchmark: a whole kernel build, the pahole path against the cc-btf path,
 # in the same run, on the same source and configuration.
 #
-# Usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k] [-s]
+# Usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k] [-s] [-L | -c BASE:FRAGMENT]
 #
-#   -j N   make -jN for every build (default: the number of CPUs)
+#   -j N   make -jN for every build, and btf-link -jN (default: the number
+#          of CPUs)
 #   -r N   the BTF step alone is timed N times, the best kept (default 3)
 #   -k     keep the build directories (2 GiB; removed at the start of
 #          the next run that builds)
 #   -s     no builds: time the BTF step and report on the builds the last
 #          run kept with -k (its build times included)
+#   -L     the large configuration (issue 9): x86_64_defconfig plus
+#          bench/large-config, with modules; the same as
+#          -c x86_64_defconfig:bench/large-config. For a 16-core machine.
+#   -c BASE:FRAGMENT  the configuration: `make BASE` (a config target such
+#          as tinyconfig or x86_64_defconfig), FRAGMENT merged with
+#          merge_config.sh, olddefconfig; every option of FRAGMENT must
+#          survive
 #
-# The source and the configuration are tests/kernel/e2e.sh's (Debian's
-# linux-source-6.1 with kbuild-patches/v6.1, tinyconfig plus
-# tests/kernel/config-fragment; its phases "tools source config" make or
-# reuse them). Three builds from scratch, one after the other, into
-# ${ABTF_BENCH_DIR:-tests/.work/bench}:
+# The source is tests/kernel/e2e.sh's (Debian's linux-source-6.1 with
+# kbuild-patches/v6.1; its phases "tools source config" make or reuse it),
+# and so is the configuration without -L or -c (tinyconfig plus
+# tests/kernel/config-fragment). Three builds from scratch, one after the
+# other, into ${ABTF_BENCH_DIR:-tests/.work/bench}:
 #   pahole       make -jN                                   (BTF from pahole -J)
 #   cc-btf       make -jN CC="cc-btf gcc" BTF_LINK=btf-link
 #   btf-only     the same with BTF_ONLY=1 (no DWARF kept in the objects)
@@ -29,9 +37,17 @@
 #   pahole       pahole -J $(scripts/pahole-flags.sh) on a copy, then the
 #                objcopy that extracts .btf.vmlinux.bin.o
 #   btf-link     btf-link --object .btf.vmlinux.bin.o .tmp_vmlinux.btf
+# and btf-link again at -j1 (its default is one thread per CPU). Then, on
+# the kept builds, each timed once:
+#   relink       rm vmlinux; make -jN vmlinux (link-vmlinux.sh: the
+#                intermediate links, the BTF step, kallsyms, the final link)
+#   modules      rm every .ko; make -jN modules: each module's final link
+#                (ld -r) and its BTF step (pahole -J --btf_base vmlinux, or
+#                btf-link --base vmlinux on the module's archive)
 # and the sizes: .tmp_vmlinux.btf (the intermediate image), vmlinux.o,
 # vmlinux, the object files but vmlinux.o, the build directory, the final
-# vmlinux BTF.
+# vmlinux BTF, the modules (count, .ko bytes, and the sum of their split
+# BTF).
 #
 # This is a benchmark, not a test: it never fails on a slow result. The
 # machine should be otherwise idle; say in what you report if it was not.
@@ -45,20 +61,30 @@ BENCH=${ABTF_BENCH_DIR:-$TOP/tests/.work/bench}
 JOBS=$(nproc 2>/dev/null || echo 2)
 RUNS=3
 KEEP=0
+CONF=
 
-usage() { echo "usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k] [-s]" >&2; exit 2; }
+usage() {
+	echo "usage: bench/kbuild.sh [-j JOBS] [-r RUNS] [-k] [-s] [-L | -c BASE:FRAGMENT]" >&2
+	exit 2
+}
 BUILD=1
-while getopts 'j:r:ks' opt; do
+while getopts 'j:r:ksLc:' opt; do
 	case $opt in
 	j) JOBS=$OPTARG ;;
 	r) RUNS=$OPTARG ;;
 	k) KEEP=1 ;;
 	s) BUILD=0 KEEP=1 ;;
+	L) CONF=x86_64_defconfig:$HERE/large-config ;;
+	c) CONF=$OPTARG ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
+case $CONF in
+''|*?:?*) ;;
+*) usage ;;
+esac
 
 say() { printf 'kbuild: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -90,7 +116,7 @@ build() {
 	mapfile -t extra < <(args "$name")
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp "$E2E/config/.config" "$dir/.config"
+	cp "$BENCH/config/.config" "$dir/.config"
 	say "building $name: make -j$JOBS ${extra[*]}"
 	timed "$BENCH/$name.build" make -C "$E2E/src" O="$dir" ARCH=x86_64 \
 		-j"$JOBS" "${extra[@]}" > "$BENCH/$name.log" 2>&1 ||
@@ -139,9 +165,18 @@ report() {
 	echo
 	echo "| the BTF step alone (best of $RUNS) | wall s | CPU s | peak RSS MiB |"
 	echo "|---|---|---|---|"
-	for n in pahole btf-link btf-link-only; do
+	for n in pahole btf-link btf-link-j1 btf-link-only; do
 		echo "| $n | $(field "$n.step" 1) | $(field "$n.step" 2) |" \
 		     "$(($(field "$n.step" 3) >> 10)) |"
+	done
+	echo
+	echo "| kept builds, make -j$JOBS | pahole wall / CPU s | cc-btf wall / CPU s | btf-only wall / CPU s |"
+	echo "|---|---|---|---|"
+	for w in relink modules; do
+		[ -f "$BENCH/pahole.$w" ] || continue
+		echo "| $w | $(field "pahole.$w" 1) / $(field "pahole.$w" 2) |" \
+		     "$(field "cc-btf.$w" 1) / $(field "cc-btf.$w" 2) |" \
+		     "$(field "btf-only.$w" 1) / $(field "btf-only.$w" 2) |"
 	done
 	echo
 	echo "| sizes, MiB (BTF: bytes) | pahole | cc-btf | btf-only |"
@@ -158,6 +193,73 @@ report() {
 	     "$(du -sm "$BENCH/cc-btf" | cut -f1) | $(du -sm "$BENCH/btf-only" | cut -f1) |"
 	echo "| final vmlinux BTF | $(stat -c %s "$BENCH/pahole.btf") |" \
 	     "$(stat -c %s "$BENCH/cc-btf.btf") | $(stat -c %s "$BENCH/btf-only.btf") |"
+	read -r -a mp <<< "$(modules_report pahole)"
+	read -r -a mc <<< "$(modules_report cc-btf)"
+	read -r -a mo <<< "$(modules_report btf-only)"
+	if [ "${mp[0]}" -gt 0 ]; then
+		echo "| modules (.ko) | ${mp[0]}: $(mib "${mp[1]}") | ${mc[0]}: $(mib "${mc[1]}") |" \
+		     "${mo[0]}: $(mib "${mo[1]}") |"
+		echo "| modules' split BTF, bytes | ${mp[2]} | ${mc[2]} | ${mo[2]} |"
+	fi
+}
+
+# configure: $BENCH/config/.config, e2e.sh's or from $CONF.
+configure() {
+	local base=${CONF%%:*} frag=${CONF#*:} dir=$BENCH/config opt want
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if [ -z "$CONF" ]; then
+		cp "$E2E/config/.config" "$dir/.config"
+		return 0
+	fi
+	[ -f "$frag" ] || die "-c: no fragment $frag"
+	say "configuring: make $base + $(basename "$frag")"
+	{
+		make -C "$E2E/src" O="$dir" ARCH=x86_64 "$base" &&
+		"$E2E/src/scripts/kconfig/merge_config.sh" -m -O "$dir" \
+			"$dir/.config" "$frag" &&
+		make -C "$E2E/src" O="$dir" ARCH=x86_64 olddefconfig
+	} > "$BENCH/config.log" 2>&1 || die "configuring failed (see $BENCH/config.log)"
+	while IFS= read -r opt; do
+		want=${opt%%=*}
+		grep -qx -- "$opt" "$dir/.config" ||
+			die "$frag: $opt did not survive olddefconfig ($(grep -- "^$want=\|# $want is" "$dir/.config" || echo absent))"
+	done < <(grep '^CONFIG_' "$frag")
+}
+
+# timed_make NAME WHAT DIR TARGET...: make TARGET in the kept build DIR,
+# timed into $BENCH/NAME.WHAT.
+timed_make() {
+	local name=$1 what=$2 dir=$3 extra=()
+	shift 3
+	mapfile -t extra < <(args "$name")
+	timed "$BENCH/$name.$what" make -C "$E2E/src" O="$dir" ARCH=x86_64 \
+		-j"$JOBS" "${extra[@]}" "$@" > "$BENCH/$name.$what.log" 2>&1 ||
+		{ tail -n 30 "$BENCH/$name.$what.log" >&2; die "$name: make $* failed"; }
+}
+
+# relink_and_modules NAME: the relink and the modules' final step of a
+# kept build.
+relink_and_modules() {
+	local name=$1 dir=$BENCH/$1
+	rm -f "$dir/vmlinux"
+	timed_make "$name" relink "$dir" vmlinux
+	grep -q '^CONFIG_MODULES=y' "$dir/.config" || return 0
+	find "$dir" -name '*.ko' -delete
+	timed_make "$name" modules "$dir" modules
+}
+
+# modules_report NAME: count, .ko bytes and split BTF bytes of its modules.
+modules_report() {
+	local dir=$BENCH/$1 n=0 ko=0 btf=0 f s
+	while IFS= read -r f; do
+		n=$((n + 1))
+		ko=$((ko + $(stat -c %s "$f")))
+		s=$(readelf -SW "$f" | sed 's/^ *\[ *[0-9]*\]//' |
+			awk '$1 == ".BTF" { print $5 }')
+		btf=$((btf + 16#${s:-0}))
+	done < <(find "$dir" -name '*.ko' | LC_ALL=C sort)
+	echo "$n $ko $btf"
 }
 
 main() {
@@ -165,6 +267,7 @@ main() {
 	say "the source and the configuration (tests/kernel/e2e.sh tools source config)"
 	ABTF_BUILD=$TOOLS "$TOP/tests/kernel/e2e.sh" tools source config
 	mkdir -p "$BENCH"
+	[ "$BUILD" -eq 0 ] || configure
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
@@ -187,6 +290,12 @@ main() {
 		"$BENCH/cc-btf/.tmp_vmlinux.btf"
 	best "$BENCH/btf-link-only.step" "$TOOLS/bin/btf-link" --object "$tmp/o" \
 		"$BENCH/btf-only/.tmp_vmlinux.btf"
+	best "$BENCH/btf-link-j1.step" "$TOOLS/bin/btf-link" -j1 --object "$tmp/o" \
+		"$BENCH/cc-btf/.tmp_vmlinux.btf"
+	for n in pahole cc-btf btf-only; do
+		say "$n: the relink and the modules' final step"
+		relink_and_modules "$n"
+	done
 	report
 	[ "$KEEP" -eq 1 ] || rm -rf "$BENCH/pahole" "$BENCH/cc-btf" "$BENCH/btf-only"
 }
