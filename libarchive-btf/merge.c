@@ -122,32 +122,6 @@ void abtf__node_free(struct node *n)
 
 /* ---- where FUNCs and VARs are ---- */
 
-size_t abtf__slot_size(const struct abtf_linker *l)
-{
-	return l->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-}
-
-static uint64_t slot_value(const struct abtf_linker *l, size_t at)
-{
-	const uint8_t *p = l->addr_data + at;
-	uint64_t v64;
-	uint32_t v32;
-
-	if (abtf__slot_size(l) == 8) {
-		memcpy(&v64, p, 8);
-		return v64;
-	}
-	memcpy(&v32, p, 4);
-	return v32;
-}
-
-static int rela_cmp(const void *a, const void *b)
-{
-	const struct rela *x = a, *y = b;
-
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
 /* The allocated section holding @addr in a final image. */
 static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 			    uint32_t *shndx, uint64_t *off)
@@ -171,22 +145,21 @@ static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		      uint32_t k, struct place *pl)
 {
-	size_t at = mp->slots_off + (size_t)k * abtf__slot_size(l);
-	struct rela key = { .offset = at };
-	const struct rela *r;
+	size_t at = mp->grp.slots_off + (size_t)k * l->addr.slot_size;
+	const struct abtf_addr_rela *r;
 	uint64_t v;
 
 	memset(pl, 0, sizeof(*pl));
-	if (k >= (uint64_t)mp->nr_slots + mp->nr_extra)
+	if (k >= (uint64_t)mp->grp.nr_slots + mp->grp.nr_extra)
 		return -EINVAL;
-	v = slot_value(l, at);
+	v = abtf__addr_slot_value(&l->addr, at);
 	if (l->ehdr.e_type != ET_REL) {
 		if (v)	/* 0: the linker discarded it */
 			pl->present = section_of_addr(l, v - 1, &pl->key,
 						      &pl->off);
 		return 0;
 	}
-	r = bsearch(&key, l->relas, l->nr_relas, sizeof(key), rela_cmp);
+	r = abtf__addr_reloc_at(&l->relocs, at);
 	if (!r || r->sym >= l->nr_symvals)
 		return 0;
 	pl->key = l->symvals[r->sym].shndx;
@@ -194,7 +167,7 @@ static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		return 0;
 	pl->present = true;
 	pl->off = l->symvals[r->sym].value +
-		  (l->rel_inplace ? (int64_t)v : r->addend) - 1;
+		  (l->relocs.inplace ? (int64_t)v : r->addend) - 1;
 	return 0;
 }
 
