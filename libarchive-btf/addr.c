@@ -221,6 +221,8 @@ abtf__addr_reloc_at(const struct abtf_addr_relocs *t, uint64_t offset)
 {
 	struct abtf_addr_rela key = { .offset = offset };
 
+	if (!t->nr)	/* t->r may be NULL: not for bsearch() */
+		return NULL;
 	return bsearch(&key, t->r, t->nr, sizeof(key), rela_cmp);
 }
 

@@ -19,6 +19,8 @@
 
 #include "linker.h"
 
+/* ---- pairing with .debug_btf_addr ---- */
+
 /* Validate every member of a leaf, and hash it to pair it with its group. */
 static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 {
@@ -39,8 +41,6 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	free(ms);
 	return buf ? 0 : n->err;
 }
-
-/* ---- pairing with .debug_btf_addr, placing by name ---- */
 
 static void pair_groups(struct abtf_linker *l)
 {
@@ -112,7 +112,7 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 	const struct mplan *mp = &l->plans[i];
 	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
 				.hdr_len = sizeof(h) };
-	const uint8_t *ext = l->addr.data + mp->grp.ext_off;
+	const uint8_t *ext;
 	char msg[256] = "";
 	struct abtf_printer quiet = { .fn = keep_msg, .ctx = msg };
 	uint8_t *p;
@@ -123,6 +123,7 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC) || !mp->has_group ||
 	    !mp->grp.ext_type_len)
 		return 0;
+	ext = l->addr.data + mp->grp.ext_off;
 	h.type_len = m->type_len + mp->grp.ext_type_len;
 	h.str_off = h.type_len;
 	h.str_len = m->str_len + mp->grp.ext_str_len;
@@ -151,6 +152,8 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 	}
 	return 0;
 }
+
+/* ---- placing by name ---- */
 
 /* Symbols the slots already point at are nobody else's (mixed archives). */
 static void claim_slot_symbols(struct abtf_linker *l)
