@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <time.h>
 
 #include "addr.h"
