@@ -33,7 +33,7 @@
 #include "internal.h"
 
 /* A section of the output that we set rather than copy. */
-struct out_sec {
+struct set_sec {
 	size_t idx;		/* index in the output */
 	bool append;		/* a new section, not a replaced one */
 	const char *name;
@@ -60,7 +60,7 @@ struct elf_copy {
 	size_t nr_syms;
 	size_t nr_out;		/* sections of the output */
 
-	struct out_sec *secs;
+	struct set_sec *secs;
 	size_t nr_secs;
 
 	char *shstr;		/* the new section name table */
@@ -233,7 +233,7 @@ static int check_replaceable(struct elf_copy *c, size_t idx, const char *name)
 
 /* ---- planning the sections we set ---- */
 
-static int place_section(struct elf_copy *c, struct out_sec *o)
+static int place_section(struct elf_copy *c, struct set_sec *o)
 {
 	size_t i;
 	int err;
@@ -273,7 +273,7 @@ static int check_data(struct elf_copy *c, const struct abtf_section *s)
 }
 
 static int plan_data(struct elf_copy *c, const struct abtf_section *s,
-		     struct out_sec *o)
+		     struct set_sec *o)
 {
 	uint64_t align = s->align ? s->align : 1;
 	int err;
@@ -328,7 +328,7 @@ static void put_addend(struct elf_copy *c, void *place, int64_t addend)
  * copy with every addend written in.
  */
 static int write_addends(struct elf_copy *c, const struct abtf_section *s,
-			 struct out_sec *o)
+			 struct set_sec *o)
 {
 	size_t i, width;
 
@@ -354,7 +354,7 @@ static int write_addends(struct elf_copy *c, const struct abtf_section *s,
 }
 
 static int plan_relocs(struct elf_copy *c, const struct abtf_section *s,
-		       struct out_sec *target, struct out_sec *o)
+		       struct set_sec *target, struct set_sec *o)
 {
 	Elf_Type type;
 	size_t i, width = 1;
@@ -429,7 +429,7 @@ static int build_shstrtab(struct elf_copy *c)
 		memcpy(c->shstr, old->d_buf, old->d_size);
 	c->shstr_size = old->d_size;
 	for (i = 0; i < c->nr_secs; i++) {
-		struct out_sec *o = &c->secs[i];
+		struct set_sec *o = &c->secs[i];
 
 		if (!o->append)
 			continue;
@@ -451,7 +451,7 @@ static int plan(struct elf_copy *c, const struct abtf_section *secs,
 		return copy_nomem(c);
 	c->nr_out = c->shnum;
 	for (i = 0; i < nr_secs; i++) {
-		struct out_sec *data = &c->secs[c->nr_secs++];
+		struct set_sec *data = &c->secs[c->nr_secs++];
 
 		err = plan_data(c, &secs[i], data);
 		if (err)
@@ -479,7 +479,7 @@ static void free_plan(struct elf_copy *c)
 
 /* ---- the output ---- */
 
-static struct out_sec *out_sec_at(struct elf_copy *c, size_t idx)
+static struct set_sec *set_sec_at(struct elf_copy *c, size_t idx)
 {
 	size_t i;
 
@@ -558,7 +558,7 @@ static int copy_section(struct elf_copy *c, size_t idx, Elf_Scn *scn)
 	return 0;
 }
 
-static int set_section(struct elf_copy *c, struct out_sec *o, Elf_Scn *scn)
+static int set_section(struct elf_copy *c, struct set_sec *o, Elf_Scn *scn)
 {
 	GElf_Shdr shdr = o->shdr;
 	Elf_Data *data;
@@ -582,7 +582,7 @@ static int set_section(struct elf_copy *c, struct out_sec *o, Elf_Scn *scn)
 
 static int write_sections(struct elf_copy *c)
 {
-	struct out_sec *o;
+	struct set_sec *o;
 	Elf_Scn *scn;
 	size_t idx;
 	int err;
@@ -596,7 +596,7 @@ static int write_sections(struct elf_copy *c)
 				c->src_path, idx, elf_ndxscn(scn));
 			return -EINVAL;
 		}
-		o = out_sec_at(c, idx);
+		o = set_sec_at(c, idx);
 		err = o ? set_section(c, o, scn) : copy_section(c, idx, scn);
 		if (err)
 			return err;

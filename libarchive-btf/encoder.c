@@ -56,6 +56,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "addr.h"
 #include "encoder.h"
 #include "verify.h"
 
@@ -964,7 +965,7 @@ static int add_datasecs(struct abtf_encoder *enc)
 
 static size_t slot_size(const struct abtf_encoder *enc)
 {
-	return enc->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	return abtf__addr_slot_size(enc->ehdr.e_ident[EI_CLASS]);
 }
 
 /* ---- pahole 1.31's per-function facts, and the extension ---- */
@@ -1272,8 +1273,8 @@ static int add_reloc(struct abtf_encoder *enc, const struct sym *sym)
 {
 	struct abtf_reloc *r = &enc->relocs[enc->nr_relocs];
 
-	r->offset = sizeof(struct abtf_addr_hdr2) +
-		    enc->nr_relocs * slot_size(enc);
+	r->offset = abtf__addr_slot_offset(enc->ehdr.e_ident[EI_CLASS],
+					   enc->nr_relocs);
 	r->sym = sym->idx;
 	r->type = enc->reloc_type;
 	r->addend = 1;
@@ -1420,42 +1421,28 @@ ABTF_API const struct btf *abtf_encoder__btf(const struct abtf_encoder *enc)
 
 /* ---- output ---- */
 
-static uint32_t to_target32(const struct abtf_encoder *enc, uint32_t v)
-{
-	return enc->ehdr.e_ident[EI_DATA] == ELFDATA2MSB ? htobe32(v) : htole32(v);
-}
-
 /*
- * The .debug_btf_addr contents (a version 2 group): header, zeroed slots
- * the linker fills, the extension, the FUNCs' flags, padding.
+ * The .debug_btf_addr contents (a version 2 group, addr.c): header, zeroed
+ * slots the linker fills, the extension, the FUNCs' flags, padding.
  */
 static void *addr_section(const struct abtf_encoder *enc, const void *btf,
 			  uint32_t btf_size, size_t *size)
 {
-	size_t ss = slot_size(enc), slots = enc->nr_relocs * ss;
-	size_t tail = enc->ext_type_len + enc->ext_str_len + enc->nr_fflags;
-	struct abtf_addr_hdr2 *hdr;
-	uint8_t *p;
+	struct abtf_addr_group_out g = {
+		.ei_class = enc->ehdr.e_ident[EI_CLASS],
+		.ei_data = enc->ehdr.e_ident[EI_DATA],
+		.nr_slots = enc->nr_relocs - enc->nr_extras,
+		.nr_extra = enc->nr_extras,
+		.btf = btf,
+		.btf_size = btf_size,
+		.ext = enc->ext,
+		.ext_type_len = enc->ext_type_len,
+		.ext_str_len = enc->ext_str_len,
+		.flags = enc->fflags,
+		.nr_flags = enc->nr_fflags,
+	};
 
-	*size = sizeof(*hdr) + slots + (tail + ss - 1) / ss * ss;
-	hdr = calloc(1, *size);
-	if (!hdr)
-		return NULL;
-	memcpy(hdr->magic, ABTF_ADDR_MAGIC2, sizeof(hdr->magic));
-	hdr->nr_slots = to_target32(enc, enc->nr_relocs - enc->nr_extras);
-	hdr->btf_size = to_target32(enc, btf_size);
-	hdr->btf_hash = to_target32(enc, abtf__hash32(btf, btf_size));
-	hdr->nr_extra = to_target32(enc, enc->nr_extras);
-	hdr->ext_type_len = to_target32(enc, enc->ext_type_len);
-	hdr->ext_str_len = to_target32(enc, enc->ext_str_len);
-	hdr->nr_flags = to_target32(enc, enc->nr_fflags);
-	p = (uint8_t *)(hdr + 1) + slots;
-	if (enc->ext_type_len)
-		memcpy(p, enc->ext, enc->ext_type_len + enc->ext_str_len);
-	p += enc->ext_type_len + enc->ext_str_len;
-	if (enc->nr_fflags)
-		memcpy(p, enc->fflags, enc->nr_fflags);
-	return hdr;
+	return abtf__addr_group_make(&g, size);
 }
 
 ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,

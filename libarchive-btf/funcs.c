@@ -227,9 +227,9 @@ static uint8_t func_flags(const struct abtf_linker *l, const struct input *in,
 {
 	const struct mplan *mp = in->plan;
 
-	if (in->kind != IN_SLOTS || k >= mp->nr_flags)
+	if (in->kind != IN_SLOTS || k >= mp->grp.nr_flags)
 		return 0;
-	return l->addr_data[mp->flags_off + k];
+	return abtf__addr_flags(&l->addr, &mp->grp, k);
 }
 
 static int member_sigs(struct abtf_linker *l, struct node *n,
@@ -307,8 +307,8 @@ static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 		err = -ENOMEM;
 	if (!err) {
 		abtf__member_input(l, mp, &xm, types, &in);
-		err = member_sigs(l, n, &in, mp->nr_slots +
-				  (xbuf ? mp->nr_extra : 0), b);
+		err = member_sigs(l, n, &in, mp->grp.nr_slots +
+				  (xbuf ? mp->grp.nr_extra : 0), b);
 	}
 	if (err == -EINVAL && !n->msg[0])
 		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "

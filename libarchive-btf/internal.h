@@ -113,45 +113,6 @@ int abtf__tmpfile_for(const char *path, char **tmp);
 int abtf__tmpfile_commit(char *tmp, const char *path);
 void abtf__tmpfile_abort(char *tmp);
 
-/*
- * Each object's .debug_btf_addr contribution starts with this header, in the
- * object's byte order, then holds one slot per FUNC and VAR of the .BTF
- * member it belongs to. btf-link pairs headers with archive members by
- * size and hash, so objects without .debug_btf_addr (pahole's) may sit in between.
- */
-struct abtf_addr_hdr {
-	char magic[4];		/* ABTF_ADDR_MAGIC */
-	uint32_t nr_slots;
-	uint32_t btf_size;	/* size of the .BTF member it describes */
-	uint32_t btf_hash;	/* abtf__hash32() of that member */
-};
-#define ABTF_ADDR_MAGIC		"BTFA"
-
-/*
- * Version 2 of a group (docs/archive-format.md): the same first four
- * fields, then what the optimized_func and consistent_func features need.
- * After the header: nr_slots + nr_extra slots, the extension's types and
- * strings, one flags byte per FUNC, zero padding to a slot's size.
- */
-struct abtf_addr_hdr2 {
-	char magic[4];		/* ABTF_ADDR_MAGIC2 */
-	uint32_t nr_slots;	/* FUNCs and VARs of the .BTF member */
-	uint32_t btf_size;
-	uint32_t btf_hash;
-	uint32_t nr_extra;	/* FUNCs of the extension, each with a slot */
-	uint32_t ext_type_len;	/* the extension's type records */
-	uint32_t ext_str_len;	/* its strings, numbered after the member's */
-	uint32_t nr_flags;	/* FUNCs of the member, then of the extension */
-};
-#define ABTF_ADDR_MAGIC2	"BTFB"
-
-/* A FUNC's flags byte (pahole 1.31's per-function facts). */
-#define ABTF_FN_OPTIMIZED	0x01	/* parameters optimized, ABI changed */
-#define ABTF_FN_UNEXPECTED_REG	0x02	/* a parameter in an unexpected register */
-#define ABTF_FN_REORDERED	0x04	/* parameters reordered */
-#define ABTF_FN_WEAK		0x08	/* its symbol is weak in its object */
-#define ABTF_FN_OPTIMIZED_ABI	0x10	/* parameters optimized, DW_CC_nocall */
-
 /* The per-CPU section, and the prefix of its input subsections. */
 #define ABTF_PERCPU_SEC		".data..percpu"
 

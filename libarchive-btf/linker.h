@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Internal state of the archive linker, shared by linker.c (input, plan,
- * threads, output) and merge.c (one merge node). See the essay atop
- * linker.c.
+ * Internal state of the archive linker, shared by its phases (linker.c,
+ * the entry; linker_plan.c, input, plan and threads; linker_place.c,
+ * pairing with .debug_btf_addr and placing by name; linker_merge.c, the
+ * merge tree; linker_write.c, output) and by merge.c (one merge node),
+ * funcs.c, kfuncs.c, filter.c and exact.c. See the essay atop linker.c.
  */
 #ifndef __ABTF_LINKER_H
 #define __ABTF_LINKER_H
 
+#include <errno.h>
 #include <stdint.h>
+#include <time.h>
 
+#include "addr.h"
 #include "archive.h"
 
 struct btf;
@@ -37,12 +42,6 @@ struct lsymval {
 	uint32_t shndx;
 };
 
-struct rela {
-	uint64_t offset;
-	uint32_t sym;
-	int64_t addend;
-};
-
 /* Where one VAR goes; !present: nowhere (dropped). */
 struct place {
 	bool present;
@@ -61,14 +60,7 @@ struct mplan {
 	uint32_t hash;
 	bool has_group;		/* paired with a .debug_btf_addr group */
 	bool check_hash;	/* paired by size: the leaf checks the hash */
-	size_t slots_off;
-	uint32_t nr_slots;	/* the member's FUNCs and VARs */
-	/* a version 2 group: its extension FUNCs and the FUNCs' flags */
-	uint32_t nr_extra;	/* extension FUNCs, slots after nr_slots */
-	uint32_t ext_type_len, ext_str_len;
-	size_t ext_off;		/* in .debug_btf_addr */
-	uint32_t nr_flags;
-	size_t flags_off;
+	struct abtf_addr_group grp;	/* has_group: its slots, extension, flags */
 	struct place *vars;	/* placed by name: one per VAR, in VAR order */
 	size_t nr_vars;
 };
@@ -162,12 +154,9 @@ struct abtf_linker {
 	size_t btf_off;		/* .BTF in the file */
 	size_t btf_size;
 	size_t btf_shndx;
-	const uint8_t *addr_data;	/* .debug_btf_addr, mapped */
-	size_t addr_size;
+	struct abtf_addr_sec addr;	/* .debug_btf_addr, mapped */
 	size_t addr_shndx;
-	struct rela *relas;	/* .rela.debug_btf_addr, by offset */
-	size_t nr_relas;
-	bool rel_inplace;	/* SHT_REL: the addend is in the slot */
+	struct abtf_addr_relocs relocs;	/* .rela.debug_btf_addr, by offset */
 
 	struct lsec *secs;	/* by section index */
 	size_t nr_secs;
@@ -199,28 +188,67 @@ struct abtf_linker {
 	struct abtf_link_stats st;
 };
 
-/* linker.c */
+/* A leaf merges about this many bytes of members; a node this many inputs. */
+#ifndef ABTF_LEAF_BYTES
+#define ABTF_LEAF_BYTES	(16u << 20)
+#endif
+#ifndef ABTF_FAN_IN
+#define ABTF_FAN_IN	4
+#endif
+
+static inline double abtf__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline int abtf__link_error(struct abtf_linker *l, int err,
+				   const char *what)
+{
+	pr_warn(&l->pr, "%s: %s", l->path, what);
+	return err;
+}
+
+static inline int abtf__link_elf_fail(struct abtf_linker *l, const char *what)
+{
+	pr_warn(&l->pr, "%s: %s: %s", l->path, what, elf_errmsg(-1));
+	return -EINVAL;
+}
+
+/* linker_plan.c: the input, the plan, the threads, reading members */
+int abtf__pread_all(int fd, void *buf, size_t size, size_t off);
+int abtf__linker_open(struct abtf_linker *l, size_t fsize);
+size_t abtf__find_section(const struct abtf_linker *l, const char *name);
+Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
+int abtf__walk_members(struct abtf_linker *l);
+struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr);
 int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 		    int (*fn)(struct abtf_linker *, struct node *, void *),
 		    void *ctx);
 uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 			 struct abtf_member *ms);
 const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
-int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
-			size_t i, const struct abtf_member *m, uint8_t **buf,
-			struct abtf_member *xm);
 void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			const struct abtf_member *m, const uint8_t *types,
 			struct input *in);
+
+/* linker_place.c: pairing with .debug_btf_addr, placing by name */
+int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr);
+int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+			size_t i, const struct abtf_member *m, uint8_t **buf,
+			struct abtf_member *xm);
+
+/* linker_merge.c: the merge tree */
+int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);
 
 /* funcs.c */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
 bool abtf__func_dropped(const struct abtf_linker *l, const char *name);
 bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
 			uint32_t ordinal);
-size_t abtf__find_section(const struct abtf_linker *l, const char *name);
-Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 
 /* kfuncs.c */
 int abtf__collect_kfuncs(struct abtf_linker *l);
@@ -236,7 +264,6 @@ int abtf__node_finish(struct abtf_linker *l, struct node *n);
 struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
 void abtf__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
-size_t abtf__slot_size(const struct abtf_linker *l);
 int abtf__func_present(struct abtf_linker *l, const struct input *in,
 		       uint32_t slot, const char *name);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);

@@ -122,32 +122,6 @@ void abtf__node_free(struct node *n)
 
 /* ---- where FUNCs and VARs are ---- */
 
-size_t abtf__slot_size(const struct abtf_linker *l)
-{
-	return l->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-}
-
-static uint64_t slot_value(const struct abtf_linker *l, size_t at)
-{
-	const uint8_t *p = l->addr_data + at;
-	uint64_t v64;
-	uint32_t v32;
-
-	if (abtf__slot_size(l) == 8) {
-		memcpy(&v64, p, 8);
-		return v64;
-	}
-	memcpy(&v32, p, 4);
-	return v32;
-}
-
-static int rela_cmp(const void *a, const void *b)
-{
-	const struct rela *x = a, *y = b;
-
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
 /* The allocated section holding @addr in a final image. */
 static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 			    uint32_t *shndx, uint64_t *off)
@@ -171,22 +145,21 @@ static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		      uint32_t k, struct place *pl)
 {
-	size_t at = mp->slots_off + (size_t)k * abtf__slot_size(l);
-	struct rela key = { .offset = at };
-	const struct rela *r;
+	size_t at = mp->grp.slots_off + (size_t)k * l->addr.slot_size;
+	const struct abtf_addr_rela *r;
 	uint64_t v;
 
 	memset(pl, 0, sizeof(*pl));
-	if (k >= (uint64_t)mp->nr_slots + mp->nr_extra)
+	if (k >= (uint64_t)mp->grp.nr_slots + mp->grp.nr_extra)
 		return -EINVAL;
-	v = slot_value(l, at);
+	v = abtf__addr_slot_value(&l->addr, at);
 	if (l->ehdr.e_type != ET_REL) {
 		if (v)	/* 0: the linker discarded it */
 			pl->present = section_of_addr(l, v - 1, &pl->key,
 						      &pl->off);
 		return 0;
 	}
-	r = bsearch(&key, l->relas, l->nr_relas, sizeof(key), rela_cmp);
+	r = abtf__addr_reloc_at(&l->relocs, at);
 	if (!r || r->sym >= l->nr_symvals)
 		return 0;
 	pl->key = l->symvals[r->sym].shndx;
@@ -194,7 +167,7 @@ static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		return 0;
 	pl->present = true;
 	pl->off = l->symvals[r->sym].value +
-		  (l->rel_inplace ? (int64_t)v : r->addend) - 1;
+		  (l->relocs.inplace ? (int64_t)v : r->addend) - 1;
 	return 0;
 }
 
@@ -891,25 +864,28 @@ int abtf__node_finish(struct abtf_linker *l, struct node *n)
 
 /* ---- the root: DATASECs and the final BTF ---- */
 
-struct out_var {
+/* A VAR of a final DATASEC: its ID and its place in the section. */
+struct final_dsec_var {
 	uint32_t id;
 	uint32_t off;
 	uint32_t size;
 };
 
-struct out_sec {
+/* A DATASEC the root rebuilds: one per output section holding VARs. */
+struct final_dsec {
 	const char *name;
 	uint32_t key;
 	uint32_t size;
-	struct out_var *vars;
+	struct final_dsec_var *vars;
 	size_t nr, cap;
 };
 
-static struct out_sec *out_sec_get(struct abtf_linker *l, struct out_sec **secs,
-				   size_t *nr, const struct place *pl)
+static struct final_dsec *final_dsec_get(struct abtf_linker *l,
+					 struct final_dsec **secs, size_t *nr,
+					 const struct place *pl)
 {
 	const char *name = l->elf ? l->secs[pl->key].name : pl->dsec_name;
-	struct out_sec *s;
+	struct final_dsec *s;
 	size_t i;
 
 	for (i = 0; i < *nr; i++)
@@ -928,13 +904,14 @@ static struct out_sec *out_sec_get(struct abtf_linker *l, struct out_sec **secs,
 	return s;
 }
 
-static int out_sec_add(struct out_sec *s, uint32_t id, const struct place *pl)
+static int final_dsec_add(struct final_dsec *s, uint32_t id,
+			  const struct place *pl)
 {
 	if (pl->off > UINT32_MAX)
 		return -ERANGE;
 	if (s->nr == s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 64;
-		struct out_var *v = realloc(s->vars, ncap * sizeof(*v));
+		struct final_dsec_var *v = realloc(s->vars, ncap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
@@ -948,32 +925,32 @@ static int out_sec_add(struct out_sec *s, uint32_t id, const struct place *pl)
 	return 0;
 }
 
-static int out_var_cmp(const void *a, const void *b)
+static int final_dsec_var_cmp(const void *a, const void *b)
 {
-	const struct out_var *x = a, *y = b;
+	const struct final_dsec_var *x = a, *y = b;
 
 	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static int out_sec_cmp(const void *a, const void *b)
+static int final_dsec_cmp(const void *a, const void *b)
 {
-	const struct out_sec *x = a, *y = b;
+	const struct final_dsec *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
 	return c ? c : (x->key < y->key ? -1 : x->key > y->key);
 }
 
 /* Sorted, without overlaps (the kernel rejects them), inside the section. */
-static void clean_vars(struct abtf_linker *l, struct out_sec *s)
+static void clean_vars(struct abtf_linker *l, struct final_dsec *s)
 {
 	uint64_t end = 0;
 	size_t i, n = 0;
 
-	qsort(s->vars, s->nr, sizeof(*s->vars), out_var_cmp);
+	qsort(s->vars, s->nr, sizeof(*s->vars), final_dsec_var_cmp);
 	for (i = 0; i < s->nr; i++) {
-		struct out_var *v = &s->vars[i];
+		struct final_dsec_var *v = &s->vars[i];
 
 		if ((n && v->off < end) || (uint64_t)v->off + v->size > s->size) {
 			pr_info(&l->pr, "%s: %s: dropped variable [%u] at offset "
@@ -987,7 +964,7 @@ static void clean_vars(struct abtf_linker *l, struct out_sec *s)
 	s->nr = n;
 }
 
-static int append_datasec(struct node *n, struct out_sec *s)
+static int append_datasec(struct node *n, struct final_dsec *s)
 {
 	size_t sz = sizeof(struct btf_type) +
 		    s->nr * sizeof(struct btf_var_secinfo), i;
@@ -1017,17 +994,17 @@ static int append_datasec(struct node *n, struct out_sec *s)
 
 static int append_datasecs(struct abtf_linker *l, struct node *n)
 {
-	struct out_sec *secs = NULL;
+	struct final_dsec *secs = NULL;
 	size_t nr = 0, i;
 	int err = 0;
 
 	for (i = 0; i < n->nr_vars && !err; i++) {
-		struct out_sec *s = out_sec_get(l, &secs, &nr, &n->vars[i]);
+		struct final_dsec *s = final_dsec_get(l, &secs, &nr, &n->vars[i]);
 
-		err = s ? out_sec_add(s, n->var_ids[i], &n->vars[i]) : -ENOMEM;
+		err = s ? final_dsec_add(s, n->var_ids[i], &n->vars[i]) : -ENOMEM;
 	}
 	if (nr)
-		qsort(secs, nr, sizeof(*secs), out_sec_cmp);
+		qsort(secs, nr, sizeof(*secs), final_dsec_cmp);
 	for (i = 0; i < nr && !err; i++) {
 		clean_vars(l, &secs[i]);
 		if (secs[i].nr)

@@ -17,10 +17,11 @@
 # The cases (CASE: what the input is; where it crashes):
 #
 #   raw-datasec-uaf: a cc-btf object's .BTF with a DATASEC (percpu-local.c),
-#     linked as a raw file; heap-use-after-free in out_sec_get()
-#     (merge.c) or abtf__strtab_add() from append_datasec(): for a raw
-#     input the DATASEC names are kept as pointers into the member's
-#     buffer, which merge_leaf() (linker.c) frees before finish_node().
+#     linked as a raw file; heap-use-after-free in out_sec_get() (now
+#     final_dsec_get(), merge.c) or abtf__strtab_add() from
+#     append_datasec(): for a raw input the DATASEC names were kept as
+#     pointers into the member's buffer, which merge_leaf() (now in
+#     linker_merge.c) frees before finish_node().
 #   fwd-type: forward-decls.c's .BTF with the FWD "opaque_s" given a type
 #     (size_type field) 0x400000; SEGV in libbpf's btf__dedup() called from
 #     dedup() (merge.c): a FWD with a non-zero type passes validation.

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The merge tree (the essay atop linker.c, steps 2 and 3): each leaf reads
+ * its members one at a time and merges them (merge.c merges one input
+ * into a node); the levels above merge up to ABTF_FAN_IN results of the
+ * level below, in order, until the root.
+ *
+ * Calls linker_plan.c (reading, the thread pool) and linker_place.c (a
+ * member's extension).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "linker.h"
+
+static int finish_node(struct abtf_linker *l, struct node *n)
+{
+	if (!n->root)
+		return abtf__node_finish(l, n);
+	l->btf = abtf__node_root_btf(l, n);
+	return l->btf ? 0 : (errno ? -errno : -EINVAL);
+}
+
+/* Read member @i into @buf (grown as needed), validated and described. */
+static int read_member(struct abtf_linker *l, struct node *n, size_t i,
+		       uint8_t **buf, size_t *cap, struct abtf_member *m)
+{
+	struct mplan *mp = &l->plans[i];
+	int err;
+
+	if (mp->size > *cap) {
+		uint8_t *nb = realloc(*buf, mp->size);
+
+		if (!nb)
+			return -ENOMEM;
+		*buf = nb;
+		*cap = mp->size;
+	}
+	err = abtf__pread_all(l->fd, *buf, mp->size, l->btf_off + mp->off);
+	if (err) {
+		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
+			strerror(-err));
+		return err;
+	}
+	if (mp->nr_types) {	/* validated by the plan already */
+		abtf__member_describe(*buf, mp->off, mp->nr_types, m);
+	} else {
+		err = abtf__member_check(*buf, mp->size, i, mp->off, l->path,
+					 &n->pr, m);
+		if (err)
+			return err;
+	}
+	if (mp->check_hash && abtf__hash32(*buf, mp->size) != mp->hash) {
+		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
+			".debug_btf_addr group is for another member",
+			l->path, i, mp->off);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A leaf reads its members one at a time: memory is one member's size. */
+static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	uint8_t *buf = NULL, *xbuf = NULL;
+	size_t cap = 0, i;
+	int err = 0;
+
+	for (i = n->first; !err && i < n->first + n->nr; i++) {
+		const uint8_t *types;
+		struct abtf_member m;
+		struct input in;
+		uint8_t *filtered = NULL;
+		void *copy = NULL;
+
+		err = read_member(l, n, i, &buf, &cap, &m);
+		if (!err)
+			err = abtf__member_extend(l, &n->pr, i, &m, &xbuf, &m);
+		if (err)
+			break;
+		types = abtf__aligned_types(&m, &copy);
+		if (!types) {
+			err = -ENOMEM;
+			break;
+		}
+		abtf__member_input(l, &l->plans[i], &m, types, &in);
+		err = abtf__filter_input(l, &in, &filtered);
+		if (!err)
+			err = abtf__node_merge(l, n, &in);
+		if (err && !n->msg[0])
+			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
+				"cannot merge: %s", l->path, i,
+				l->plans[i].off, strerror(-err));
+		free(filtered);
+		free(copy);
+		free(xbuf);
+		xbuf = NULL;
+	}
+	free(xbuf);
+	free(buf);
+	return err ? err : finish_node(l, n);
+}
+
+static void child_input(const struct node *c, struct input *in)
+{
+	const struct btf_header *hdr = c->raw;
+
+	memset(in, 0, sizeof(*in));
+	in->kind = IN_CHILD;
+	in->types = (const uint8_t *)c->raw + hdr->hdr_len + hdr->type_off;
+	in->type_len = hdr->type_len;
+	in->strs = (const char *)c->raw + hdr->hdr_len + hdr->str_off;
+	in->str_len = hdr->str_len;
+	in->vars = c->vars;
+	in->nr_vars = c->nr_vars;
+}
+
+static uint32_t count_types(const uint8_t *types, uint32_t len)
+{
+	uint32_t off = 0, n = 0;
+
+	while (off < len) {
+		off += abtf__record_size((const void *)(types + off));
+		n++;
+	}
+	return n;
+}
+
+static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	struct node *below = ctx;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < n->nr; i++) {
+		struct node *c = &below[n->first + i];
+		struct input in;
+
+		child_input(c, &in);
+		in.nr_types = count_types(in.types, in.type_len);
+		err = abtf__node_merge(l, n, &in);
+		abtf__node_free(c);	/* merged: its memory can go */
+	}
+	return err ? err : finish_node(l, n);
+}
+
+/* Levels of up to ABTF_FAN_IN children each, until one root. */
+static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
+{
+	struct node *up;
+	size_t i, nup;
+	int err = 0;
+
+	while (nr > 1 && !err) {
+		nup = (nr + ABTF_FAN_IN - 1) / ABTF_FAN_IN;
+		up = calloc(nup, sizeof(*up));
+		if (!up) {
+			err = -ENOMEM;
+			break;
+		}
+		for (i = 0; i < nup; i++) {
+			up[i].first = i * ABTF_FAN_IN;
+			up[i].nr = nr - up[i].first < ABTF_FAN_IN ?
+				   nr - up[i].first : ABTF_FAN_IN;
+			up[i].root = nup == 1;
+		}
+		err = abtf__run_level(l, up, nup, merge_children, level);
+		for (i = 0; i < nr; i++)
+			abtf__node_free(&level[i]);
+		free(level);
+		level = up;
+		nr = nup;
+	}
+	for (i = 0; i < nr; i++)
+		abtf__node_free(&level[i]);
+	free(level);
+	return err;
+}
+
+/* The leaves merged, then the tree above them up to the final BTF. */
+int abtf__merge_levels(struct abtf_linker *l, struct node *leaves,
+		       size_t nr)
+{
+	double t1 = abtf__now(), t2;
+	size_t i;
+	int err;
+
+	err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
+	t2 = abtf__now();
+	l->st.t_merge += t2 - t1;
+	l->st.types_in = l->st.funcs = 0;
+	for (i = 0; i < nr; i++) {
+		l->st.types_in += leaves[i].types_in;
+		l->st.funcs += leaves[i].funcs;
+	}
+	if (err) {
+		for (i = 0; i < nr; i++)
+			abtf__node_free(&leaves[i]);
+		free(leaves);
+		return err;
+	}
+	err = merge_tree(l, leaves, nr);	/* frees the leaves */
+	l->st.t_dedup += abtf__now() - t2;
+	return err;
+}

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The linker's input and plan (see the essay atop linker.c, step 1): the
+ * ELF file read once at open (section headers, symbols, .debug_btf_addr
+ * and its relocations), so that threads never call libelf; the archive's
+ * member boundaries from their headers; the leaves of the merge tree; the
+ * thread pool that runs a level of nodes; reading a leaf's members.
+ *
+ * The bottom of the linker: it calls no other linker_*.c file.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "linker.h"
+
+/* ---- input ---- */
+
+int abtf__pread_all(int fd, void *buf, size_t size, size_t off)
+{
+	size_t got = 0;
+
+	while (got < size) {
+		ssize_t n = pread(fd, (char *)buf + got, size - got, off + got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n ? -errno : -EIO;
+		got += n;
+	}
+	return 0;
+}
+
+/* A copy of every section header: threads never call libelf. */
+static int load_sections(struct abtf_linker *l, size_t fsize)
+{
+	size_t i;
+	int err;
+
+	err = abtf__elf_check(l->elf, fsize, l->path, &l->pr);
+	if (err)
+		return err;
+	if (elf_getshdrnum(l->elf, &l->nr_secs))
+		return abtf__link_elf_fail(l, "bad section header table");
+	l->secs = calloc(l->nr_secs + 1, sizeof(*l->secs));
+	if (!l->secs)
+		return -ENOMEM;
+	for (i = 1; i < l->nr_secs; i++) {
+		Elf_Scn *scn = elf_getscn(l->elf, i);
+		GElf_Shdr shdr;
+
+		if (!scn || !gelf_getshdr(scn, &shdr))
+			return abtf__link_elf_fail(l, "bad section header");
+		l->secs[i].name = elf_strptr(l->elf, l->shstrndx, shdr.sh_name);
+		l->secs[i].addr = shdr.sh_addr;
+		l->secs[i].size = shdr.sh_size;
+		l->secs[i].flags = shdr.sh_flags;
+	}
+	return 0;
+}
+
+size_t abtf__find_section(const struct abtf_linker *l, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < l->nr_secs; i++)
+		if (l->secs[i].name && !strcmp(l->secs[i].name, name))
+			return i;
+	return 0;
+}
+
+/* .debug_btf_addr's relocations (a relocatable input), sorted (addr.c). */
+static int load_relocs(struct abtf_linker *l)
+{
+	if (!l->addr.size)
+		return 0;
+	return abtf__addr_relocs_load(l->elf, l->addr_shndx, l->path, &l->pr,
+				      &l->relocs);
+}
+
+static int lsym_cmp(const void *a, const void *b)
+{
+	const struct lsym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(l->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) &&
+		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
+		     uint32_t shndx, const char *name)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+	struct lsym *e;
+
+	if ((type != STT_FUNC && type != STT_OBJECT) || !shndx ||
+	    shndx >= l->nr_secs || !name || !*name)
+		return;
+	e = &l->syms[l->nr_syms++];
+	e->name = name;
+	e->value = s->st_value;
+	e->size = s->st_size;
+	e->idx = i;
+	e->shndx = shndx;
+	e->type = type;
+	e->bind = GELF_ST_BIND(s->st_info);
+}
+
+/* The index of the first defined symbol called @name (or where it would be). */
+size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
+{
+	size_t lo = 0, hi = l->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(l->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Every symbol by index (for relocations), defined ones by name. */
+static int load_symbols(struct abtf_linker *l)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d, *xd;
+	GElf_Shdr shdr;
+	size_t i, n;
+
+	while ((scn = elf_nextscn(l->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn)
+		return 0;
+	d = elf_getdata(scn, NULL);
+	if (!d)
+		return abtf__link_elf_fail(l, "cannot read .symtab");
+	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
+	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	l->syms = calloc(n + 1, sizeof(*l->syms));
+	l->symvals = calloc(n + 1, sizeof(*l->symvals));
+	l->sym_used = calloc(n + 1, sizeof(*l->sym_used));
+	if (!l->syms || !l->symvals || !l->sym_used)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		GElf_Word xndx = 0;
+		uint32_t shndx;
+		GElf_Sym s;
+
+		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
+			return abtf__link_elf_fail(l, "bad symbol");
+		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
+		if (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX)
+			shndx = SHN_UNDEF;	/* absolute, common: nowhere */
+		l->symvals[i].value = s.st_value;
+		l->symvals[i].shndx = shndx;
+		add_lsym(l, &s, i, shndx,
+			 elf_strptr(l->elf, shdr.sh_link, s.st_name));
+	}
+	l->nr_symvals = n;
+	qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
+	return 0;
+}
+
+/* The ELF input: its sections, .debug_btf_addr, relocations, symbols. */
+int abtf__linker_open(struct abtf_linker *l, size_t fsize)
+{
+	GElf_Shdr shdr;
+	Elf_Data *d;
+	int err;
+
+	if (!gelf_getehdr(l->elf, &l->ehdr))
+		return abtf__link_elf_fail(l, "bad ELF header");
+	l->addr.slot_size = abtf__addr_slot_size(l->ehdr.e_ident[EI_CLASS]);
+	if (elf_getshdrstrndx(l->elf, &l->shstrndx))
+		return abtf__link_elf_fail(l, "bad section header string table");
+	if (l->ehdr.e_ident[EI_DATA] !=
+	    (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB))
+		return abtf__link_error(l, -EOPNOTSUPP,
+				  "ELF of the other byte order is not supported");
+	err = load_sections(l, fsize);
+	if (err)
+		return err;
+	l->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
+	if (!l->btf_shndx)
+		return abtf__link_error(l, -ENOENT, "no .BTF section: its objects "
+				  "were not compiled through cc-btf, or were "
+				  "built with LTO (-flto: no DWARF for cc-btf "
+				  "to encode)");
+	if (!gelf_getshdr(elf_getscn(l->elf, l->btf_shndx), &shdr))
+		return abtf__link_elf_fail(l, "bad .BTF section header");
+	if (shdr.sh_type == SHT_NOBITS)
+		return abtf__link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
+	l->btf_off = shdr.sh_offset;
+	l->btf_size = shdr.sh_size;
+	l->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
+	if (l->addr_shndx && l->secs[l->addr_shndx].size) {
+		d = elf_rawdata(elf_getscn(l->elf, l->addr_shndx), NULL);
+		if (!d)
+			return abtf__link_elf_fail(l, "cannot read " ABTF_SEC_ADDR);
+		l->addr.data = d->d_buf;
+		l->addr.size = d->d_size;
+	}
+	err = load_relocs(l);
+	return err ? err : load_symbols(l);
+}
+
+/* ---- plan ---- */
+
+static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
+		     size_t size)
+{
+	if (l->nr_members == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		struct mplan *n = realloc(l->plans, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->plans = n;
+		*cap = ncap;
+	}
+	memset(&l->plans[l->nr_members], 0, sizeof(*l->plans));
+	l->plans[l->nr_members].off = off;
+	l->plans[l->nr_members].size = size;
+	l->nr_members++;
+	return 0;
+}
+
+/* Member boundaries from the headers alone: 24 bytes read per member. */
+int abtf__walk_members(struct abtf_linker *l)
+{
+	size_t off = 0, cap = 0, size, pad;
+	uint8_t buf[64];	/* enough to tell padding from garbage */
+	struct btf_header hdr;
+	int err;
+
+	if (!l->btf_size)
+		return abtf__link_error(l, -EINVAL, ".BTF is empty");
+	while (off < l->btf_size) {
+		size_t avail = l->btf_size - off;
+
+		memset(&hdr, 0, sizeof(hdr));
+		err = abtf__pread_all(l->fd, &hdr, avail < sizeof(hdr) ? avail :
+				sizeof(hdr), l->btf_off + off);
+		if (err)
+			return abtf__link_error(l, err, "cannot read .BTF");
+		if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
+		    hdr.magic != 0x9feb)
+			return abtf__link_error(l, -EINVAL,
+					  "neither an ELF file nor raw BTF");
+		err = abtf__member_size(&hdr, avail, l->nr_members, off,
+					l->path, &l->pr, &size);
+		if (err)
+			return err;
+		err = push_plan(l, &cap, off, size);
+		if (err)
+			return err;
+		off += size;
+		avail = l->btf_size - off;
+		if (avail > sizeof(buf))
+			avail = sizeof(buf);
+		err = abtf__pread_all(l->fd, buf, avail, l->btf_off + off);
+		if (!err)
+			err = abtf__member_padding(buf, avail, l->nr_members - 1,
+						   off, l->path, &l->pr, &pad);
+		if (err)
+			return err;
+		off += pad;
+	}
+	return 0;
+}
+
+/* Leaves: consecutive members of about ABTF_LEAF_BYTES. */
+struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
+{
+	struct node *leaves = calloc(l->nr_members + 1, sizeof(*leaves));
+	size_t i, bytes = 0;
+
+	if (!leaves)
+		return NULL;
+	*nr = 0;
+	for (i = 0; i < l->nr_members; i++) {
+		if (!bytes)
+			leaves[(*nr)++].first = i;
+		leaves[*nr - 1].nr++;
+		leaves[*nr - 1].leaf = true;
+		bytes += l->plans[i].size;
+		if (bytes >= ABTF_LEAF_BYTES)
+			bytes = 0;
+	}
+	return leaves;
+}
+
+/* ---- threads ---- */
+
+struct job {
+	struct abtf_linker *l;
+	struct node *nodes;
+	size_t nr;
+	int (*fn)(struct abtf_linker *l, struct node *n, void *ctx);
+	void *ctx;
+	atomic_size_t next;
+};
+
+/* A node's messages are kept, and printed in node order after the level. */
+static void node_print(enum abtf_print_level level, void *ctx,
+		       const char *fmt, va_list ap)
+{
+	struct node *n = ctx;
+
+	if (level == ABTF_WARN && !n->msg[0])
+		vsnprintf(n->msg, sizeof(n->msg), fmt, ap);
+}
+
+static void *worker(void *arg)
+{
+	struct job *job = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&job->next, 1)) < job->nr) {
+		struct node *n = &job->nodes[i];
+
+		n->pr.fn = node_print;
+		n->pr.ctx = n;
+		n->err = job->fn(job->l, n, job->ctx);
+	}
+	return NULL;
+}
+
+/* Run @fn on every node, on up to nr_threads threads; first error wins. */
+int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+		     int (*fn)(struct abtf_linker *, struct node *, void *),
+		     void *ctx)
+{
+	struct job job = { .l = l, .nodes = nodes, .nr = nr, .fn = fn,
+			   .ctx = ctx };
+	pthread_t tids[64];
+	size_t i, nt = l->nr_threads;
+
+	atomic_init(&job.next, 0);
+	if (nt > nr)
+		nt = nr;
+	if (nt > ARRAY_SIZE(tids))
+		nt = ARRAY_SIZE(tids);
+	for (i = 1; i < nt; i++)
+		if (pthread_create(&tids[i], NULL, worker, &job))
+			break;
+	nt = i;
+	worker(&job);
+	for (i = 1; i < nt; i++)
+		pthread_join(tids[i], NULL);
+	for (i = 0; i < nr; i++) {
+		if (!nodes[i].err)
+			continue;
+		if (nodes[i].msg[0])
+			pr_warn(&l->pr, "%s", nodes[i].msg);
+		else
+			pr_warn(&l->pr, "%s: %s", l->path,
+				strerror(-nodes[i].err));
+		return nodes[i].err;
+	}
+	return 0;
+}
+
+/* ---- reading members ---- */
+
+/* The leaf's bytes, one pread; members validated on the way. */
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
+			  struct abtf_member *ms)
+{
+	const struct mplan *first = &l->plans[n->first];
+	const struct mplan *last = &l->plans[n->first + n->nr - 1];
+	size_t span = last->off + last->size - first->off, i;
+	uint8_t *buf = malloc(span ? span : 1);
+
+	if (!buf) {
+		n->err = -ENOMEM;
+		return NULL;
+	}
+	n->err = abtf__pread_all(l->fd, buf, span, l->btf_off + first->off);
+	if (n->err) {
+		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
+			strerror(-n->err));
+		goto out_free;
+	}
+	for (i = 0; i < n->nr; i++) {
+		struct mplan *mp = &l->plans[n->first + i];
+		const uint8_t *p = buf + mp->off - first->off;
+
+		if (mp->nr_types) {	/* validated by the plan already */
+			abtf__member_describe(p, mp->off, mp->nr_types, &ms[i]);
+			continue;
+		}
+		n->err = abtf__member_check(p, mp->size, n->first + i, mp->off,
+					    l->path, &n->pr, &ms[i]);
+		if (n->err)
+			goto out_free;
+		mp->nr_types = ms[i].nr_types;
+	}
+	return buf;
+out_free:
+	free(buf);
+	return NULL;
+}
+
+/* ---- a member as a merge input ---- */
+
+const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy)
+{
+	*copy = NULL;
+	if (!((uintptr_t)m->types % 4))
+		return m->types;
+	*copy = malloc(m->type_len ? m->type_len : 1);
+	if (*copy)
+		memcpy(*copy, m->types, m->type_len);
+	return *copy;
+}
+
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
+			 const struct abtf_member *m, const uint8_t *types,
+			 struct input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->kind = !l->elf ? IN_RAW : mp->has_group ? IN_SLOTS : IN_NAMES;
+	in->types = types;
+	in->type_len = m->type_len;
+	in->strs = m->strs;
+	in->str_len = m->str_len;
+	in->nr_types = m->nr_types;
+	in->plan = mp;
+}
