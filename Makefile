@@ -53,10 +53,10 @@ Q		:=
 msg		=
 endif
 
-DEPS_PC		:= libbpf libdw libelf
+DEPS_PC		:= libbpf libdw libelf zlib
 DEPS_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags $(DEPS_PC) 2>/dev/null)
 DEPS_LIBS	:= $(shell $(PKG_CONFIG) --libs $(DEPS_PC) 2>/dev/null || \
-		     echo -lbpf -ldw -lelf)
+		     echo -lbpf -ldw -lelf -lz)
 
 # The tools link libbpf, libdw and libelf (and what those need) statically
 # when their archives are installed: cc-btf runs once per object, and the

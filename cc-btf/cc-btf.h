@@ -76,6 +76,7 @@ struct cc_btf {
 	bool warn;		/* --warn: an encoding failure is a warning */
 	bool detached;		/* --detached: OBJECT.btf, object untouched */
 	bool no_addr;		/* --no-addr: no .debug_btf_addr section */
+	bool compress;		/* --compress: .BTF as a compressed member */
 	int verbose;		/* -v: what was encoded; -vv: library debug */
 	const char *out;	/* --encode -o OUT: raw BTF to OUT */
 

@@ -126,6 +126,7 @@ static int encode_file(struct cc_btf *cb, const char *path,
 		.print = print_cb,
 		.print_ctx = cb,
 		.no_addr = cb->no_addr,
+		.compress = cb->compress,
 	};
 	struct abtf_encoder *enc;
 	unsigned int nr;

@@ -136,8 +136,9 @@ int cc_btf__print_settings(const struct cc_btf *cb)
 	if (!stat("/proc/self/exe", &st))
 		printf("binary %lld %lld.%09ld\n", (long long)st.st_size,
 		       (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	printf("no-btf %d\nwarn %d\ndetached %d\nno-addr %d\nverbose %d\n",
-	       cb->no_btf, cb->warn, cb->detached, cb->no_addr, cb->verbose);
+	printf("no-btf %d\nwarn %d\ndetached %d\nno-addr %d\ncompress %d\n"
+	       "verbose %d\n", cb->no_btf, cb->warn, cb->detached, cb->no_addr,
+	       cb->compress, cb->verbose);
 	return fflush(stdout) ? EXIT_ENCODE : 0;
 }
 

@@ -73,9 +73,15 @@ struct abtf_encode_opts {
 	 * the same, byte for byte (tests/dedup-diff.bats keeps that true).
 	 */
 	bool libbpf_dedup;
+	/*
+	 * Write the object's .BTF as a compressed archive member (zlib, about
+	 * 0.4 times the size; docs/archive-format.md): only btf-link reads
+	 * it. abtf_encoder__write_raw() writes plain BTF all the same.
+	 */
+	bool compress;
 	size_t :0;
 };
-#define abtf_encode_opts__last_field libbpf_dedup
+#define abtf_encode_opts__last_field compress
 
 struct abtf_encoder;
 

@@ -59,6 +59,7 @@
 #include "addr.h"
 #include "encoder.h"
 #include "verify.h"
+#include "zmember.h"
 
 
 struct sym {
@@ -1450,7 +1451,7 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 {
 	struct abtf_section secs[2];
 	const void *raw;
-	void *slots = NULL;
+	void *slots = NULL, *zbtf = NULL;
 	uint32_t size;
 	size_t nr = 1;
 	int err;
@@ -1471,10 +1472,18 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 	secs[0].align = 4;
 	secs[0].data = raw;
 	secs[0].size = size;
+	if (enc->opts.compress) {
+		err = abtf__zmember_deflate(raw, size, &zbtf, &secs[0].size);
+		if (err)
+			return err;
+		secs[0].data = zbtf;
+	}
 	if (enc->relocs) {
 		slots = addr_section(enc, raw, size, &secs[1].size);
-		if (!slots)
+		if (!slots) {
+			free(zbtf);
 			return -ENOMEM;
+		}
 		secs[1].name = ABTF_SEC_ADDR;
 		secs[1].type = SHT_PROGBITS;
 		secs[1].align = slot_size(enc);
@@ -1496,6 +1505,7 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 	err = abtf__elf_set_sections(enc->elf, enc->path, dst ? dst : enc->path,
 				     secs, nr, &enc->pr);
 	free(slots);
+	free(zbtf);
 	return err;
 }
 

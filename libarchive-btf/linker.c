@@ -155,6 +155,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	for (i = 0; i < l->nr_members && l->plans; i++)
 		free(l->plans[i].vars);
 	free(l->plans);
+	free(l->btf_mem);
 	btf__free(l->btf);
 	btf__free(l->base);
 	abtf__addr_relocs_free(&l->relocs);
@@ -206,7 +207,7 @@ static int verify_final(struct abtf_linker *l)
 /* One member and no .debug_btf_addr left to apply: what btf-link writes. */
 static bool is_final(const struct abtf_linker *l)
 {
-	return l->nr_members == 1 && !l->addr.size;
+	return l->nr_members == 1 && !l->addr.size && !l->nr_zmembers;
 }
 
 /* A final BTF may be split (a module's): libbpf checks it against the base. */
@@ -218,7 +219,7 @@ static int keep_final(struct abtf_linker *l)
 
 	if (!buf)
 		return -ENOMEM;
-	err = abtf__pread_all(l->fd, buf, size, l->btf_off);
+	err = abtf__read_btf(l, buf, size, 0);
 	if (!err) {
 		l->btf = abtf__new_btf(buf, size, l->base);
 		if (!l->btf)
@@ -359,12 +360,14 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 		return l->final_input;
 	l->nr_threads = thread_count(l);
 	err = abtf__walk_members(l);
+	l->st.bytes_in = l->btf_size;
+	if (!err && l->nr_zmembers)
+		err = abtf__inflate_archive(l);
 	if (!err)
 		err = load_base(l);
 	if (err)
 		return err;
 	l->st.nr_members = l->nr_members;
-	l->st.bytes_in = l->btf_size;
 	if (is_final(l) && !l->opts.force)
 		return keep_final(l);
 	/* pahole tags kfuncs only when it writes decl tags at all */

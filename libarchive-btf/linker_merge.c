@@ -41,7 +41,7 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 		*buf = nb;
 		*cap = mp->size;
 	}
-	err = abtf__pread_all(l->fd, *buf, mp->size, l->btf_off + mp->off);
+	err = abtf__read_btf(l, *buf, mp->size, mp->off);
 	if (err) {
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
 			strerror(-err));

@@ -20,6 +20,7 @@
 #include <linux/btf.h>
 
 #include "linker.h"
+#include "zmember.h"
 
 /* ---- input ---- */
 
@@ -250,12 +251,52 @@ static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
 	return 0;
 }
 
+/* @len bytes of the archive at @off: from the file, or inflated. */
+int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
+		   size_t off)
+{
+	if (off > l->btf_size || len > l->btf_size - off)
+		return -EIO;
+	if (l->btf_mem) {
+		memcpy(buf, l->btf_mem + off, len);
+		return 0;
+	}
+	return abtf__pread_all(l->fd, buf, len, l->btf_off + off);
+}
+
+/* The size of the member at @off, compressed or not: from its header. */
+static int member_size(struct abtf_linker *l, size_t off, size_t avail,
+		       size_t *size, size_t *raw_size)
+{
+	struct btf_header hdr;
+	int err;
+
+	memset(&hdr, 0, sizeof(hdr));
+	err = abtf__read_btf(l, &hdr, avail < sizeof(hdr) ? avail : sizeof(hdr), off);
+	if (err)
+		return abtf__link_error(l, err, "cannot read .BTF");
+	*raw_size = 0;
+	if (abtf__is_zmember(&hdr, avail)) {
+		if (l->btf_mem)
+			return abtf__link_error(l, -EINVAL, "a compressed member "
+					  "holds a compressed member");
+		l->nr_zmembers++;
+		return abtf__zmember_size(&hdr, avail, l->nr_members, off,
+					  l->path, &l->pr, size, raw_size);
+	}
+	if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
+	    hdr.magic != 0x9feb)
+		return abtf__link_error(l, -EINVAL,
+				  "neither an ELF file nor raw BTF");
+	return abtf__member_size(&hdr, avail, l->nr_members, off, l->path,
+				 &l->pr, size);
+}
+
 /* Member boundaries from the headers alone: 24 bytes read per member. */
 int abtf__walk_members(struct abtf_linker *l)
 {
-	size_t off = 0, cap = 0, size, pad;
+	size_t off = 0, cap = 0, size, raw_size, pad;
 	uint8_t buf[64];	/* enough to tell padding from garbage */
-	struct btf_header hdr;
 	int err;
 
 	if (!l->btf_size)
@@ -263,27 +304,18 @@ int abtf__walk_members(struct abtf_linker *l)
 	while (off < l->btf_size) {
 		size_t avail = l->btf_size - off;
 
-		memset(&hdr, 0, sizeof(hdr));
-		err = abtf__pread_all(l->fd, &hdr, avail < sizeof(hdr) ? avail :
-				sizeof(hdr), l->btf_off + off);
-		if (err)
-			return abtf__link_error(l, err, "cannot read .BTF");
-		if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
-		    hdr.magic != 0x9feb)
-			return abtf__link_error(l, -EINVAL,
-					  "neither an ELF file nor raw BTF");
-		err = abtf__member_size(&hdr, avail, l->nr_members, off,
-					l->path, &l->pr, &size);
+		err = member_size(l, off, avail, &size, &raw_size);
 		if (err)
 			return err;
 		err = push_plan(l, &cap, off, size);
 		if (err)
 			return err;
+		l->plans[l->nr_members - 1].raw_size = raw_size;
 		off += size;
 		avail = l->btf_size - off;
 		if (avail > sizeof(buf))
 			avail = sizeof(buf);
-		err = abtf__pread_all(l->fd, buf, avail, l->btf_off + off);
+		err = abtf__read_btf(l, buf, avail, off);
 		if (!err)
 			err = abtf__member_padding(buf, avail, l->nr_members - 1,
 						   off, l->path, &l->pr, &pad);
@@ -386,6 +418,105 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 	return 0;
 }
 
+/* Inflate or copy member @i of the file into @dst. */
+static int inflate_member(struct abtf_linker *l, struct node *n, size_t i,
+			  uint8_t *dst)
+{
+	const struct mplan *mp = &l->plans[i];
+	uint8_t *z;
+	int err;
+
+	if (!mp->raw_size)
+		return abtf__read_btf(l, dst, mp->size, mp->off);
+	z = malloc(mp->size);
+	if (!z)
+		return -ENOMEM;
+	err = abtf__read_btf(l, z, mp->size, mp->off);
+	if (!err)
+		err = abtf__zmember_inflate(z, mp->size, dst, mp->raw_size, i,
+					    mp->off, l->path, &n->pr);
+	free(z);
+	return err;
+}
+
+struct inflate_ctx {
+	uint8_t *mem;
+	const size_t *at;	/* by member: where it goes in mem */
+};
+
+/* A node's members, one after the other (on a thread of its own). */
+static int inflate_node(struct abtf_linker *l, struct node *n, void *arg)
+{
+	struct inflate_ctx *ctx = arg;
+	size_t i;
+	int err;
+
+	for (i = n->first; i < n->first + n->nr; i++) {
+		err = inflate_member(l, n, i, ctx->mem + ctx->at[i]);
+		if (err == -EIO)
+			pr_warn(&n->pr, "%s: cannot read .BTF", l->path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static size_t inflated_size(const struct mplan *mp)
+{
+	return ((mp->raw_size ? mp->raw_size : mp->size) + 3) & ~(size_t)3;
+}
+
+/*
+ * An archive with compressed members is inflated into memory, each member
+ * at a 4-byte boundary (zero padding between), on the link's threads, and
+ * walked again there: the rest of the link sees the plain archive.
+ */
+int abtf__inflate_archive(struct abtf_linker *l)
+{
+	struct inflate_ctx ctx = { 0 };
+	size_t i, total = 0, nr;
+	struct node *nodes;
+	size_t *at;
+	int err;
+
+	at = calloc(l->nr_members, sizeof(*at));
+	if (!at)
+		return -ENOMEM;
+	for (i = 0; i < l->nr_members; i++) {
+		size_t n = inflated_size(&l->plans[i]);
+
+		at[i] = total;
+		if (total > SIZE_MAX - n) {
+			free(at);
+			return abtf__link_error(l, -EFBIG,
+					  "the inflated archive is too large");
+		}
+		total += n;
+	}
+	ctx.at = at;
+	ctx.mem = calloc(1, total ? total : 1);
+	nodes = ctx.mem ? abtf__make_leaves(l, &nr) : NULL;
+	if (!nodes) {
+		free(ctx.mem);
+		free(at);
+		return abtf__link_error(l, -ENOMEM,
+				  "no memory for the inflated archive");
+	}
+	err = abtf__run_level(l, nodes, nr, inflate_node, &ctx);
+	free(nodes);
+	free(at);
+	if (err) {
+		free(ctx.mem);
+		return err;
+	}
+	l->btf_mem = ctx.mem;
+	l->btf_size = total;
+	l->nr_members = 0;
+	free(l->plans);
+	l->plans = NULL;
+	return abtf__walk_members(l);
+}
+
 /* ---- reading members ---- */
 
 /* The leaf's bytes, one pread; members validated on the way. */
@@ -401,7 +532,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 		n->err = -ENOMEM;
 		return NULL;
 	}
-	n->err = abtf__pread_all(l->fd, buf, span, l->btf_off + first->off);
+	n->err = abtf__read_btf(l, buf, span, first->off);
 	if (n->err) {
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
 			strerror(-n->err));

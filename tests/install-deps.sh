@@ -16,7 +16,7 @@ export DEBIAN_FRONTEND=noninteractive
 APT_OPTS=(-o DPkg::Lock::Timeout=300)
 $SUDO apt-get "${APT_OPTS[@]}" update
 $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
-	build-essential pkg-config libbpf-dev libdw-dev libelf-dev \
+	build-essential pkg-config libbpf-dev libdw-dev libelf-dev zlib1g-dev \
 	dwarves bpftool bats ccache binutils time python3 elfutils \
 	linux-source-6.1 linux-source-6.12 bc flex bison libssl-dev xz-utils cpio parallel \
 	qemu-system-x86 busybox-static patch git clang lld llvm \

@@ -10,7 +10,8 @@
 #   OUTDIR/link-raw/  the .BTF of each of those objects encoded by
 #                     BINDIR/cc-btf (one member), and the .BTF archives below
 #   OUTDIR/archive/   archives: the fixtures' "vmlinux" of tests/link.bats
-#                     (ld -T link.lds), ld -r of pairs of encoded fixtures,
+#                     (ld -T link.lds; again of compressed members, cc-btf
+#                     --compress), ld -r of pairs of encoded fixtures,
 #                     as fuzz-archive.c reads them: 2 bytes of features
 #                     (0: default; 0xffff: all), the .BTF, "=ADDR=" and the
 #                     .debug_btf_addr groups
@@ -73,6 +74,16 @@ for cc in gcc clang; do
 			2>/dev/null || continue
 		archive_seed "$T/pair.o" "$cc-pair$i"
 	done
+	# the same "vmlinux" of compressed members (cc-btf --compress)
+	for n in main a gc b; do
+		cp "$OUT/encode/$cc-link-$n.o" "$T/obj/z-$n.o" 2>/dev/null &&
+			timeout 60 "$BIN/cc-btf" --compress --encode \
+				"$T/obj/z-$n.o" 2>/dev/null || continue 2
+	done
+	if ld -T "$FIX/link.lds" -o "$T/prog-z-$cc" "$T/obj/z-"{main,a,gc,b}.o \
+		2>/dev/null; then
+		archive_seed "$T/prog-z-$cc" "$cc-vmlinux-z"
+	fi
 done
 rm -rf "$T"
 for d in encode link-raw archive; do

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Compressed archive members (docs/archive-format.md, "Compressed
+ * members"): a member that holds one BTF blob deflated with zlib, behind a
+ * 16-byte header of its own. Not installed.
+ */
+#ifndef __ABTF_ZMEMBER_H
+#define __ABTF_ZMEMBER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct abtf_printer;
+
+#define ABTF_ZMAGIC		"BTFz"
+#define ABTF_ZMETHOD_ZLIB	1
+/* deflate never makes more than about 1032 bytes of one input byte */
+#define ABTF_ZMAX_RATIO		1040
+
+struct abtf_zhdr {
+	char magic[4];		/* ABTF_ZMAGIC */
+	uint32_t method;	/* ABTF_ZMETHOD_ZLIB */
+	uint32_t raw_size;	/* the BTF member once inflated */
+	uint32_t z_size;	/* bytes of the zlib stream after the header */
+};
+
+/* Whether the @avail bytes at @p start a compressed member. */
+bool abtf__is_zmember(const void *p, size_t avail);
+
+/*
+ * Check the header of the compressed member @idx at byte @base of @path's
+ * .BTF, of which @avail bytes are left: *@size gets the member's bytes in
+ * the archive (header and stream), *@raw_size those of its BTF.
+ */
+int abtf__zmember_size(const void *p, size_t avail, size_t idx, size_t base,
+		       const char *path, const struct abtf_printer *pr,
+		       size_t *size, size_t *raw_size);
+
+/*
+ * Inflate the compressed member @z (header included, @size bytes, checked
+ * by abtf__zmember_size()) into @out, exactly @raw_size bytes: a stream
+ * that makes more or less, or ends early or late, is an error.
+ */
+int abtf__zmember_inflate(const void *z, size_t size, void *out,
+			  size_t raw_size, size_t idx, size_t base,
+			  const char *path, const struct abtf_printer *pr);
+
+/*
+ * The compressed member of the @size bytes of BTF at @raw, in a buffer
+ * *@out of *@out_size bytes the caller frees. Deterministic: the same bytes
+ * give the same member with the same zlib.
+ */
+int abtf__zmember_deflate(const void *raw, size_t size, void **out,
+			  size_t *out_size);
+
+#endif /* __ABTF_ZMEMBER_H */

@@ -1,0 +1,233 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# cc-btf --compress: each object's .BTF is a compressed member (zlib behind
+# a "BTFz" header, docs/archive-format.md), which the real linkers (GNU ld,
+# ld.lld) concatenate as they do plain members, and btf-link inflates. What
+# btf-link makes of an archive of compressed members must be byte for byte
+# what it makes of the same objects' plain members: the programs of
+# tests/link.bats and tests/split.bats, built both ways by real compilers
+# and linkers. Damaged compressed members are errors naming the member.
+
+load test_helper
+
+bats_require_minimum_version 1.5.0
+
+LINK_CFLAGS="-g -O2 -ffunction-sections -fdata-sections"
+
+# objs DIR CC-BTF-OPTS: tests/fixtures/link-{main,a,gc,b}.c through cc-btf
+# with those options into DIR.
+objs() {
+	local dir=$1 n
+	shift
+	mkdir -p "$dir"
+	for n in main a gc b; do
+		"$CC_BTF" "$@" gcc $LINK_CFLAGS -c "$FIXTURES/link-$n.c" \
+			-o "$dir/$n.o"
+	done
+}
+
+# prog DIR [LD]: DIR's objects linked with link.lds by LD (default ld).
+prog() {
+	local dir=$1 ld=${2:-ld}
+	"$ld" -T "$FIXTURES/link.lds" -o "$dir/prog" "$dir/"{main,a,gc,b}.o
+}
+
+# magic FILE: the first four bytes of FILE's .BTF.
+magic() {
+	section_bytes "$1" .BTF "$WORK/magic.bin"
+	head -c 4 "$WORK/magic.bin"
+}
+
+@test "compress: an object's .BTF is a compressed member, smaller, same .debug_btf_addr" {
+	need_cmd gcc objcopy
+	need_built
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/functions.c" -o plain.o
+	"$CC_BTF" --compress gcc -g -O2 -c "$FIXTURES/functions.c" -o z.o
+	[ "$(magic z.o)" = BTFz ]
+	section_bytes plain.o .BTF plain.btf
+	section_bytes z.o .BTF z.btf
+	echo "plain $(stat -c %s plain.btf), compressed $(stat -c %s z.btf)"
+	[ "$(stat -c %s z.btf)" -lt "$(stat -c %s plain.btf)" ]
+	# the group names the member by its inflated bytes
+	section_bytes plain.o .debug_btf_addr plain.addr
+	section_bytes z.o .debug_btf_addr z.addr
+	cmp plain.addr z.addr
+	# the header: method 1, the plain member's size, the stream's
+	od -An -tu4 -j4 -N8 z.btf > hdr
+	read -r method raw < hdr
+	[ "$method" -eq 1 ]
+	[ "$raw" -eq "$(stat -c %s plain.btf)" ]
+}
+
+@test "compress: a link of compressed members gives the same bytes as of plain ones (GNU ld)" {
+	need_cmd gcc ld
+	need_built
+	objs plain
+	objs z --compress
+	prog plain
+	prog z
+	[ "$(magic z/prog)" = BTFz ]
+	"$BTF_LINK" -o plain.btf plain/prog
+	"$BTF_LINK" -o z.btf z/prog
+	cmp plain.btf z.btf
+	# in place into a relocatable file (a module's case: laid out again)
+	ld -r -o plain/all.o plain/{main,a,gc,b}.o
+	ld -r -o z/all.o z/{main,a,gc,b}.o
+	"$BTF_LINK" plain/all.o
+	"$BTF_LINK" z/all.o
+	section_bytes plain/all.o .BTF a.btf
+	section_bytes z/all.o .BTF b.btf
+	cmp a.btf b.btf
+}
+
+@test "compress: in place into a linked image, the final BTF must fit in the archive's place" {
+	need_cmd gcc ld
+	need_built
+	objs z --compress
+	prog z
+	cp z/prog before
+	run -2 "$BTF_LINK" z/prog
+	echo "$output"
+	[[ "$output" == *"is larger than the .BTF section; write it with -o" ]]
+	cmp before z/prog
+}
+
+@test "compress: the same with ld.lld, which inflates only SHF_COMPRESSED sections" {
+	need_cmd gcc ld.lld
+	need_built
+	objs plain
+	objs z --compress
+	prog plain ld.lld
+	prog z ld.lld
+	[ "$(magic z/prog)" = BTFz ]
+	"$BTF_LINK" -o plain.btf plain/prog
+	"$BTF_LINK" -o z.btf z/prog
+	cmp plain.btf z.btf
+}
+
+@test "compress: compressed and plain members mixed, through ld -r, at any -j" {
+	need_cmd gcc ld
+	need_built
+	objs plain
+	objs z --compress
+	mkdir mixed
+	cp plain/main.o plain/gc.o mixed/
+	cp z/a.o z/b.o mixed/
+	ld -r -o mixed/ab.o mixed/a.o mixed/b.o
+	ld -T "$FIXTURES/link.lds" -o mixed/prog mixed/main.o mixed/ab.o mixed/gc.o
+	ld -r -o plain/ab.o plain/a.o plain/b.o
+	ld -T "$FIXTURES/link.lds" -o plain/prog plain/main.o plain/ab.o plain/gc.o
+	"$BTF_LINK" -j1 -o plain.btf plain/prog
+	"$BTF_LINK" -j1 -o j1.btf mixed/prog
+	"$BTF_LINK" -j4 -o j4.btf mixed/prog
+	cmp plain.btf j1.btf
+	cmp plain.btf j4.btf
+}
+
+@test "compress: a module's split BTF from compressed members, as from plain ones" {
+	need_cmd gcc ld
+	need_built
+	objs base
+	prog base
+	"$BTF_LINK" base/prog
+	for m in plain z; do
+		o=
+		[ $m = z ] && o=--compress
+		mkdir $m
+		for n in mod1 mod2; do
+			"$CC_BTF" $o gcc $LINK_CFLAGS -c "$FIXTURES/link-$n.c" \
+				-o $m/$n.o
+		done
+		ld -r -o $m/mod.ko $m/mod1.o $m/mod2.o
+		"$BTF_LINK" --base base/prog -o $m.btf $m/mod.ko
+	done
+	[ "$(magic z/mod.ko)" = BTFz ]
+	cmp plain.btf z.btf
+}
+
+@test "compress: one compressed member is not final BTF: it is linked, not kept" {
+	need_cmd gcc
+	need_built
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/functions.c" -o plain.o
+	"$CC_BTF" --compress --no-addr gcc -g -O2 -c "$FIXTURES/functions.c" -o z.o
+	"$BTF_LINK" -f -o plain.btf plain.o
+	"$BTF_LINK" -o z.btf z.o
+	cmp plain.btf z.btf
+	# and a raw file of compressed members is linked as an archive is
+	section_bytes z.o .BTF z.raw
+	"$BTF_LINK" -f -o raw.btf z.raw
+	"$BTF_LINK" -f -o plain-raw.btf plain.btf
+	cmp plain-raw.btf raw.btf
+}
+
+@test "compress: CC_BTF_OPTS=--compress, --print-settings says so, raw outputs stay plain" {
+	need_cmd gcc
+	need_built
+	CC_BTF_OPTS=--compress "$CC_BTF" gcc -g -O2 -c "$FIXTURES/functions.c" -o z.o
+	[ "$(magic z.o)" = BTFz ]
+	run env CC_BTF_OPTS=--compress "$CC_BTF" --print-settings
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"compress 1"* ]]
+	gcc -g -O2 -c "$FIXTURES/functions.c" -o d.o
+	"$CC_BTF" --compress --detached gcc -g -O2 -c "$FIXTURES/functions.c" -o d.o
+	"$CC_BTF" --compress --encode -o raw.btf z.o
+	for f in d.o.btf raw.btf; do
+		[ "$(od -An -tx1 -N2 "$f" | tr -d ' ')" = 9feb ]
+	done
+}
+
+# damaged FIELD VALUE | --stream OFFSET | --cut N: a raw file of
+# functions.c's compressed member, with one header field (method, raw, z)
+# set, one byte of the stream flipped, or the stream's last N bytes cut off
+# (and its size in the header with them), linked: an error naming the member, and the input
+# left as it was.
+damaged() {
+	"$CC_BTF" --compress gcc -g -O2 -c "$FIXTURES/functions.c" -o z.o
+	section_bytes z.o .BTF z.raw
+	python3 - "$@" <<'EOF'
+import struct, sys
+d = bytearray(open("z.raw", "rb").read())
+what, value = sys.argv[1], int(sys.argv[2], 0)
+if what == "--stream":
+    d[16 + value] ^= 0x55
+elif what == "--cut":
+    z, = struct.unpack_from("<I", d, 12)
+    struct.pack_into("<I", d, 12, z - value)
+    d = d[:16 + z - value]
+else:
+    struct.pack_into("<I", d, {"method": 4, "raw": 8, "z": 12}[what], value)
+open("bad.raw", "wb").write(d)
+EOF
+	cp bad.raw before.raw
+	run -2 "$BTF_LINK" -f -o out.btf bad.raw
+	echo "$output"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "btf-link: error: bad.raw: .BTF member 0 at byte 0: compressed member: "* ]]
+	cmp bad.raw before.raw
+	[ ! -e out.btf ]
+}
+
+@test "compress: a damaged compressed member is one error naming it" {
+	need_cmd gcc python3
+	need_built
+	damaged method 2
+	[[ "$output" == *"unknown compression method" ]]
+	damaged z 0x7fffffff
+	[[ "$output" == *"stream runs past the end of the section" ]]
+	damaged raw 16
+	[[ "$output" == *"BTF smaller than its header" ]]
+	damaged raw 0x7fffffff
+	[[ "$output" == *"more bytes than zlib can make of the stream" ]]
+	damaged raw 40
+	[[ "$output" == *"the stream makes more bytes than its header says" ]]
+	size=$(od -An -tu4 -j8 -N4 z.raw | tr -d ' ')
+	damaged raw $((size + 1))
+	[[ "$output" == *"the stream makes fewer bytes than its header says" ]]
+	damaged --stream 0
+	[[ "$output" == *"not a valid zlib stream" ]]
+	damaged --cut 2
+	[[ "$output" == *"the stream is truncated" ]]
+	damaged --cut 100
+	[[ "$output" == *"the stream is truncated" ]]
+}
