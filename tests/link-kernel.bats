@@ -48,6 +48,22 @@ setup_file() {
 	cmp j1.btf j4.btf
 }
 
+@test "link-kernel: the sample objects, compressed (cc-btf --compress): the same bytes" {
+	need_kernel ld
+	linked_sample plain.o
+	"$BTF_LINK" -o plain.btf plain.o
+	linked_sample z.o --compress
+	section_bytes plain.o .BTF plain.archive
+	section_bytes z.o .BTF z.archive
+	[ "$(head -c 4 z.archive)" = BTFz ]
+	echo "archive: $(stat -c %s plain.archive) B plain, $(stat -c %s z.archive) B compressed"
+	[ "$(stat -c %s z.archive)" -lt "$(stat -c %s plain.archive)" ]
+	"$BTF_LINK" -j1 -o z1.btf z.o
+	"$BTF_LINK" -j4 -o z4.btf z.o
+	cmp plain.btf z1.btf
+	cmp plain.btf z4.btf
+}
+
 @test "link-kernel: the sample objects: exact.c changes no byte of the link" {
 	# exact.c's claim (tests/dedup-diff.bats has the fixtures')
 	need_kernel ld

@@ -105,11 +105,14 @@ need_kernel() {
 	esac
 }
 
-# linked_sample OUT: the sample's built-in objects (modules apart: they are
-# built with -DMODULE; and udp_tunnel's, tests/split.bats's module),
-# encoded by cc-btf, in list order, `ld -r`ed to OUT.
+# linked_sample OUT [CC-BTF-OPTION...]: the sample's built-in objects
+# (modules apart: they are built with -DMODULE; and udp_tunnel's,
+# tests/split.bats's module), encoded by cc-btf (with those options), in
+# list order, `ld -r`ed to OUT.
 linked_sample() {
 	local out=$1 path n=0 objs=()
+	shift
+	rm -rf objs
 	mkdir -p objs
 	while read -r path _; do
 		case $path in
@@ -118,7 +121,7 @@ linked_sample() {
 		esac
 		n=$((n + 1))
 		cp "$KBUILD/$path" "objs/$(printf %02d "$n").o"
-		"$CC_BTF" --encode "objs/$(printf %02d "$n").o"
+		"$CC_BTF" "$@" --encode "objs/$(printf %02d "$n").o"
 		objs+=("objs/$(printf %02d "$n").o")
 	done < "$ABTF_TOP/tests/kernel/objects"
 	[ "$n" -gt 20 ]
