@@ -303,54 +303,145 @@ void dw_file__close(struct dw_file *f)
 /* Codes above this are refused: compilers number them from 1, densely. */
 #define DW_MAX_CODE	(1u << 16)
 
+/*
+ * Every form this reader knows, in one table: how its value is laid out in
+ * the unit (FL_*), and what the value is (FK_*). form_size(), read_value(),
+ * read_string(), dw_die__const_string() and is_ref_form() all read it.
+ */
+enum form_len {
+	FL_FIXED,	/* .size bytes (16: skipped, no value) */
+	FL_PRESENT,	/* nothing stored; the value is 1 */
+	FL_IMPLICIT,	/* nothing stored; the value is in the abbreviation */
+	FL_OFFSET,	/* the unit's offset size: 4, or 8 in 64-bit DWARF */
+	FL_ADDR,	/* the unit's address size */
+	FL_REF_ADDR,	/* DWARF 2: the address size; later: the offset size */
+	FL_ULEB,
+	FL_SLEB,
+	FL_BLOCK,	/* a length (.size bytes; 0: ULEB128), then the bytes */
+	FL_CSTRING,	/* NUL-terminated, in the unit */
+	FL_INDIRECT,	/* the form follows as ULEB128 (read_attrs()) */
+};
+
+enum form_kind {
+	FK_OTHER,	/* flags, section offsets, indices, signatures: v->u */
+	FK_UDATA,	/* an unsigned constant */
+	FK_SDATA,	/* a signed constant */
+	FK_BLOCK,	/* v->block, v->u bytes */
+	FK_REF,		/* a reference in the unit: v->u from .debug_info's start */
+	FK_REF_ADDR,	/* a reference anywhere in .debug_info */
+	FK_ADDR,	/* an address: v->block is where it is, to relocate */
+	FK_STRING,	/* inline */
+	FK_STRP,	/* an offset into .debug_str */
+	FK_LINE_STRP,	/* an offset into .debug_line_str */
+	FK_STRX,	/* an index into .debug_str_offsets */
+};
+
+struct dw_form {
+	uint8_t len;	/* enum form_len */
+	uint8_t size;	/* FL_FIXED: bytes; FL_BLOCK: bytes of the length */
+	uint8_t kind;	/* enum form_kind */
+	bool known;
+};
+
+#define F(l, n, k)	{ .len = FL_##l, .size = n, .kind = FK_##k, .known = true }
+
+static const struct dw_form dw_forms[] = {
+	[DW_FORM_addr]		= F(ADDR, 0, ADDR),
+	[DW_FORM_block2]	= F(BLOCK, 2, BLOCK),
+	[DW_FORM_block4]	= F(BLOCK, 4, BLOCK),
+	[DW_FORM_data2]		= F(FIXED, 2, UDATA),
+	[DW_FORM_data4]		= F(FIXED, 4, UDATA),
+	[DW_FORM_data8]		= F(FIXED, 8, UDATA),
+	[DW_FORM_string]	= F(CSTRING, 0, STRING),
+	[DW_FORM_block]		= F(BLOCK, 0, BLOCK),
+	[DW_FORM_block1]	= F(BLOCK, 1, BLOCK),
+	[DW_FORM_data1]		= F(FIXED, 1, UDATA),
+	[DW_FORM_flag]		= F(FIXED, 1, OTHER),
+	[DW_FORM_sdata]		= F(SLEB, 0, SDATA),
+	[DW_FORM_strp]		= F(OFFSET, 0, STRP),
+	[DW_FORM_udata]		= F(ULEB, 0, UDATA),
+	[DW_FORM_ref_addr]	= F(REF_ADDR, 0, REF_ADDR),
+	[DW_FORM_ref1]		= F(FIXED, 1, REF),
+	[DW_FORM_ref2]		= F(FIXED, 2, REF),
+	[DW_FORM_ref4]		= F(FIXED, 4, REF),
+	[DW_FORM_ref8]		= F(FIXED, 8, REF),
+	[DW_FORM_ref_udata]	= F(ULEB, 0, REF),
+	[DW_FORM_indirect]	= F(INDIRECT, 0, OTHER),
+	[DW_FORM_sec_offset]	= F(OFFSET, 0, OTHER),
+	[DW_FORM_exprloc]	= F(BLOCK, 0, BLOCK),
+	[DW_FORM_flag_present]	= F(PRESENT, 0, OTHER),
+	[DW_FORM_strx]		= F(ULEB, 0, STRX),
+	[DW_FORM_addrx]		= F(ULEB, 0, OTHER),
+	[DW_FORM_ref_sup4]	= F(FIXED, 4, OTHER),
+	[DW_FORM_strp_sup]	= F(OFFSET, 0, OTHER),
+	[DW_FORM_data16]	= F(FIXED, 16, OTHER),
+	[DW_FORM_line_strp]	= F(OFFSET, 0, LINE_STRP),
+	[DW_FORM_ref_sig8]	= F(FIXED, 8, OTHER),
+	[DW_FORM_implicit_const] = F(IMPLICIT, 0, SDATA),
+	[DW_FORM_loclistx]	= F(ULEB, 0, OTHER),
+	[DW_FORM_rnglistx]	= F(ULEB, 0, OTHER),
+	[DW_FORM_ref_sup8]	= F(FIXED, 8, OTHER),
+	[DW_FORM_strx1]		= F(FIXED, 1, STRX),
+	[DW_FORM_strx2]		= F(FIXED, 2, STRX),
+	[DW_FORM_strx3]		= F(FIXED, 3, STRX),
+	[DW_FORM_strx4]		= F(FIXED, 4, STRX),
+	[DW_FORM_addrx1]	= F(FIXED, 1, OTHER),
+	[DW_FORM_addrx2]	= F(FIXED, 2, OTHER),
+	[DW_FORM_addrx3]	= F(FIXED, 3, OTHER),
+	[DW_FORM_addrx4]	= F(FIXED, 4, OTHER),
+};
+
+/* The GNU extensions, numbered far from the others. */
+static const struct dw_form gnu_addr_index = F(ULEB, 0, OTHER);
+static const struct dw_form gnu_str_index = F(ULEB, 0, STRX);
+static const struct dw_form gnu_alt = F(OFFSET, 0, OTHER);	/* dwz */
+
+#undef F
+
+/* What @form is, or NULL for a form this reader does not know. */
+static const struct dw_form *form_of(uint64_t form)
+{
+	switch (form) {
+	case DW_FORM_GNU_addr_index:
+		return &gnu_addr_index;
+	case DW_FORM_GNU_str_index:
+		return &gnu_str_index;
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		return &gnu_alt;
+	}
+	if (form >= ARRAY_SIZE(dw_forms) || !dw_forms[form].known)
+		return NULL;
+	return &dw_forms[form];
+}
+
+/* The bytes a value of form @d takes, if the form fixes them: or -1. */
+static int fixed_size(const struct dw_form *d, uint8_t addr_size,
+		      uint8_t offset_size, bool v2)
+{
+	switch (d->len) {
+	case FL_FIXED:
+		return d->size;
+	case FL_PRESENT:
+	case FL_IMPLICIT:
+		return 0;
+	case FL_OFFSET:
+		return offset_size;
+	case FL_ADDR:
+		return addr_size;
+	case FL_REF_ADDR:
+		return v2 ? addr_size : offset_size;
+	default:
+		return -1;	/* LEB128, block, string, indirect */
+	}
+}
+
 /* The size of a value of @form, if the form fixes it: or -1. */
 static int form_size(const struct dw_abbrevs *t, uint64_t form)
 {
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		return 0;
-	case DW_FORM_data1:
-	case DW_FORM_ref1:
-	case DW_FORM_flag:
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		return 1;
-	case DW_FORM_data2:
-	case DW_FORM_ref2:
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		return 2;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		return 3;
-	case DW_FORM_data4:
-	case DW_FORM_ref4:
-	case DW_FORM_ref_sup4:
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-		return 4;
-	case DW_FORM_data8:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		return 8;
-	case DW_FORM_data16:
-		return 16;
-	case DW_FORM_addr:
-		return t->addr_size;
-	case DW_FORM_ref_addr:
-		return t->v2 ? t->addr_size : t->offset_size;
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup:
-	case DW_FORM_GNU_ref_alt:
-	case DW_FORM_GNU_strp_alt:
-		return t->offset_size;
-	default:
-		return -1;	/* LEB128, block, string, indirect, unknown */
-	}
+	const struct dw_form *d = form_of(form);
+
+	return d ? fixed_size(d, t->addr_size, t->offset_size, t->v2) : -1;
 }
 
 /* The attributes take_attr() reads; every other one is skipped. */
@@ -644,37 +735,93 @@ static inline const char *checked(const char *str, bool *bad)
 }
 
 /*
- * A string attribute's value; *unsupported set if its form is not a
- * string's, *bad if its offset or index leads to no string.
+ * Read the value of form @d at @c: *val the number (for a block its
+ * length, for an implicit constant @implicit), *where the bytes (a block,
+ * an inline string, an address to relocate).
+ */
+static void read_form(const struct dw_unit *u, struct cur *c,
+		      const struct dw_form *d, int64_t implicit,
+		      uint64_t *val, const uint8_t **where)
+{
+	int n = fixed_size(d, u->addr_size, u->offset_size, u->version == 2);
+
+	*where = c->p;
+	*val = 0;
+	switch (d->len) {
+	case FL_PRESENT:
+		*val = 1;
+		return;
+	case FL_IMPLICIT:
+		*val = implicit;
+		return;
+	case FL_ULEB:
+		*val = get_uleb(c);
+		return;
+	case FL_SLEB:
+		*val = get_sleb(c);
+		return;
+	case FL_BLOCK:
+		*val = d->size ? get_n(c, d->size) : get_uleb(c);
+		*where = c->p;
+		skip(c, *val);
+		return;
+	case FL_CSTRING:
+		*where = (const uint8_t *)inline_string(c);
+		return;
+	case FL_INDIRECT:
+		return;		/* not a value (read_attrs() reads the form) */
+	default:
+		if (n > 8)
+			skip(c, n);	/* data16: no constant we read */
+		else
+			*val = get_n(c, n);
+		return;
+	}
+}
+
+/* The string of a value of kind @kind, or NULL; *bad if it leads nowhere. */
+static const char *string_of(const struct dw_file *f, const struct dw_unit *u,
+			     uint8_t kind, uint64_t val, const uint8_t *where,
+			     bool *bad)
+{
+	switch (kind) {
+	case FK_STRING:
+		return (const char *)where;
+	case FK_STRP:
+		return checked(string_at(&f->str, val), bad);
+	case FK_LINE_STRP:
+		return checked(string_at(&f->line_str, val), bad);
+	case FK_STRX:
+		return strx(f, u, val, bad);
+	default:
+		return NULL;
+	}
+}
+
+static bool is_string_kind(uint8_t kind)
+{
+	return kind == FK_STRING || kind == FK_STRP || kind == FK_LINE_STRP ||
+	       kind == FK_STRX;
+}
+
+/*
+ * A string attribute's value; *unsupported set (and nothing read) if its
+ * form is not a string's, *bad if its offset or index leads to no string.
  */
 static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 			       struct cur *c, uint16_t form, bool *unsupported,
 			       bool *bad)
 {
-	switch (form) {
-	case DW_FORM_string:
-		return inline_string(c);
-	case DW_FORM_strp:
-		return checked(string_at(&f->str, get_n(c, u->offset_size)),
-			       bad);
-	case DW_FORM_line_strp:
-		return checked(string_at(&f->line_str,
-					 get_n(c, u->offset_size)), bad);
-	case DW_FORM_strx:
-	case DW_FORM_GNU_str_index:
-		return strx(f, u, get_uleb(c), bad);
-	case DW_FORM_strx1:
-		return strx(f, u, get_n(c, 1), bad);
-	case DW_FORM_strx2:
-		return strx(f, u, get_n(c, 2), bad);
-	case DW_FORM_strx3:
-		return strx(f, u, get_n(c, 3), bad);
-	case DW_FORM_strx4:
-		return strx(f, u, get_n(c, 4), bad);
-	default:
+	const struct dw_form *d = form_of(form);
+	const uint8_t *where;
+	uint64_t val;
+
+	if (!d || !is_string_kind(d->kind)) {
 		*unsupported = true;
 		return NULL;
 	}
+	read_form(u, c, d, 0, &val, &where);
+	return string_of(f, u, d->kind, val, where, bad);
 }
 
 /*
@@ -686,151 +833,48 @@ static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 static bool read_value(const struct dw_unit *u, struct cur *c, uint16_t form,
 		       int64_t implicit, struct dw_value *v)
 {
+	const struct dw_form *d = form_of(form);
+	const uint8_t *where;
+
 	v->form = form;
 	v->cls = DW_CLASS_OTHER;
 	v->block = NULL;
-	switch (form) {
-	case DW_FORM_data1:
-	case DW_FORM_data2:
-	case DW_FORM_data4:
-	case DW_FORM_data8:
-		v->cls = DW_CLASS_UDATA;
-		v->u = get_n(c, form == DW_FORM_data1 ? 1 :
-			     form == DW_FORM_data2 ? 2 :
-			     form == DW_FORM_data4 ? 4 : 8);
-		return true;
-	case DW_FORM_udata:
-		v->cls = DW_CLASS_UDATA;
-		v->u = get_uleb(c);
-		return true;
-	case DW_FORM_sdata:
-		v->cls = DW_CLASS_SDATA;
-		v->u = get_sleb(c);
-		return true;
-	case DW_FORM_implicit_const:
-		v->cls = DW_CLASS_SDATA;
-		v->u = implicit;
-		return true;
-	case DW_FORM_block1:
-	case DW_FORM_block2:
-	case DW_FORM_block4:
-	case DW_FORM_block:
-	case DW_FORM_exprloc:
-		v->u = form == DW_FORM_block1 ? get_n(c, 1) :
-		       form == DW_FORM_block2 ? get_n(c, 2) :
-		       form == DW_FORM_block4 ? get_n(c, 4) : get_uleb(c);
-		v->block = c->p;
-		v->cls = DW_CLASS_BLOCK;
-		skip(c, v->u);
-		return true;
-	case DW_FORM_ref1:
-		v->u = u->off + get_n(c, 1);
-		return true;
-	case DW_FORM_ref2:
-		v->u = u->off + get_n(c, 2);
-		return true;
-	case DW_FORM_ref4:
-		v->u = u->off + get_n(c, 4);
-		return true;
-	case DW_FORM_ref8:
-		v->u = u->off + get_n(c, 8);
-		return true;
-	case DW_FORM_ref_udata:
-		v->u = u->off + get_uleb(c);
-		return true;
-	case DW_FORM_ref_addr:
-		v->u = get_n(c, u->version == 2 ? u->addr_size : u->offset_size);
-		return true;
-	case DW_FORM_flag:
-		v->u = get_n(c, 1);
-		return true;
-	case DW_FORM_flag_present:
-		v->u = 1;
-		return true;
-	case DW_FORM_addr:
-		v->block = c->p;	/* where the relocated address is */
-		v->u = get_n(c, u->addr_size);
-		return true;
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_strp_sup:
-	case DW_FORM_GNU_ref_alt:
-	case DW_FORM_GNU_strp_alt:
-		v->u = get_n(c, u->offset_size);
-		return true;
-	case DW_FORM_data16:
-		skip(c, 16);
-		return true;
-	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		v->u = get_n(c, 8);
-		return true;
-	case DW_FORM_ref_sup4:
-		v->u = get_n(c, 4);
-		return true;
-	case DW_FORM_string:
-		v->block = (const uint8_t *)inline_string(c);
-		return true;
-	case DW_FORM_strx:
-	case DW_FORM_GNU_str_index:
-	case DW_FORM_addrx:
-	case DW_FORM_GNU_addr_index:
-	case DW_FORM_loclistx:
-	case DW_FORM_rnglistx:
-		v->u = get_uleb(c);
-		return true;
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		v->u = get_n(c, 1);
-		return true;
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		v->u = get_n(c, 2);
-		return true;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		v->u = get_n(c, 3);
-		return true;
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-		v->u = get_n(c, 4);
-		return true;
-	default:
+	if (!d || d->len == FL_INDIRECT)
 		return false;
+	read_form(u, c, d, implicit, &v->u, &where);
+	switch (d->kind) {
+	case FK_UDATA:
+		v->cls = DW_CLASS_UDATA;
+		break;
+	case FK_SDATA:
+		v->cls = DW_CLASS_SDATA;
+		break;
+	case FK_BLOCK:
+		v->cls = DW_CLASS_BLOCK;
+		v->block = where;
+		break;
+	case FK_REF:
+		v->u += u->off;
+		break;
+	case FK_ADDR:
+	case FK_STRING:
+		v->block = where;
+		break;
 	}
+	return true;
 }
 
 int dw_die__const_string(const struct dw_file *f, const struct dw_die *die,
 			 const char **str, const char **why)
 {
 	const struct dw_value *v = &die->const_value;
+	const struct dw_form *d = form_of(v->form);
 	bool bad = false;
 
 	*str = NULL;
-	if (!(die->have & DW_HAVE_CONST_VALUE))
-		return 0;
-	switch (v->form) {
-	case DW_FORM_string:
-		*str = (const char *)v->block;
-		break;
-	case DW_FORM_strp:
-		*str = string_at(&f->str, v->u);
-		break;
-	case DW_FORM_line_strp:
-		*str = string_at(&f->line_str, v->u);
-		break;
-	case DW_FORM_strx:
-	case DW_FORM_GNU_str_index:
-	case DW_FORM_strx1:
-	case DW_FORM_strx2:
-	case DW_FORM_strx3:
-	case DW_FORM_strx4:
-		*str = strx(f, die->cu, v->u, &bad);
-		break;
-	default:
+	if (!(die->have & DW_HAVE_CONST_VALUE) || !d || !is_string_kind(d->kind))
 		return 0;	/* not a string */
-	}
+	*str = string_of(f, die->cu, d->kind, v->u, v->block, &bad);
 	if (*str)
 		return 0;
 	*why = "a string index or offset past the end of its section";
@@ -847,17 +891,9 @@ int dw_value__udata(const struct dw_value *v, uint64_t *val)
 
 static bool is_ref_form(uint16_t form)
 {
-	switch (form) {
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-	case DW_FORM_ref_addr:
-		return true;
-	default:
-		return false;
-	}
+	const struct dw_form *d = form_of(form);
+
+	return d && (d->kind == FK_REF || d->kind == FK_REF_ADDR);
 }
 
 /* ---- DIEs ---- */
