@@ -276,7 +276,7 @@ static uint32_t str_hash(const char *s, size_t *len)
 		w = w << 8 | (unsigned char)s[i];
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 32;
-	return (uint32_t)h | 1;
+	return (uint32_t)h | 1;	/* odd, as when 0 marked empty slots */
 }
 
 /*
