@@ -90,9 +90,9 @@ static inline void abtf__hmap_fill(struct abtf_hmap *m, struct abtf_hent *e,
 }
 
 /*
- * Add an entry without looking for an equal one (entries of one hash
- * stay in the order they were added). @first as for
- * abtf__hmap_reserve(). Returns 0 or -ENOMEM.
+ * Add an entry without looking for an equal one, at the end of its
+ * probe sequence. @first as for abtf__hmap_reserve(). Returns 0 or
+ * -ENOMEM.
  */
 int abtf__hmap_add(struct abtf_hmap *m, size_t first, uint32_t hash,
 		   uint32_t val);
