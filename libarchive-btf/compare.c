@@ -91,21 +91,8 @@ struct sbuf {
 
 static void sb_grow(struct sbuf *sb, size_t add)
 {
-	size_t ncap;
-	char *n;
-
-	if (sb->err || sb->len + add + 1 <= sb->cap)
-		return;
-	ncap = sb->cap ? sb->cap : 64;
-	while (ncap < sb->len + add + 1)
-		ncap *= 2;
-	n = realloc(sb->buf, ncap);
-	if (!n) {
+	if (!sb->err && abtf_grow(sb->buf, sb->cap, sb->len + add + 1))
 		sb->err = -ENOMEM;
-		return;
-	}
-	sb->buf = n;
-	sb->cap = ncap;
 }
 
 static void sb_addn(struct sbuf *sb, const char *s, size_t n)
@@ -668,17 +655,10 @@ static int add_item(struct side *s, struct sbuf *key, struct sbuf *desc)
 	struct item *it;
 	int err, err2;
 
-	if (s->nr_items == s->cap_items) {
-		size_t ncap = s->cap_items ? s->cap_items * 2 : 1024;
-		struct item *n = realloc(s->items, ncap * sizeof(*n));
-
-		if (!n) {
-			free(key->buf);
-			free(desc->buf);
-			return -ENOMEM;
-		}
-		s->items = n;
-		s->cap_items = ncap;
+	if (abtf_grow(s->items, s->cap_items, s->nr_items + 1)) {
+		free(key->buf);
+		free(desc->buf);
+		return -ENOMEM;
 	}
 	it = &s->items[s->nr_items];
 	err = sb_take(key, &it->key);

@@ -246,15 +246,8 @@ static int read_units(struct dw_file *f, const char **why)
 		struct dw_unit *u;
 		int err;
 
-		if (f->nr_units == cap) {
-			size_t ncap = cap ? cap * 2 : 4;
-			struct dw_unit *n = realloc(f->units, ncap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			f->units = n;
-			cap = ncap;
-		}
+		if (abtf_grow(f->units, cap, f->nr_units + 1))
+			return -ENOMEM;
 		u = &f->units[f->nr_units];
 		memset(u, 0, sizeof(*u));
 		err = read_unit_header(f, &c, u, why);
@@ -482,7 +475,7 @@ static bool attr_wanted(uint64_t name)
 	}
 }
 
-static int add_spec(struct dw_abbrevs *t, uint32_t *cap, uint32_t first,
+static int add_spec(struct dw_abbrevs *t, size_t *cap, uint32_t first,
 		    uint64_t name, uint64_t form, int64_t implicit)
 {
 	int size = form_size(t, form);
@@ -497,15 +490,9 @@ static int add_spec(struct dw_abbrevs *t, uint32_t *cap, uint32_t first,
 		name = 0;
 		form = 0;
 	}
-	if (t->nr_specs == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 256;
-		struct dw_spec *n = realloc(t->specs, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->specs = n;
-		*cap = ncap;
-	}
+	if (t->nr_specs == UINT32_MAX ||
+	    abtf_grow(t->specs, *cap, (size_t)t->nr_specs + 1))
+		return -ENOMEM;
 	last = &t->specs[t->nr_specs++];
 	last->name = name;
 	last->form = form;
@@ -518,19 +505,11 @@ static int add_spec(struct dw_abbrevs *t, uint32_t *cap, uint32_t first,
 static int set_code(struct dw_abbrevs *t, uint64_t code, uint32_t tag,
 		    bool children, uint32_t first)
 {
-	if (code >= t->nr) {
-		uint32_t nnr = t->nr ? t->nr : 64;
-		struct dw_abbrev *n;
+	size_t old = t->nr;
 
-		while (nnr <= code)
-			nnr *= 2;
-		n = realloc(t->v, nnr * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memset(n + t->nr, 0, (nnr - t->nr) * sizeof(*n));
-		t->v = n;
-		t->nr = nnr;
-	}
+	if (abtf_grow(t->v, t->nr, code + 1))
+		return -ENOMEM;
+	memset(t->v + old, 0, (t->nr - old) * sizeof(*t->v));
 	t->v[code].tag = tag;
 	t->v[code].children = children;
 	t->v[code].first = first;
@@ -545,7 +524,7 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 		.p = f->abbrev.buf, .end = f->abbrev.buf + f->abbrev.size,
 		.big = f->big_endian,
 	};
-	uint32_t cap = 0;
+	size_t cap = 0;
 	int err;
 
 	skip(&c, t->off);
@@ -611,18 +590,16 @@ static int unit_abbrevs(struct dw_file *f, struct dw_unit *u, const char **why)
 		return -EINVAL;
 	}
 	if (f->nr_tables == f->cap_tables) {
-		size_t ncap = f->cap_tables ? f->cap_tables * 2 : 4;
-		struct dw_abbrevs *n = realloc(f->tables, ncap * sizeof(*n));
+		uintptr_t old = (uintptr_t)f->tables;
 
-		if (!n)
+		if (abtf_grow(f->tables, f->cap_tables, f->nr_tables + 1))
 			return -ENOMEM;
 		/* units point into the old array: repoint them */
 		for (i = 0; i < f->nr_units; i++)
 			if (f->units[i].abbrevs)
-				f->units[i].abbrevs = n + (f->units[i].abbrevs -
-							   f->tables);
-		f->tables = n;
-		f->cap_tables = ncap;
+				f->units[i].abbrevs = f->tables +
+					((uintptr_t)f->units[i].abbrevs - old) /
+					sizeof(*f->tables);
 	}
 	t = &f->tables[f->nr_tables];
 	memset(t, 0, sizeof(*t));

@@ -47,7 +47,7 @@ struct dw_abbrevs {
 	uint8_t offset_size, addr_size;
 	bool v2;
 	struct dw_abbrev *v;
-	uint32_t nr;		/* codes 0..nr-1 */
+	size_t nr;		/* codes 0..nr-1 */
 	struct dw_spec *specs;
 	uint32_t nr_specs;
 	bool annotations;	/* a code for DW_TAG_LLVM_annotation (clang) */

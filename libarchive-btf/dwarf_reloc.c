@@ -103,15 +103,8 @@ static Elf_Data *xndx_of(Elf *elf, size_t symtab)
 static int keep_addr(struct abtf_dwarf_rel *rel, int sec, uint64_t off,
 		     uint32_t shndx)
 {
-	if (rel->nr == rel->cap) {
-		size_t ncap = rel->cap ? rel->cap * 2 : 256;
-		struct abtf_dwarf_addr *n = realloc(rel->addrs, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		rel->addrs = n;
-		rel->cap = ncap;
-	}
+	if (abtf_grow(rel->addrs, rel->cap, rel->nr + 1))
+		return -ENOMEM;
 	rel->addrs[rel->nr].sec = sec;
 	rel->addrs[rel->nr].off = off;
 	rel->addrs[rel->nr].shndx = shndx;

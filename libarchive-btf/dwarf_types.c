@@ -66,8 +66,8 @@ void ir__fini(struct ir *ir)
 {
 	free(ir->nodes);
 	free(ir->items);
-	free(ir->map.keys);
-	free(ir->map.vals);
+	abtf__hmap_free(&ir->map.index);
+	free(ir->map.ents);
 	free(ir->out);
 	free(ir->kept);
 	free(ir->scratch);
@@ -77,28 +77,9 @@ void ir__fini(struct ir *ir)
 	memset(ir, 0, sizeof(*ir));
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 256;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 int ir__add_node(struct ir *ir, const struct ir_node *node)
 {
-	if (grow((void **)&ir->nodes, &ir->cap_nodes, ir->nr_nodes + 1,
-		 sizeof(*ir->nodes)))
+	if (abtf_grow(ir->nodes, ir->cap_nodes, ir->nr_nodes + 1))
 		return -ENOMEM;
 	ir->nodes[ir->nr_nodes++] = *node;
 	return ir->nr_nodes;
@@ -109,8 +90,7 @@ int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
 {
 	struct ir_node *n = &ir->nodes[id - 1];
 
-	if (grow((void **)&ir->items, &ir->cap_items, ir->nr_items + nr,
-		 sizeof(*ir->items)))
+	if (abtf_grow(ir->items, ir->cap_items, ir->nr_items + nr))
 		return -ENOMEM;
 	memcpy(ir->items + ir->nr_items, items, nr * sizeof(*items));
 	n->first = ir->nr_items;
@@ -121,69 +101,49 @@ int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
 
 /* ---- DIE offset -> type ID ---- */
 
-static size_t map_slot(const struct die_map *m, uint64_t key)
+static uint32_t die_hash(uint64_t off)
 {
-	uint64_t h = key * 0x9e3779b97f4a7c15ULL;
-
-	return (h >> 17) & (m->cap - 1);
+	return (uint32_t)(((off + 1) * 0x9e3779b97f4a7c15ULL) >> 17);
 }
 
-static int map_grow(struct die_map *m)
+/* The entry of @off, or the empty slot where it belongs. */
+static struct abtf_hent *map_slot(const struct die_map *m, uint64_t off,
+				  uint32_t h)
 {
-	struct die_map n = { .cap = m->cap ? m->cap * 2 : 4096 };
-	size_t i, j;
+	struct abtf_hent *e;
 
-	n.keys = calloc(n.cap, sizeof(*n.keys));
-	n.vals = calloc(n.cap, sizeof(*n.vals));
-	if (!n.keys || !n.vals) {
-		free(n.keys);
-		free(n.vals);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->cap; i++) {
-		if (!m->keys[i])
-			continue;
-		for (j = map_slot(&n, m->keys[i]); n.keys[j];
-		     j = (j + 1) & (n.cap - 1))
-			;
-		n.keys[j] = m->keys[i];
-		n.vals[j] = m->vals[i];
-	}
-	n.cnt = m->cnt;
-	free(m->keys);
-	free(m->vals);
-	*m = n;
-	return 0;
+	for (e = abtf__hmap_first(&m->index, h); e->val;
+	     e = abtf__hmap_next(&m->index, e))
+		if (e->hash == h && m->ents[e->val - 1].off == off)
+			break;
+	return e;
 }
 
 /* Returns the ID, 0 if absent. IDs stored are never 0 (void is not stored). */
 static uint32_t map_get(const struct die_map *m, uint64_t off)
 {
-	uint64_t key = off + 1;
-	size_t i;
+	struct abtf_hent *e = map_slot(m, off, die_hash(off));
 
-	if (!m->cap)
-		return 0;
-	for (i = map_slot(m, key); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			return m->vals[i];
-	return 0;
+	return e->val ? m->ents[e->val - 1].id : 0;
 }
 
 static int map_put(struct die_map *m, uint64_t off, uint32_t id)
 {
-	uint64_t key = off + 1;
-	size_t i;
+	uint32_t h = die_hash(off);
+	struct abtf_hent *e;
 
-	if ((m->cnt + 1) * 2 > m->cap && map_grow(m))
+	if (abtf__hmap_reserve(&m->index, 4096))
 		return -ENOMEM;
-	for (i = map_slot(m, key); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			break;
-	if (!m->keys[i])
-		m->cnt++;
-	m->keys[i] = key;
-	m->vals[i] = id;
+	e = map_slot(m, off, h);
+	if (e->val) {
+		m->ents[e->val - 1].id = id;
+		return 0;
+	}
+	if (m->nr >= UINT32_MAX - 1 || abtf_grow(m->ents, m->cap, m->nr + 1))
+		return -ENOMEM;
+	m->ents[m->nr].off = off;
+	m->ents[m->nr].id = id;
+	abtf__hmap_fill(&m->index, e, h, ++m->nr);
 	return 0;
 }
 
@@ -300,8 +260,7 @@ static int index_type(struct ir *ir)
  */
 static int scratch_push(struct ir *ir, const struct ir_item *it)
 {
-	if (grow((void **)&ir->scratch, &ir->cap_scratch, ir->nr_scratch + 1,
-		 sizeof(*ir->scratch)))
+	if (abtf_grow(ir->scratch, ir->cap_scratch, ir->nr_scratch + 1))
 		return -ENOMEM;
 	ir->scratch[ir->nr_scratch++] = *it;
 	return 0;
@@ -378,8 +337,7 @@ static int push_decl_tag(struct ir *ir, const char *name, uint32_t target,
 {
 	struct ir_decl_tag *t;
 
-	if (grow((void **)&ir->decl_tags, &ir->cap_decl_tags,
-		 ir->nr_decl_tags + 1, sizeof(*ir->decl_tags)))
+	if (abtf_grow(ir->decl_tags, ir->cap_decl_tags, ir->nr_decl_tags + 1))
 		return -ENOMEM;
 	t = &ir->decl_tags[ir->nr_decl_tags++];
 	t->name = name;
@@ -1097,8 +1055,7 @@ static int defer_refs(struct ir *ir, const struct dw_die *die, uint32_t id)
 	struct ir_pending *p;
 	int err;
 
-	err = grow((void **)&ir->pending, &ir->cap_pending,
-		   ir->nr_pending + 1, sizeof(*p));
+	err = abtf_grow(ir->pending, ir->cap_pending, ir->nr_pending + 1);
 	if (err)
 		return err;
 	p = &ir->pending[ir->nr_pending++];
@@ -1241,28 +1198,10 @@ struct emit {
 	size_t len, cap;
 };
 
-static int emit_grow(struct emit *e, size_t more)
-{
-	size_t ncap;
-	uint8_t *p;
-
-	if (e->len + more <= e->cap)
-		return 0;
-	ncap = e->cap ? e->cap * 2 : 1 << 16;
-	while (ncap < e->len + more)
-		ncap *= 2;
-	p = realloc(e->buf, ncap);
-	if (!p)
-		return -ENOMEM;
-	e->buf = p;
-	e->cap = ncap;
-	return 0;
-}
-
 /* Room for @nr more words; then emit_u32() cannot fail. */
 static int emit_room(struct emit *e, size_t nr)
 {
-	return emit_grow(e, nr * 4);
+	return abtf_grow(e->buf, e->cap, e->len + nr * 4);
 }
 
 static void emit_u32(struct emit *e, uint32_t v)

@@ -301,15 +301,8 @@ static int add_sym(struct abtf_encoder *enc, size_t *cap, const GElf_Sym *s,
 {
 	struct sym *e;
 
-	if (enc->nr_syms == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		struct sym *n = realloc(enc->syms, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		enc->syms = n;
-		*cap = ncap;
-	}
+	if (abtf_grow(enc->syms, *cap, enc->nr_syms + 1))
+		return -ENOMEM;
 	e = &enc->syms[enc->nr_syms++];
 	memset(e, 0, sizeof(*e));
 	e->name = name;
@@ -503,15 +496,8 @@ static int open_dwarf(struct abtf_encoder *enc)
 
 static int add_placed(struct abtf_encoder *enc, uint32_t id, struct sym *sym)
 {
-	if (enc->nr_placed == enc->cap_placed) {
-		size_t ncap = enc->cap_placed ? enc->cap_placed * 2 : 64;
-		struct placed *n = realloc(enc->placed, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		enc->placed = n;
-		enc->cap_placed = ncap;
-	}
+	if (abtf_grow(enc->placed, enc->cap_placed, enc->nr_placed + 1))
+		return -ENOMEM;
 	enc->placed[enc->nr_placed].id = id;
 	enc->placed[enc->nr_placed].sym = sym;
 	enc->nr_placed++;

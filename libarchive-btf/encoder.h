@@ -48,12 +48,16 @@ struct ir_decl_tag {
 	uint32_t comp;		/* component_idx: member or parameter, or -1 */
 };
 
-/* An open-addressing map from a DIE offset to a type ID. */
+/* A map from a DIE offset to a type ID. */
+struct die_ent {
+	uint64_t off;
+	uint32_t id;
+};
+
 struct die_map {
-	uint64_t *keys;		/* DIE offset + 1; 0 = empty */
-	uint32_t *vals;
-	size_t cap;
-	size_t cnt;
+	struct abtf_hmap index;	/* by die_hash(): index in ents + 1 */
+	struct die_ent *ents;
+	size_t nr, cap;
 };
 
 /*

@@ -72,11 +72,6 @@
 /* Deeper walks give up (append): a bound on stack use, not on meaning. */
 #define EXACT_MAX_DEPTH	1024
 
-struct exact_ent {
-	uint32_t hash;		/* 0: empty */
-	uint32_t id;
-};
-
 enum { T_OPEN, T_BUSY, T_DONE };
 
 struct exact {
@@ -89,8 +84,7 @@ struct exact {
 	uint32_t *widx;		/* input ID -> its index in walked */
 	uint32_t *walked;	/* input IDs with a hyp, to commit or undo */
 	uint32_t nr_walked;
-	uint64_t *failed;	/* (input ID << 32 | node ID) + 1: not equal */
-	size_t failed_slots, failed_cnt;
+	struct abtf_hmap failed;	/* pairs not equal: input IDs by pair_hash() */
 	uint32_t end_old;	/* node IDs below this existed before the input */
 	bool fwd_pair;		/* an input struct may pair with a node FWD */
 	uint8_t *rec;		/* one record, mapped, for hashing */
@@ -100,6 +94,12 @@ struct exact {
 
 /* ---- hashing ---- */
 
+/*
+ * Odd hashes: the table once marked empty slots with 0. The order in
+ * which a lookup meets the candidates of a hash, and so which of two
+ * equal node types an input type maps to, follows the hash values: they
+ * stay as they were.
+ */
 static uint32_t hash_words(const uint32_t *w, size_t nr, uint64_t h)
 {
 	size_t i;
@@ -166,111 +166,72 @@ static const struct btf_type *node_type(const struct node *n, uint32_t id)
 	return (const void *)(n->types + n->type_off[id - n->first_id]);
 }
 
-static int table_grow(struct node *n)
-{
-	size_t ns = n->ex_slots ? n->ex_slots * 2 : 1 << 12, i, j;
-	struct exact_ent *tab = calloc(ns, sizeof(*tab));
-
-	if (!tab)
-		return -ENOMEM;
-	for (i = 0; i < n->ex_slots; i++) {
-		if (!n->ex_tab[i].hash)
-			continue;
-		for (j = n->ex_tab[i].hash & (ns - 1); tab[j].hash;
-		     j = (j + 1) & (ns - 1))
-			;
-		tab[j] = n->ex_tab[i];
-	}
-	free(n->ex_tab);
-	n->ex_tab = tab;
-	n->ex_slots = ns;
-	return 0;
-}
-
 /* Index the type just appended at @off as node ID @id. */
 int abtf__exact_add(struct node *n, uint32_t id, size_t off)
 {
 	const struct btf_type *t = (const void *)(n->types + off);
-	size_t idx = id - n->first_id, i;
-	uint32_t h;
+	size_t idx = id - n->first_id;
 
-	if (idx >= n->cap_type_off) {
-		size_t ncap = n->cap_type_off ? n->cap_type_off * 2 : 1 << 14;
-		uint32_t *p = realloc(n->type_off, ncap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		n->type_off = p;
-		n->cap_type_off = ncap;
-	}
+	if (abtf_grow(n->type_off, n->cap_type_off, idx + 1))
+		return -ENOMEM;
 	n->type_off[idx] = off;
 	if (!can_map(t))
 		return 0;
-	if ((n->ex_cnt + 1) * 2 > n->ex_slots && table_grow(n))
-		return -ENOMEM;
-	h = node_hash(t);
-	for (i = h & (n->ex_slots - 1); n->ex_tab[i].hash;
-	     i = (i + 1) & (n->ex_slots - 1))
-		;
-	n->ex_tab[i].hash = h;
-	n->ex_tab[i].id = id;
-	n->ex_cnt++;
-	return 0;
+	return abtf__hmap_add(&n->ex_map, 1 << 12, node_hash(t), id);
 }
 
 void abtf__exact_free(struct node *n)
 {
 	free(n->type_off);
-	free(n->ex_tab);
 	n->type_off = NULL;
-	n->ex_tab = NULL;
-	n->cap_type_off = n->ex_slots = n->ex_cnt = 0;
+	n->cap_type_off = 0;
+	abtf__hmap_free(&n->ex_map);
 }
 
 /* ---- failed pairs ---- */
 
-static size_t failed_slot(const struct exact *x, uint64_t key)
+/*
+ * The hash of the pair (input ID @a, node ID @b), stored with @a as its
+ * value: for a given @a it is a bijection of @b (a xor, an odd multiplier
+ * and a xor-shift each are), so hash and value together are the pair.
+ */
+static uint32_t pair_hash(uint32_t a, uint32_t b)
 {
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 40) &
-		   (x->failed_slots - 1);
+	uint32_t h = (a * 0x9e3779b1u ^ b) * 0x85ebca6bu;
 
-	while (x->failed[i] && x->failed[i] != key)
-		i = (i + 1) & (x->failed_slots - 1);
-	return i;
+	return h ^ h >> 16;
+}
+
+/* The slot of the pair, or the empty one where it belongs. */
+static struct abtf_hent *failed_slot(const struct exact *x, uint32_t in_id,
+				     uint32_t h)
+{
+	struct abtf_hent *e;
+
+	for (e = abtf__hmap_first(&x->failed, h); e->val;
+	     e = abtf__hmap_next(&x->failed, e))
+		if (e->hash == h && e->val == in_id)
+			break;
+	return e;
 }
 
 static bool failed_has(const struct exact *x, uint32_t in_id, uint32_t id)
 {
-	uint64_t key = ((uint64_t)in_id << 32 | id) + 1;
-
-	return x->failed_slots && x->failed[failed_slot(x, key)] == key;
+	return x->failed.cnt &&
+	       failed_slot(x, in_id, pair_hash(in_id, id))->val;
 }
 
 /* Losing one is harmless (a walk is explored again): no error. */
 static void failed_add(struct exact *x, uint32_t in_id, uint32_t id)
 {
-	uint64_t key = ((uint64_t)in_id << 32 | id) + 1;
-	size_t i;
+	uint32_t h = pair_hash(in_id, id);
+	struct abtf_hent *e;
 
-	if ((x->failed_cnt + 1) * 2 > x->failed_slots) {
-		size_t ns = x->failed_slots ? x->failed_slots * 2 : 1024;
-		uint64_t *old = x->failed, *nf = calloc(ns, sizeof(*nf));
-		size_t os = x->failed_slots;
-
-		if (!nf)
-			return;
-		x->failed = nf;
-		x->failed_slots = ns;
-		for (i = 0; i < os; i++)
-			if (old[i])
-				x->failed[failed_slot(x, old[i])] = old[i];
-		free(old);
-	}
-	i = failed_slot(x, key);
-	if (!x->failed[i]) {
-		x->failed[i] = key;
-		x->failed_cnt++;
-	}
+	if (abtf__hmap_reserve(&x->failed, 1024))
+		return;
+	e = failed_slot(x, in_id, h);
+	if (!e->val)
+		abtf__hmap_fill(&x->failed, e, h, in_id);
 }
 
 /* ---- one walk: is input type @a exactly node type @b? ---- */
@@ -541,15 +502,9 @@ static struct btf_type *mapped_record(struct exact *x,
 	struct btf_type *r;
 	int err;
 
-	if (sz > x->rec_cap) {
-		uint8_t *p = realloc(x->rec, sz);
-
-		if (!p) {
-			x->err = -ENOMEM;
-			return NULL;
-		}
-		x->rec = p;
-		x->rec_cap = sz;
+	if (abtf_grow(x->rec, x->rec_cap, sz)) {
+		x->err = -ENOMEM;
+		return NULL;
 	}
 	r = memcpy(x->rec, t, sz);
 	err = abtf__for_each_str_off(r, map_str_cb, x);
@@ -566,22 +521,21 @@ static struct btf_type *mapped_record(struct exact *x,
 static void decide_composite(struct exact *x, uint32_t id)
 {
 	const struct btf_type *r = mapped_record(x, in_type(x, id), false);
-	struct node *n = x->n;
+	const struct abtf_hmap *m = &x->n->ex_map;
+	struct abtf_hent *e;
 	uint32_t h;
-	size_t i;
 
 	x->state[id] = T_DONE;	/* new, unless a walk maps it */
-	if (!r || !n->ex_slots)
+	if (!r)
 		return;
 	h = composite_hash(r);
-	for (i = h & (n->ex_slots - 1); n->ex_tab[i].hash;
-	     i = (i + 1) & (n->ex_slots - 1)) {
+	for (e = abtf__hmap_first(m, h); e->val; e = abtf__hmap_next(m, e)) {
 		uint32_t low = UINT32_MAX;
 
-		if (n->ex_tab[i].hash != h)
+		if (e->hash != h)
 			continue;
 		x->state[id] = T_OPEN;
-		if (equal(x, id, n->ex_tab[i].id, 0, &low))
+		if (equal(x, id, e->val, 0, &low))
 			return;	/* settled: mapped */
 		undo_walk(x);
 		x->state[id] = T_DONE;
@@ -594,9 +548,9 @@ static int resolve_ref(uint32_t *id, void *ctx);
 static void decide(struct exact *x, uint32_t id, int depth)
 {
 	const struct btf_type *t = in_type(x, id), *r;
-	struct node *n = x->n;
+	const struct abtf_hmap *m = &x->n->ex_map;
+	struct abtf_hent *e;
 	uint32_t h;
-	size_t i;
 
 	if (x->state[id] != T_OPEN)
 		return;
@@ -614,16 +568,17 @@ static void decide(struct exact *x, uint32_t id, int depth)
 		return;
 	x->state[id] = T_DONE;
 	r = mapped_record(x, t, true);
-	if (!r || !n->ex_slots)
+	if (!r)
 		return;
 	h = record_hash(r);
-	for (i = h & (n->ex_slots - 1); n->ex_tab[i].hash;
-	     i = (i + 1) & (n->ex_slots - 1)) {
-		const struct btf_type *c = node_type(n, n->ex_tab[i].id);
+	for (e = abtf__hmap_first(m, h); e->val; e = abtf__hmap_next(m, e)) {
+		const struct btf_type *c;
 
-		if (n->ex_tab[i].hash == h && c->info == r->info &&
-		    !memcmp(c, r, abtf__record_size(r))) {
-			x->map[id] = n->ex_tab[i].id;
+		if (e->hash != h)
+			continue;
+		c = node_type(x->n, e->val);
+		if (c->info == r->info && !memcmp(c, r, abtf__record_size(r))) {
+			x->map[id] = e->val;
 			return;
 		}
 	}
@@ -652,7 +607,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 	size_t cnt = (size_t)in->nr_types + 1;
 	uint32_t id;
 
-	if (!n->ex_cnt)
+	if (!n->ex_map.cnt)
 		return 0;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));
 	x.hyp = calloc(cnt, sizeof(*x.hyp));
@@ -672,7 +627,7 @@ out:
 	free(x.hyp);
 	free(x.walked);
 	free(x.widx);
-	free(x.failed);
+	abtf__hmap_free(&x.failed);
 	free(x.rec);
 	return x.err;
 }

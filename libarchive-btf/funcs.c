@@ -63,16 +63,9 @@ static void sb_put(struct sigbuf *b, const char *s)
 
 	if (b->err)
 		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t ncap = (b->len + n + 1) * 2;
-		char *p = realloc(b->s, ncap);
-
-		if (!p) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->s = p;
-		b->cap = ncap;
+	if (abtf_grow(b->s, b->cap, b->len + n + 1)) {
+		b->err = -ENOMEM;
+		return;
 	}
 	memcpy(b->s + b->len, s, n + 1);
 	b->len += n;
@@ -203,15 +196,8 @@ static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags,
 {
 	if (name < 0 || sig < 0)
 		return name < 0 ? name : sig;
-	if (n->nr_fsigs == n->cap_fsigs) {
-		size_t ncap = n->cap_fsigs ? n->cap_fsigs * 2 : 256;
-		struct fsig *f = realloc(n->fsigs, ncap * sizeof(*f));
-
-		if (!f)
-			return -ENOMEM;
-		n->fsigs = f;
-		n->cap_fsigs = ncap;
-	}
+	if (abtf_grow(n->fsigs, n->cap_fsigs, n->nr_fsigs + 1))
+		return -ENOMEM;
 	n->fsigs[n->nr_fsigs].name = name;
 	n->fsigs[n->nr_fsigs].sig = sig;
 	n->fsigs[n->nr_fsigs].flags = flags;
@@ -426,15 +412,8 @@ static int drop_name(struct abtf_linker *l, const char *name, const char *why)
 
 	if (off < 0)
 		return off;
-	if (l->nr_drop == l->cap_drop) {
-		size_t ncap = l->cap_drop ? l->cap_drop * 2 : 64;
-		const char **d = realloc(l->drop, ncap * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		l->drop = d;
-		l->cap_drop = ncap;
-	}
+	if (abtf_grow(l->drop, l->cap_drop, l->nr_drop + 1))
+		return -ENOMEM;
 	l->drop[l->nr_drop++] = (const char *)(uintptr_t)off;
 	pr_debug(&l->pr, "%s: FUNC %s left out: %s", l->path, name, why);
 	return 0;
@@ -504,15 +483,8 @@ static bool optimized(const struct abtf_linker *l, const struct frec *r)
 
 static int skip_rec(struct abtf_linker *l, uint64_t key)
 {
-	if (l->nr_skip == l->cap_skip) {
-		size_t ncap = l->cap_skip ? l->cap_skip * 2 : 64;
-		uint64_t *s = realloc(l->skip, ncap * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		l->skip = s;
-		l->cap_skip = ncap;
-	}
+	if (abtf_grow(l->skip, l->cap_skip, l->nr_skip + 1))
+		return -ENOMEM;
 	l->skip[l->nr_skip++] = key;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "archive_btf.h"
+#include "hashmap.h"
 
 #define __abtf_printf(a, b) __attribute__((format(printf, a, b)))
 
@@ -126,18 +127,35 @@ void abtf__tmpfile_abort(char *tmp);
  */
 uint32_t abtf__hash32(const void *data, size_t size);
 
+/* ---- growing arrays (util.c) ---- */
+
+/*
+ * Make room for @need elements of @elem_sz bytes in the array *@arr, of
+ * *@cap elements: realloc() it to at least twice its capacity (16
+ * elements at first, or @need if more), so that appending one element at
+ * a time costs amortized O(1). Elements past the old capacity are left
+ * uninitialized. Returns 0, or -ENOMEM with *@arr and *@cap unchanged
+ * when memory runs out or the size in bytes does not fit a size_t (a
+ * count read from a file may be anything).
+ */
+int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz);
+
+static inline int abtf__grow(void **arr, size_t *cap, size_t need,
+			     size_t elem_sz)
+{
+	return need <= *cap ? 0 : abtf__grow_slow(arr, cap, need, elem_sz);
+}
+
+/* abtf__grow() of the array @arr (any pointer type) of @cap elements. */
+#define abtf_grow(arr, cap, need)					\
+	abtf__grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
 /* ---- string interning (util.c) ---- */
 
-struct strslot {
-	uint32_t hash;		/* 0: empty */
-	uint32_t off;
-};
-
 struct strtab {
-	char *data;
+	char *data;		/* the strings, each NUL-terminated */
 	size_t len, cap;
-	struct strslot *slots;
-	size_t nslots, cnt;
+	struct abtf_hmap map;	/* by str_hash(): offset + 1 */
 };
 
 int64_t abtf__strtab_add(struct strtab *st, const char *s);

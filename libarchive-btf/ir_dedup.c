@@ -71,9 +71,7 @@ struct dedup {
 	uint32_t *seen;		/* class -> last round it was seen in */
 	uint32_t *rep;		/* class -> surviving node */
 	uint32_t *work;		/* nodes of a round */
-	uint32_t *hash;		/* node ID -> hash of label or signature */
-	uint32_t *slots;	/* open addressing: node IDs, 0 empty */
-	uint32_t mask;
+	struct abtf_hmap table;	/* node IDs by hash of label or signature */
 	uint32_t nr_cls;
 };
 
@@ -240,32 +238,29 @@ static bool label_equal(const struct ir *ir, const struct ir_node *a,
 
 /* ---- the lookup table, over node IDs ---- */
 
+/* Empty, for @nr nodes: dedup_alloc() sized it for all, so it cannot fail. */
 static void table_clear(struct dedup *d, uint32_t nr)
 {
-	uint32_t cap = 16;
-
-	while (cap < nr * 2)
-		cap *= 2;
-	d->mask = cap - 1;
-	memset(d->slots, 0, cap * sizeof(*d->slots));
+	abtf__hmap_reset(&d->table, nr);
 }
 
 typedef bool (*equal_fn)(const struct dedup *d, uint32_t a, uint32_t b);
 
-/* The first node equal to @id in the table, or 0; with @add, add @id then. */
-static uint32_t table_find(struct dedup *d, uint32_t id, equal_fn eq,
-			   bool add)
+/*
+ * The first node equal to @id (of hash @h) in the table, or 0; with @add,
+ * add @id then.
+ */
+static uint32_t table_find(struct dedup *d, uint32_t id, uint32_t h,
+			   equal_fn eq, bool add)
 {
-	uint32_t i, h = d->hash[id];
+	struct abtf_hent *e;
 
-	for (i = h & d->mask; d->slots[i]; i = (i + 1) & d->mask) {
-		uint32_t o = d->slots[i];
-
-		if (d->hash[o] == h && eq(d, id, o))
-			return o;
-	}
+	for (e = abtf__hmap_first(&d->table, h); e->val;
+	     e = abtf__hmap_next(&d->table, e))
+		if (e->hash == h && eq(d, id, e->val))
+			return e->val;
 	if (add)
-		d->slots[i] = id;
+		abtf__hmap_fill(&d->table, e, h, id);
 	return 0;
 }
 
@@ -306,8 +301,8 @@ static void label_classes(struct dedup *d)
 			d->cls[id] = ++d->nr_cls;
 			continue;
 		}
-		d->hash[id] = label_hash(d->ir, n);
-		o = table_find(d, id, node_label_equal, true);
+		o = table_find(d, id, label_hash(d->ir, n), node_label_equal,
+			       true);
 		d->cls[id] = o ? d->cls[o] : ++d->nr_cls;
 	}
 }
@@ -323,14 +318,14 @@ static void resolve_enum_fwds(struct dedup *d)
 
 		if (n->kind != BTF_KIND_ENUM || !n->nr)
 			continue;
-		d->hash[id] = enum_key_hash(d->ir, n);
-		table_find(d, id, enum_key_equal, true);
+		table_find(d, id, enum_key_hash(d->ir, n), enum_key_equal,
+			   true);
 	}
 	for (id = 1; id <= d->nr; id++) {
 		if (!is_enum_fwd(node(d, id)))
 			continue;
-		d->hash[id] = enum_key_hash(d->ir, node(d, id));
-		o = table_find(d, id, enum_key_equal, false);
+		o = table_find(d, id, enum_key_hash(d->ir, node(d, id)),
+			       enum_key_equal, false);
 		if (o)
 			d->cls[id] = d->cls[o];
 	}
@@ -385,8 +380,7 @@ static bool split_round(struct dedup *d, uint32_t nr_work, uint32_t round)
 	for (i = 0; i < nr_work; i++) {
 		uint32_t id = d->work[i], c = d->cls[id];
 
-		d->hash[id] = sig_hash(d, id);
-		o = table_find(d, id, sig_equal, true);
+		o = table_find(d, id, sig_hash(d, id), sig_equal, true);
 		if (o) {
 			d->ncls[id] = d->ncls[o];
 		} else if (d->seen[c] != round) {
@@ -494,29 +488,25 @@ static void dedup_free(struct dedup *d)
 	free(d->seen);
 	free(d->rep);
 	free(d->work);
-	free(d->hash);
-	free(d->slots);
+	abtf__hmap_free(&d->table);
 }
 
 static int dedup_alloc(struct dedup *d)
 {
 	/* class numbers: at most one per node, plus one per split */
-	size_t nr_cls = 2 * (size_t)d->nr + 2, nr_slots = 16;
+	size_t nr_cls = 2 * (size_t)d->nr + 2;
 
-	while (nr_slots < 2 * (size_t)d->nr)
-		nr_slots *= 2;
 	d->cls = calloc(d->nr + 1, sizeof(*d->cls));
 	d->ncls = calloc(d->nr + 1, sizeof(*d->ncls));
 	d->work = calloc(d->nr + 1, sizeof(*d->work));
-	d->hash = calloc(d->nr + 1, sizeof(*d->hash));
 	d->size = calloc(nr_cls, sizeof(*d->size));
 	d->seen = calloc(nr_cls, sizeof(*d->seen));
 	d->rep = calloc(nr_cls, sizeof(*d->rep));
-	d->slots = calloc(nr_slots, sizeof(*d->slots));
 	d->ir->out = calloc(d->nr + 1, sizeof(*d->ir->out));
 	d->ir->kept = calloc(d->nr + 1, sizeof(*d->ir->kept));
-	if (!d->cls || !d->ncls || !d->work || !d->hash || !d->size ||
-	    !d->seen || !d->rep || !d->slots || !d->ir->out || !d->ir->kept)
+	if (!d->cls || !d->ncls || !d->work || !d->size || !d->seen ||
+	    !d->rep || !d->ir->out || !d->ir->kept ||
+	    abtf__hmap_reset(&d->table, d->nr))
 		return -ENOMEM;
 	return 0;
 }

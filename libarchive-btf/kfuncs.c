@@ -55,7 +55,7 @@ struct kscan {
 	const uint8_t *data;
 	size_t size;
 	struct kset *sets;
-	size_t nr_sets;
+	size_t nr_sets, cap_sets;
 };
 
 static int link_fail(struct abtf_linker *l, const char *what)
@@ -118,7 +118,6 @@ static int find_sets(struct kscan *ks)
 	int err;
 
 	for (i = 1; i < ks->nr_syms; i++) {
-		struct kset *n;
 		const char *name;
 		uint64_t off;
 		GElf_Sym s;
@@ -134,12 +133,10 @@ static int find_sets(struct kscan *ks)
 		if (s.st_size > ks->size - off)
 			return kfunc_error(ks, name, s.st_value,
 					   "its size runs past the section");
-		n = realloc(ks->sets, (ks->nr_sets + 1) * sizeof(*n));
-		if (!n)
+		if (abtf_grow(ks->sets, ks->cap_sets, ks->nr_sets + 1))
 			return -ENOMEM;
-		ks->sets = n;
-		n[ks->nr_sets].start = off;
-		n[ks->nr_sets].end = off + s.st_size;
+		ks->sets[ks->nr_sets].start = off;
+		ks->sets[ks->nr_sets].end = off + s.st_size;
 		ks->nr_sets++;
 	}
 	return 0;
@@ -175,12 +172,11 @@ static size_t func_name_len(const char *sym)
 static int add_kfunc(struct abtf_linker *l, const char *name, size_t len,
 		     uint32_t flags, size_t sym)
 {
-	struct kfunc *k = realloc(l->kfuncs, (l->nr_kfuncs + 1) * sizeof(*k));
+	struct kfunc *k;
 
-	if (!k)
+	if (abtf_grow(l->kfuncs, l->cap_kfuncs, l->nr_kfuncs + 1))
 		return -ENOMEM;
-	l->kfuncs = k;
-	k = &k[l->nr_kfuncs];
+	k = &l->kfuncs[l->nr_kfuncs];
 	k->name = strndup(name, len);
 	if (!k->name)
 		return -ENOMEM;
@@ -317,7 +313,7 @@ void abtf__free_kfuncs(struct abtf_linker *l)
 		free(l->kfuncs[i].name);
 	free(l->kfuncs);
 	l->kfuncs = NULL;
-	l->nr_kfuncs = 0;
+	l->nr_kfuncs = l->cap_kfuncs = 0;
 }
 
 const struct kfunc *abtf__find_kfunc(const struct abtf_linker *l,

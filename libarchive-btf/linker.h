@@ -118,8 +118,7 @@ struct node {
 	/* exact.c: the node's types by ID and by hash */
 	uint32_t *type_off;	/* ID - first_id -> offset in types */
 	size_t cap_type_off;
-	struct exact_ent *ex_tab;
-	size_t ex_slots, ex_cnt;
+	struct abtf_hmap ex_map;	/* can_map() types by node_hash(): IDs */
 
 	/* funcs.c, before the merge: the leaf's FUNCs in the image */
 	struct strtab fstrs;
@@ -174,7 +173,7 @@ struct abtf_linker {
 	size_t nr_symvals;
 	bool *sym_used;		/* by symbol index: claimed by a VAR */
 	struct kfunc *kfuncs;	/* decl_tag_kfuncs: by name, one each */
-	size_t nr_kfuncs;
+	size_t nr_kfuncs, cap_kfuncs;
 
 	struct mplan *plans;
 	size_t nr_members;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Printing, option structs and atomic file replacement. */
+/* Printing, options, atomic file replacement, growing arrays, strings. */
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -231,7 +231,34 @@ uint32_t abtf__hash32(const void *data, size_t size)
 	return (uint32_t)h;
 }
 
-/* String interning for the BTF we build: one copy of each string. */
+/* abtf__grow() when the array is full. */
+int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz)
+{
+	size_t ncap = *cap, bytes;
+	void *p;
+
+	if (need <= ncap)
+		return 0;
+	ncap = ncap < 8 ? 16 : ncap <= SIZE_MAX / 2 ? ncap * 2 : SIZE_MAX;
+	if (ncap < need)
+		ncap = need;
+	if (__builtin_mul_overflow(ncap, elem_sz, &bytes)) {
+		ncap = need;	/* twice as much may not fit where @need does */
+		if (__builtin_mul_overflow(ncap, elem_sz, &bytes))
+			return -ENOMEM;
+	}
+	p = realloc(*arr, bytes);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+/*
+ * String interning for the BTF we build: one copy of each string, found
+ * again by its hash.
+ */
 
 /* The string's length, then its bytes eight at a time (the tail alone). */
 static uint32_t str_hash(const char *s, size_t *len)
@@ -249,59 +276,31 @@ static uint32_t str_hash(const char *s, size_t *len)
 		w = w << 8 | (unsigned char)s[i];
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 32;
-	return (uint32_t)h | 1;	/* 0 marks an empty slot */
+	return (uint32_t)h | 1;	/* odd, as when 0 marked empty slots */
 }
 
-static int strtab_grow_slots(struct strtab *st)
-{
-	size_t n = st->nslots ? st->nslots * 2 : 1 << 14, i, j;
-	struct strslot *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < st->nslots; i++) {
-		if (!st->slots[i].hash)
-			continue;
-		for (j = st->slots[i].hash & (n - 1); slots[j].hash;
-		     j = (j + 1) & (n - 1))
-			;
-		slots[j] = st->slots[i];
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nslots = n;
-	return 0;
-}
-
-/* The offset of @s in the table, adding it if new; -ENOMEM on failure. */
+/*
+ * The offset of @s in the table, adding it if new; -ENOMEM on failure,
+ * -E2BIG past BTF's 4 GiB of strings.
+ */
 int64_t abtf__strtab_add(struct strtab *st, const char *s)
 {
-	size_t len, i;
+	struct abtf_hent *e;
+	size_t len;
 	uint32_t h = str_hash(s, &len);
 
-	if ((st->cnt + 1) * 2 > st->nslots && strtab_grow_slots(st))
+	if (abtf__hmap_reserve(&st->map, 1 << 14))
 		return -ENOMEM;
-	for (i = h & (st->nslots - 1); st->slots[i].hash;
-	     i = (i + 1) & (st->nslots - 1))
-		if (st->slots[i].hash == h &&
-		    !memcmp(st->data + st->slots[i].off, s, len + 1))
-			return st->slots[i].off;
-	if (st->len + len + 1 > st->cap) {
-		size_t ncap = st->cap ? st->cap * 2 : 1 << 18;
-		char *n;
-
-		while (ncap < st->len + len + 1)
-			ncap *= 2;
-		n = realloc(st->data, ncap);
-		if (!n)
-			return -ENOMEM;
-		st->data = n;
-		st->cap = ncap;
-	}
+	for (e = abtf__hmap_first(&st->map, h); e->val;
+	     e = abtf__hmap_next(&st->map, e))
+		if (e->hash == h && !memcmp(st->data + e->val - 1, s, len + 1))
+			return e->val - 1;
+	if (len >= UINT32_MAX - 1 - st->len)
+		return -E2BIG;
+	if (abtf_grow(st->data, st->cap, st->len + len + 1))
+		return -ENOMEM;
 	memcpy(st->data + st->len, s, len + 1);
-	st->slots[i].hash = h;
-	st->slots[i].off = st->len;
-	st->cnt++;
+	abtf__hmap_fill(&st->map, e, h, st->len + 1);
 	st->len += len + 1;
 	return st->len - len - 1;
 }
@@ -309,7 +308,5 @@ int64_t abtf__strtab_add(struct strtab *st, const char *s)
 void abtf__strtab_free(struct strtab *st)
 {
 	free(st->data);
-	free(st->slots);
+	abtf__hmap_free(&st->map);
 }
-
-

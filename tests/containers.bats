@@ -1,0 +1,21 @@
+#!/usr/bin/env bats
+# The library's containers (libarchive-btf/util.c's abtf__grow() and string
+# interning, hashmap.c): tests/unit/containers.c, compiled now with their
+# sources. Everything else tests them through cc-btf and btf-link; this
+# holds the growth helper to its overflow check, which no valid input reaches.
+
+load test_helper
+
+@test "containers: growth refuses overflowing sizes; the hash map and string interning" {
+	need_cmd gcc pkg-config
+	local lib=$ABTF_TOP/libarchive-btf
+	# shellcheck disable=SC2046
+	gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Wno-unused-parameter \
+		-I"$lib" $(pkg-config --cflags libelf) \
+		-o containers "$ABTF_TOP/tests/unit/containers.c" \
+		"$lib/util.c" "$lib/hashmap.c"
+	run timeout 60 ./containers
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}

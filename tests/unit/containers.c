@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The library's containers on their own (tests/containers.bats): compiled
+ * at test time with libarchive-btf/util.c and hashmap.c. Prints one line
+ * per failed check and exits 1 if any failed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int failed;
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			printf("%s:%d: %s\n", __FILE__, __LINE__, #cond);	\
+			failed = 1;					\
+		}							\
+	} while (0)
+
+/* abtf__grow(): at least doubling; a size that overflows is refused. */
+static void test_grow(void)
+{
+	uint64_t *a = NULL, *keep;
+	size_t cap = 0, i;
+
+	CHECK(!abtf_grow(a, cap, 1) && a && cap == 16);
+	for (i = 0; i < cap; i++)
+		a[i] = i;
+	CHECK(!abtf_grow(a, cap, 16) && cap == 16);
+	CHECK(!abtf_grow(a, cap, 17) && cap == 32);
+	CHECK(!abtf_grow(a, cap, 1000) && cap == 1000);
+	for (i = 0; i < 16; i++)
+		CHECK(a[i] == i);
+	/* counts from a hostile file: bytes past SIZE_MAX */
+	keep = a;
+	CHECK(abtf_grow(a, cap, SIZE_MAX / 8 + 1) == -ENOMEM);
+	CHECK(abtf_grow(a, cap, SIZE_MAX) == -ENOMEM);
+	CHECK(a == keep && cap == 1000);
+	free(a);
+}
+
+static uint32_t mix(uint32_t v)
+{
+	v *= 0x9e3779b1u;
+	return v ^ v >> 15;
+}
+
+/* The map: every entry found, the absent not, at most half full. */
+static void test_hmap(void)
+{
+	struct abtf_hmap m = { 0 };
+	struct abtf_hent *e;
+	uint32_t i, n, nr = 100000;
+
+	e = abtf__hmap_first(&m, 7);	/* empty map: nothing to visit */
+	CHECK(!e->val);
+	for (i = 1; i <= nr; i++)	/* every 7th shares one hash */
+		CHECK(!abtf__hmap_add(&m, 16, i % 7 ? mix(i) : 7, i));
+	CHECK(m.cnt == nr && m.cnt <= (m.mask + 1) / 2);
+	for (i = 1; i <= nr; i++) {
+		uint32_t h = i % 7 ? mix(i) : 7;
+
+		for (e = abtf__hmap_first(&m, h); e->val;
+		     e = abtf__hmap_next(&m, e))
+			if (e->hash == h && e->val == i)
+				break;
+		CHECK(e->val == i);
+	}
+	for (n = 0, e = abtf__hmap_first(&m, 7); e->val;
+	     e = abtf__hmap_next(&m, e))
+		n += e->hash == 7;
+	CHECK(n == nr / 7);
+	/* reserve, look up an absent key, fill where the lookup ended */
+	CHECK(!abtf__hmap_reserve(&m, 16));
+	for (e = abtf__hmap_first(&m, mix(0)); e->val;
+	     e = abtf__hmap_next(&m, e))
+		CHECK(e->hash != mix(0) || e->val != nr + 1);
+	abtf__hmap_fill(&m, e, mix(0), nr + 1);
+	CHECK(m.cnt == nr + 1 && abtf__hmap_first(&m, mix(0))->val);
+	/* reset: empty, sized for the entries to come */
+	CHECK(!abtf__hmap_reset(&m, 100) && !m.cnt && m.mask + 1 == 256);
+	for (e = abtf__hmap_first(&m, 7); e->val; e = abtf__hmap_next(&m, e))
+		CHECK(0);
+	CHECK(!abtf__hmap_reset(&m, 0) && m.mask + 1 == 16);
+	abtf__hmap_free(&m);
+	CHECK(!m.slots && !m.cnt);
+}
+
+/* String interning: one copy of each string, offsets in order. */
+static void test_strtab(void)
+{
+	struct strtab st = { 0 };
+	char s[32];
+	int i;
+
+	CHECK(abtf__strtab_add(&st, "") == 0);
+	CHECK(abtf__strtab_add(&st, "int") == 1);
+	CHECK(abtf__strtab_add(&st, "unsigned long") == 5);
+	CHECK(abtf__strtab_add(&st, "int") == 1);
+	CHECK(abtf__strtab_add(&st, "") == 0);
+	for (i = 0; i < 50000; i++) {
+		snprintf(s, sizeof(s), "name_%d", i);
+		CHECK(abtf__strtab_add(&st, s) >= 19);
+	}
+	for (i = 0; i < 50000; i += 997) {
+		int64_t off;
+
+		snprintf(s, sizeof(s), "name_%d", i);
+		off = abtf__strtab_add(&st, s);
+		CHECK(off >= 0 && !strcmp(st.data + off, s));
+	}
+	CHECK(st.map.cnt == 50003);
+	abtf__strtab_free(&st);
+}
+
+int main(void)
+{
+	test_grow();
+	test_hmap();
+	test_strtab();
+	return failed;
+}
