@@ -12,6 +12,11 @@
 
 load test_helper
 
+# The makes these tests run are builds of their own: under `make -j2 check`
+# the jobserver's file descriptors are in MAKEFLAGS but not open here
+# ("read jobs pipe: Bad file descriptor").
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 bats_require_minimum_version 1.5.0
 
 setup() {
