@@ -120,7 +120,7 @@ struct abtf_encoder {
 	struct extra *extras;	/* clone FUNCs of the extension */
 	size_t nr_extras;
 	uint8_t *fflags;	/* a flags byte per FUNC, then per extra */
-	size_t nr_fflags;
+	size_t nr_fflags, cap_fflags;
 	uint8_t *ext;		/* the extension: types, then strings */
 	uint32_t ext_type_len, ext_str_len;
 
@@ -623,15 +623,8 @@ static int note_state(struct abtf_encoder *enc, struct dw_die *die)
 	err = all_params_named(enc, die);
 	if (err <= 0)
 		return err;
-	if (enc->nr_states == enc->cap_states) {
-		size_t ncap = enc->cap_states ? enc->cap_states * 2 : 64;
-		struct fstate *n = realloc(enc->states, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		enc->states = n;
-		enc->cap_states = ncap;
-	}
+	if (abtf_grow(enc->states, enc->cap_states, enc->nr_states + 1))
+		return -ENOMEM;
 	st = &enc->states[enc->nr_states];
 	st->name = die->name;
 	st->off = die->off;
@@ -1099,15 +1092,8 @@ static int grow_put(struct grow *g, const void *p, size_t n)
 {
 	if (!n)
 		return 0;
-	if (g->len + n > g->cap) {
-		size_t ncap = (g->len + n) * 2 + 256;
-		uint8_t *nb = realloc(g->b, ncap);
-
-		if (!nb)
-			return -ENOMEM;
-		g->b = nb;
-		g->cap = ncap;
-	}
+	if (g->len + n < g->len || abtf_grow(g->b, g->cap, g->len + n))
+		return -ENOMEM;
 	memcpy(g->b + g->len, p, n);
 	g->len += n;
 	return 0;
@@ -1245,13 +1231,8 @@ static int build_extension(struct abtf_encoder *enc)
 
 static int push_flags(struct abtf_encoder *enc, uint8_t f)
 {
-	if (!(enc->nr_fflags & 63)) {
-		uint8_t *n = realloc(enc->fflags, enc->nr_fflags + 64);
-
-		if (!n)
-			return -ENOMEM;
-		enc->fflags = n;
-	}
+	if (abtf_grow(enc->fflags, enc->cap_fflags, enc->nr_fflags + 1))
+		return -ENOMEM;
 	enc->fflags[enc->nr_fflags++] = f;
 	return 0;
 }

@@ -104,11 +104,10 @@ struct node {
 	uint8_t *types;
 	size_t types_len, types_cap;
 	uint32_t first_id, next_id;
-	uint32_t *fn_seen;	/* FUNC name offsets + 1 */
-	size_t fn_slots, fn_cnt;
+	struct abtf_hmap fn_seen;	/* FUNC name offsets + 1 */
 	struct place *vars;	/* kept VARs, in order; ->size set */
 	uint32_t *var_ids;	/* their IDs in this node's merged types */
-	size_t nr_vars, cap_vars;
+	size_t nr_vars, cap_vars, cap_var_ids;
 
 	/* input string offset -> node string offset + 1; reset per input */
 	uint32_t *smap;

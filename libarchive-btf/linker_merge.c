@@ -33,14 +33,8 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 	struct mplan *mp = &l->plans[i];
 	int err;
 
-	if (mp->size > *cap) {
-		uint8_t *nb = realloc(*buf, mp->size);
-
-		if (!nb)
-			return -ENOMEM;
-		*buf = nb;
-		*cap = mp->size;
-	}
+	if (abtf_grow(*buf, *cap, mp->size))
+		return -ENOMEM;
 	err = abtf__read_btf(l, *buf, mp->size, mp->off);
 	if (err) {
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,

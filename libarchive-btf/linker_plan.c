@@ -235,15 +235,8 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize)
 static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
 		     size_t size)
 {
-	if (l->nr_members == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		struct mplan *n = realloc(l->plans, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		l->plans = n;
-		*cap = ncap;
-	}
+	if (abtf_grow(l->plans, *cap, l->nr_members + 1))
+		return -ENOMEM;
 	memset(&l->plans[l->nr_members], 0, sizeof(*l->plans));
 	l->plans[l->nr_members].off = off;
 	l->plans[l->nr_members].size = size;

@@ -31,53 +31,27 @@ static int node_error(struct node *n, int err, const char *what)
 	return err;
 }
 
+/* The FUNC names a node has (one FUNC per name): 1 if @name_off was there. */
 static int fn_seen_add(struct node *n, uint32_t name_off)
 {
-	size_t i;
+	uint32_t val = name_off + 1, hash = val * 2654435761u;
+	struct abtf_hent *e;
 
-	if ((n->fn_cnt + 1) * 2 > n->fn_slots) {
-		size_t ns = n->fn_slots ? n->fn_slots * 2 : 4096, j, k;
-		uint32_t *slots = calloc(ns, sizeof(*slots));
-
-		if (!slots)
-			return -ENOMEM;
-		for (j = 0; j < n->fn_slots; j++) {
-			if (!n->fn_seen[j])
-				continue;
-			for (k = (n->fn_seen[j] * 2654435761u) & (ns - 1);
-			     slots[k]; k = (k + 1) & (ns - 1))
-				;
-			slots[k] = n->fn_seen[j];
-		}
-		free(n->fn_seen);
-		n->fn_seen = slots;
-		n->fn_slots = ns;
-	}
-	for (i = ((name_off + 1) * 2654435761u) & (n->fn_slots - 1);
-	     n->fn_seen[i]; i = (i + 1) & (n->fn_slots - 1))
-		if (n->fn_seen[i] == name_off + 1)
+	if (abtf__hmap_reserve(&n->fn_seen, 4096))
+		return -ENOMEM;
+	for (e = abtf__hmap_first(&n->fn_seen, hash); e->val;
+	     e = abtf__hmap_next(&n->fn_seen, e))
+		if (e->val == val)
 			return 1;	/* already there */
-	n->fn_seen[i] = name_off + 1;
-	n->fn_cnt++;
+	abtf__hmap_fill(&n->fn_seen, e, hash, val);
 	return 0;
 }
 
 static int add_var(struct node *n, const struct place *pl, uint32_t id)
 {
-	if (n->nr_vars == n->cap_vars) {
-		size_t ncap = n->cap_vars ? n->cap_vars * 2 : 64;
-		struct place *v = realloc(n->vars, ncap * sizeof(*v));
-		uint32_t *ids;
-
-		if (!v)
-			return -ENOMEM;
-		n->vars = v;
-		ids = realloc(n->var_ids, ncap * sizeof(*ids));
-		if (!ids)
-			return -ENOMEM;
-		n->var_ids = ids;
-		n->cap_vars = ncap;
-	}
+	if (abtf_grow(n->vars, n->cap_vars, n->nr_vars + 1) ||
+	    abtf_grow(n->var_ids, n->cap_var_ids, n->nr_vars + 1))
+		return -ENOMEM;
 	n->vars[n->nr_vars] = *pl;
 	if (pl->dsec_name) {
 		/* the input's strings are gone by the time the node is done */
@@ -96,7 +70,7 @@ void abtf__node_free(struct node *n)
 
 	abtf__strtab_free(&n->strs);
 	free(n->types);
-	free(n->fn_seen);
+	abtf__hmap_free(&n->fn_seen);
 	free(n->fsigs);
 	abtf__strtab_free(&n->fstrs);
 	for (i = 0; i < n->nr_vars; i++)
@@ -111,11 +85,10 @@ void abtf__node_free(struct node *n)
 	n->smap = n->smap_used = NULL;
 	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
 	n->types = NULL;
-	n->fn_seen = NULL;
 	n->fsigs = NULL;
 	memset(&n->fstrs, 0, sizeof(n->fstrs));
 	n->vars = NULL;
-	n->nr_vars = n->cap_vars = 0;
+	n->nr_vars = n->cap_vars = n->cap_var_ids = 0;
 	n->var_ids = NULL;
 	n->raw = NULL;
 }
@@ -421,14 +394,10 @@ static int remap_id(uint32_t *id, void *ctx)
 
 static int smap_used_grow(struct node *n)
 {
-	size_t ncap = n->cap_smap_used ? n->cap_smap_used * 2 : 4096;
-	uint32_t *u = realloc(n->smap_used, ncap * sizeof(*u));
+	size_t need = n->nr_smap_used + 1;
 
-	if (!u)
-		return -ENOMEM;
-	n->smap_used = u;
-	n->cap_smap_used = ncap;
-	return 0;
+	return abtf_grow(n->smap_used, n->cap_smap_used,
+			 need < 4096 ? 4096 : need);
 }
 
 /*
@@ -509,20 +478,12 @@ static int remap_str(uint32_t *off, void *ctx)
 
 static int grow_types(struct node *n, size_t more)
 {
-	size_t ncap;
-	uint8_t *p;
+	size_t need = n->types_len + more;
 
-	if (n->types_len + more <= n->types_cap)
-		return 0;
-	ncap = n->types_cap ? n->types_cap * 2 : 1 << 20;
-	while (ncap < n->types_len + more)
-		ncap *= 2;
-	p = realloc(n->types, ncap);
-	if (!p)
+	if (need < n->types_len)
 		return -ENOMEM;
-	n->types = p;
-	n->types_cap = ncap;
-	return 0;
+	return abtf_grow(n->types, n->types_cap,
+			 need < (1 << 20) ? (1 << 20) : need);
 }
 
 /* Input type @t refers to input type @bad, which the merge left out. */
@@ -909,15 +870,8 @@ static int final_dsec_add(struct final_dsec *s, uint32_t id,
 {
 	if (pl->off > UINT32_MAX)
 		return -ERANGE;
-	if (s->nr == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		struct final_dsec_var *v = realloc(s->vars, ncap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->vars = v;
-		s->cap = ncap;
-	}
+	if (abtf_grow(s->vars, s->cap, s->nr + 1))
+		return -ENOMEM;
 	s->vars[s->nr].id = id;
 	s->vars[s->nr].off = pl->off;
 	s->vars[s->nr].size = pl->size;
