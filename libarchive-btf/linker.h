@@ -275,6 +275,9 @@ int abtf__node_finish(struct abtf_linker *l, struct node *n);
 struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
 void abtf__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
+/* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
+int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
+		     uint32_t k, struct place *pl);
 int abtf__func_present(struct abtf_linker *l, const struct input *in,
 		       uint32_t slot, const char *name);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);

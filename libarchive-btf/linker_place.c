@@ -5,7 +5,8 @@
  * them), by the headers alone when there is one group per member, else by
  * size and hash; a group's optimized_func extension appended to its member;
  * the VARs of members without a group placed by name through the symbol
- * table, in link order.
+ * table, in link order; where a FUNC or VAR of a member is, for merge.c
+ * and funcs.c.
  *
  * Calls linker_plan.c (reading members, the thread pool, symbols by name).
  */
@@ -307,4 +308,87 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 		pair_groups(l);
 	}
 	return place_by_name(l);
+}
+
+/* ---- where a member's FUNCs and VARs are (merge.c, funcs.c) ---- */
+
+/* The allocated section holding @addr in a final image. */
+static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
+			    uint32_t *shndx, uint64_t *off)
+{
+	size_t i;
+
+	for (i = 1; i < l->nr_secs; i++) {
+		const struct lsec *s = &l->secs[i];
+
+		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
+		    addr - s->addr < s->size) {
+			*shndx = i;
+			*off = addr - s->addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Slot @k of a member: final image (address + 1) or relocatable (reloc). */
+int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
+		     uint32_t k, struct place *pl)
+{
+	size_t at = mp->grp.slots_off + (size_t)k * l->addr.slot_size;
+	const struct abtf_addr_rela *r;
+	uint64_t v;
+
+	memset(pl, 0, sizeof(*pl));
+	if (k >= (uint64_t)mp->grp.nr_slots + mp->grp.nr_extra)
+		return -EINVAL;
+	v = abtf__addr_slot_value(&l->addr, at);
+	if (l->ehdr.e_type != ET_REL) {
+		if (v)	/* 0: the linker discarded it */
+			pl->present = section_of_addr(l, v - 1, &pl->key,
+						      &pl->off);
+		return 0;
+	}
+	r = abtf__addr_reloc_at(&l->relocs, at);
+	if (!r || r->sym >= l->nr_symvals)
+		return 0;
+	pl->key = l->symvals[r->sym].shndx;
+	if (pl->key == SHN_UNDEF || pl->key >= l->nr_secs)
+		return 0;
+	pl->present = true;
+	pl->off = l->symvals[r->sym].value +
+		  (l->relocs.inplace ? (int64_t)v : r->addend) - 1;
+	return 0;
+}
+
+/* pahole's rule: a FUNC survives if a defined STT_FUNC has its name. */
+static bool func_by_name(const struct abtf_linker *l, const char *name)
+{
+	size_t lo = abtf__first_sym(l, name);
+
+	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++)
+		if (l->syms[lo].type == STT_FUNC)
+			return true;
+	return false;
+}
+
+/*
+ * Is the function of a member's FUNC in the image? @slot: its slot (FUNCs
+ * and VARs count, in type ID order). 1 yes, 0 no, < 0 error.
+ */
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name)
+{
+	struct place pl;
+	int err;
+
+	switch (in->kind) {
+	case IN_SLOTS:
+		err = abtf__slot_place(l, in->plan, slot, &pl);
+		return err ? err : pl.present;
+	case IN_NAMES:
+		return func_by_name(l, name);
+	default:
+		return 1;
+	}
 }

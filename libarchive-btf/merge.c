@@ -95,66 +95,6 @@ void abtf__node_free(struct node *n)
 
 /* ---- where FUNCs and VARs are ---- */
 
-/* The allocated section holding @addr in a final image. */
-static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
-			    uint32_t *shndx, uint64_t *off)
-{
-	size_t i;
-
-	for (i = 1; i < l->nr_secs; i++) {
-		const struct lsec *s = &l->secs[i];
-
-		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
-		    addr - s->addr < s->size) {
-			*shndx = i;
-			*off = addr - s->addr;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Slot @k of a member: final image (address + 1) or relocatable (reloc). */
-static int slot_place(const struct abtf_linker *l, const struct mplan *mp,
-		      uint32_t k, struct place *pl)
-{
-	size_t at = mp->grp.slots_off + (size_t)k * l->addr.slot_size;
-	const struct abtf_addr_rela *r;
-	uint64_t v;
-
-	memset(pl, 0, sizeof(*pl));
-	if (k >= (uint64_t)mp->grp.nr_slots + mp->grp.nr_extra)
-		return -EINVAL;
-	v = abtf__addr_slot_value(&l->addr, at);
-	if (l->ehdr.e_type != ET_REL) {
-		if (v)	/* 0: the linker discarded it */
-			pl->present = section_of_addr(l, v - 1, &pl->key,
-						      &pl->off);
-		return 0;
-	}
-	r = abtf__addr_reloc_at(&l->relocs, at);
-	if (!r || r->sym >= l->nr_symvals)
-		return 0;
-	pl->key = l->symvals[r->sym].shndx;
-	if (pl->key == SHN_UNDEF || pl->key >= l->nr_secs)
-		return 0;
-	pl->present = true;
-	pl->off = l->symvals[r->sym].value +
-		  (l->relocs.inplace ? (int64_t)v : r->addend) - 1;
-	return 0;
-}
-
-/* pahole's rule: a FUNC survives if a defined STT_FUNC has its name. */
-static bool func_by_name(const struct abtf_linker *l, const char *name)
-{
-	size_t lo = abtf__first_sym(l, name);
-
-	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++)
-		if (l->syms[lo].type == STT_FUNC)
-			return true;
-	return false;
-}
-
 /*
  * pahole keeps the variables of the final ".data..percpu" only: the vmlinux
  * linker script has merged its input subsections into it by now.
@@ -247,7 +187,7 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 
 	switch (in->kind) {
 	case IN_SLOTS:
-		err = slot_place(l, in->plan, sc->next_slot++, pl);
+		err = abtf__slot_place(l, in->plan, sc->next_slot++, pl);
 		break;
 	case IN_NAMES:
 		if (sc->next_var >= in->plan->nr_vars)
@@ -266,27 +206,6 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 	if (!err && pl->present && in->kind != IN_CHILD)
 		pl->present = in_percpu_section(l, pl);
 	return err;
-}
-
-/*
- * Is the function of a member's FUNC in the image? @slot: its slot (FUNCs
- * and VARs count, in type ID order). 1 yes, 0 no, < 0 error.
- */
-int abtf__func_present(struct abtf_linker *l, const struct input *in,
-		       uint32_t slot, const char *name)
-{
-	struct place pl;
-	int err;
-
-	switch (in->kind) {
-	case IN_SLOTS:
-		err = slot_place(l, in->plan, slot, &pl);
-		return err ? err : pl.present;
-	case IN_NAMES:
-		return func_by_name(l, name);
-	default:
-		return 1;
-	}
 }
 
 /*
@@ -390,54 +309,6 @@ static int remap_id(uint32_t *id, void *ctx)
 	}
 	*id = r->sc->map[*id];
 	return 0;
-}
-
-static int smap_used_grow(struct node *n)
-{
-	size_t need = n->nr_smap_used + 1;
-
-	return abtf_grow(n->smap_used, n->cap_smap_used,
-			 need < 4096 ? 4096 : need);
-}
-
-/*
- * The node's offset of string @off of input @in, interned on first use: a
- * member names many things with the same string.
- */
-int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off)
-{
-	int64_t no;
-
-	if (!off)
-		return 0;
-	if (n->smap[off])
-		return n->smap[off] - 1;
-	if (n->nr_smap_used == n->cap_smap_used && smap_used_grow(n))
-		return -ENOMEM;
-	no = abtf__strtab_add(&n->strs, in->strs + off);
-	if (no < 0)
-		return no;
-	n->smap[off] = no + 1;
-	n->smap_used[n->nr_smap_used++] = off;
-	return no;
-}
-
-/*
- * abtf__node_str_is() for a string not mapped yet. A walk compares names
- * of types the node mostly has already: by their bytes, no interning, and
- * a match is what interning would have given (the node's strings are
- * unique), so it is noted.
- */
-bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
-			uint32_t node_off)
-{
-	if (strcmp(in->strs + off, n->strs.data + node_off))
-		return false;
-	if (off && (n->nr_smap_used < n->cap_smap_used || !smap_used_grow(n))) {
-		n->smap[off] = node_off + 1;
-		n->smap_used[n->nr_smap_used++] = off;
-	}
-	return true;
 }
 
 /* Room in the string map for @in's offsets, all unset. */
