@@ -98,10 +98,14 @@ struct ir {
 	const struct abtf_printer *pr;
 };
 
+/* ir.c: the IR's containers and its emission as BTF */
 void ir__init(struct ir *ir, const char *path, const struct abtf_printer *pr);
 void ir__fini(struct ir *ir);
 
 /* Append a node; returns its type ID or -ENOMEM. */
+/* The node ID of the type DIE at @off, 0 if none yet; set it. */
+uint32_t ir__map_get(const struct die_map *m, uint64_t off);
+int ir__map_put(struct die_map *m, uint64_t off, uint32_t id);
 int ir__add_node(struct ir *ir, const struct ir_node *node);
 /* Append @nr items to node @id (which must have none yet). */
 int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
