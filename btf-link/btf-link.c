@@ -116,8 +116,8 @@ static const char usage_text[] =
  * One line on stderr: "btf-link: " @kind, "@file: " and the message.
  * Control bytes (of a file or symbol name) are written as \xNN, never raw.
  */
-static void vmsg(const char *kind, const char *file, const char *fmt,
-		 va_list ap)
+static void __attribute__((format(printf, 3, 0)))
+vmsg(const char *kind, const char *file, const char *fmt, va_list ap)
 {
 	char *line;
 

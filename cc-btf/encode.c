@@ -42,8 +42,8 @@ struct target {
 	bool keep_empty;	/* write a BTF without types too */
 };
 
-static void print_cb(enum abtf_print_level level, void *ctx, const char *fmt,
-		     va_list args)
+static void __attribute__((format(printf, 3, 0)))
+print_cb(enum abtf_print_level level, void *ctx, const char *fmt, va_list args)
 {
 	struct cc_btf *cb = ctx;
 	char *msg;

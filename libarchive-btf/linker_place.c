@@ -91,8 +91,8 @@ static bool pair_one_to_one(struct abtf_linker *l)
 }
 
 /* Keeps the first warning, for one message of our own. */
-static void keep_msg(enum abtf_print_level level, void *ctx, const char *fmt,
-		     va_list ap)
+static void __abtf_printf(3, 0)
+keep_msg(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
 {
 	char *msg = ctx;
 

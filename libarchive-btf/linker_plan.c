@@ -352,8 +352,8 @@ struct job {
 };
 
 /* A node's messages are kept, and printed in node order after the level. */
-static void node_print(enum abtf_print_level level, void *ctx,
-		       const char *fmt, va_list ap)
+static void __abtf_printf(3, 0)
+node_print(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
 {
 	struct node *n = ctx;
 
