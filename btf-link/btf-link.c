@@ -320,8 +320,8 @@ struct print_ctx {
 };
 
 /* The library's messages: errors always, the rest with -v. */
-static void print_lib(enum abtf_print_level level, void *ctx, const char *fmt,
-		      va_list ap)
+static void __attribute__((format(printf, 3, 0)))
+print_lib(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
 {
 	struct print_ctx *pc = ctx;
 
