@@ -156,6 +156,13 @@ int ir__dedup_none(struct ir *ir);
 /* The kind_flag bit of node @n's BTF type. */
 int ir__kflag(const struct ir *ir, const struct ir_node *n);
 
+/* The items of node @n: NULL when it has none (ir->items may be NULL). */
+static inline struct ir_item *ir__items(const struct ir *ir,
+					const struct ir_node *n)
+{
+	return n->nr ? ir->items + n->first : NULL;
+}
+
 /*
  * The deduplicated nodes as one raw BTF (malloc()ed, *size bytes), or NULL
  * with errno. After ir__dedup().

@@ -54,10 +54,13 @@ int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
 {
 	struct ir_node *n = &ir->nodes[id - 1];
 
+	n->first = ir->nr_items;
+	n->nr = 0;
+	if (!nr)
+		return 0;	/* ir->items and @items may be NULL */
 	if (abtf_grow(ir->items, ir->cap_items, ir->nr_items + nr))
 		return -ENOMEM;
 	memcpy(ir->items + ir->nr_items, items, nr * sizeof(*items));
-	n->first = ir->nr_items;
 	n->nr = nr;
 	ir->nr_items += nr;
 	return 0;
@@ -194,7 +197,7 @@ int ir__kflag(const struct ir *ir, const struct ir_node *n)
 
 static int emit_members(struct emit *e, const struct ir_node *n)
 {
-	const struct ir_item *it = e->ir->items + n->first;
+	const struct ir_item *it = ir__items(e->ir, n);
 	uint32_t i;
 	int err = emit_head(e, n, n->nr, n->size, 3 * (size_t)n->nr);
 
@@ -210,7 +213,7 @@ static int emit_members(struct emit *e, const struct ir_node *n)
 
 static int emit_enum(struct emit *e, const struct ir_node *n)
 {
-	const struct ir_item *it = e->ir->items + n->first;
+	const struct ir_item *it = ir__items(e->ir, n);
 	size_t words = n->kind == BTF_KIND_ENUM64 ? 3 : 2;
 	uint32_t i;
 	int err;
@@ -233,7 +236,7 @@ static int emit_enum(struct emit *e, const struct ir_node *n)
 
 static int emit_params(struct emit *e, const struct ir_node *n)
 {
-	const struct ir_item *it = e->ir->items + n->first;
+	const struct ir_item *it = ir__items(e->ir, n);
 	uint32_t i;
 	int err = emit_head(e, n, n->nr, out_id(e, n->ref), 2 * (size_t)n->nr);
 
@@ -246,7 +249,7 @@ static int emit_params(struct emit *e, const struct ir_node *n)
 
 static int emit_datasec(struct emit *e, const struct ir_node *n)
 {
-	const struct ir_item *it = e->ir->items + n->first;
+	const struct ir_item *it = ir__items(e->ir, n);
 	uint32_t i;
 	int err = emit_head(e, n, n->nr, n->size, 3 * (size_t)n->nr);
 

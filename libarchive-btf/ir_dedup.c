@@ -123,7 +123,7 @@ static int intern_all(struct ir *ir)
 		return -ENOMEM;
 	for (i = 0; i < ir->nr_nodes; i++) {
 		struct ir_node *n = &ir->nodes[i];
-		struct ir_item *it = ir->items + n->first;
+		struct ir_item *it = ir__items(ir, n);
 
 		err = intern(ir, n->name, &n->name_off);
 		if (err)
@@ -194,7 +194,7 @@ static bool is_enum_fwd(const struct ir_node *n)
 
 static uint32_t label_hash(const struct ir *ir, const struct ir_node *n)
 {
-	const struct ir_item *it = ir->items + n->first;
+	const struct ir_item *it = ir__items(ir, n);
 	uint32_t h = mix(n->kind, ir__kflag(ir, n)), k;
 
 	h = mix(h, n->name_off);
@@ -216,8 +216,8 @@ static uint32_t label_hash(const struct ir *ir, const struct ir_node *n)
 static bool label_equal(const struct ir *ir, const struct ir_node *a,
 			const struct ir_node *b)
 {
-	const struct ir_item *x = ir->items + a->first;
-	const struct ir_item *y = ir->items + b->first;
+	const struct ir_item *x = ir__items(ir, a);
+	const struct ir_item *y = ir__items(ir, b);
 	uint32_t k;
 
 	if (a->kind != b->kind || a->name_off != b->name_off ||

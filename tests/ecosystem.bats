@@ -153,7 +153,7 @@ example_archive() {
 	grep -qx 'libdir=/usr/lib/abtf-test' "$pc"
 	grep -qx 'includedir=/usr/include/abtf-test' "$pc"
 	grep -qx 'Requires: libbpf' "$pc"
-	grep -qx 'Requires.private: libdw libelf' "$pc"
+	grep -qx 'Requires.private: libdw libelf zlib' "$pc"
 	[ -f "$WORK/stage/usr/include/abtf-test/archive_btf.h" ]
 	[ -f "$WORK/stage/usr/share/man/man3/libarchive-btf.3" ]
 	make -s uninstall PREFIX=/usr LIBDIR=/usr/lib/abtf-test \
@@ -204,7 +204,7 @@ defined_globals() {
 	}
 	EOF
 	gcc $(san_cflags) -I"$ABTF_TOP/libarchive-btf" clash.c -o clash \
-		"$ABTF_BUILD/libarchive-btf.a" $(pkg-config --libs libbpf libdw libelf) -pthread
+		"$ABTF_BUILD/libarchive-btf.a" $(pkg-config --libs libbpf libdw libelf zlib) -pthread
 	[ "$(./clash example)" = "0 7 8" ]
 }
 
