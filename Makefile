@@ -165,7 +165,7 @@ example: all
 KERNEL_TESTS	:= $(wildcard tests/kernel-*.bats tests/link-kernel.bats)
 QUICK_TESTS	:= $(filter-out $(KERNEL_TESTS),$(wildcard tests/*.bats))
 SAN_TESTS	:= $(addprefix tests/,badinput.bats link-badinput.bats link.bats \
-		     encoder.bats features.bats funcs.bats clang.bats)
+		     encoder.bats features.bats funcs.bats clang.bats compress.bats)
 BATS_JOBS	:= $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null || echo 1))
 
 check: all
