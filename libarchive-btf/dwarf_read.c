@@ -103,6 +103,28 @@ static uint64_t get_n(struct cur *c, unsigned int n)
 	return v;
 }
 
+/*
+ * get_n() of a size known only at run time (a form's, from dw_forms[]):
+ * each common size a call with a constant, which the compiler turns into
+ * one load where get_n(c, n) would call memcpy() for every value.
+ */
+static inline __attribute__((always_inline)) uint64_t
+get_sized(struct cur *c, unsigned int n)
+{
+	switch (n) {
+	case 1:
+		return get_n(c, 1);
+	case 2:
+		return get_n(c, 2);
+	case 4:
+		return get_n(c, 4);
+	case 8:
+		return get_n(c, 8);
+	default:
+		return get_n(c, n);
+	}
+}
+
 static void skip(struct cur *c, uint64_t n)
 {
 	if ((uint64_t)(c->end - c->p) < n) {
@@ -329,13 +351,6 @@ enum form_kind {
 	FK_STRX,	/* an index into .debug_str_offsets */
 };
 
-struct dw_form {
-	uint8_t len;	/* enum form_len */
-	uint8_t size;	/* FL_FIXED: bytes; FL_BLOCK: bytes of the length */
-	uint8_t kind;	/* enum form_kind */
-	bool known;
-};
-
 #define F(l, n, k)	{ .len = FL_##l, .size = n, .kind = FK_##k, .known = true }
 
 static const struct dw_form dw_forms[] = {
@@ -496,6 +511,8 @@ static int add_spec(struct dw_abbrevs *t, size_t *cap, uint32_t first,
 	last = &t->specs[t->nr_specs++];
 	last->name = name;
 	last->form = form;
+	last->fd = name && form_of(form) ? *form_of(form) :
+					    (struct dw_form){ 0 };
 	last->size = size > 0 ? size : 0;
 	last->want = name && attr_wanted(name);
 	last->implicit = implicit;
@@ -714,13 +731,15 @@ static inline const char *checked(const char *str, bool *bad)
 /*
  * Read the value of form @d at @c: *val the number (for a block its
  * length, for an implicit constant @implicit), *where the bytes (a block,
- * an inline string, an address to relocate).
+ * an inline string, an address to relocate). @size: the value's size when
+ * the form fixes it, as the abbreviation's spec has it (form_size() of
+ * the unit's table), or -1 to work it out (DW_FORM_indirect).
  */
-static void read_form(const struct dw_unit *u, struct cur *c,
-		      const struct dw_form *d, int64_t implicit,
-		      uint64_t *val, const uint8_t **where)
+static inline __attribute__((always_inline)) void
+read_form(const struct dw_unit *u, struct cur *c, const struct dw_form *d,
+	  int size, int64_t implicit, uint64_t *val, const uint8_t **where)
 {
-	int n = fixed_size(d, u->addr_size, u->offset_size, u->version == 2);
+	int n = size;
 
 	*where = c->p;
 	*val = 0;
@@ -738,7 +757,7 @@ static void read_form(const struct dw_unit *u, struct cur *c,
 		*val = get_sleb(c);
 		return;
 	case FL_BLOCK:
-		*val = d->size ? get_n(c, d->size) : get_uleb(c);
+		*val = d->size ? get_sized(c, d->size) : get_uleb(c);
 		*where = c->p;
 		skip(c, *val);
 		return;
@@ -747,11 +766,14 @@ static void read_form(const struct dw_unit *u, struct cur *c,
 		return;
 	case FL_INDIRECT:
 		return;		/* not a value (read_attrs() reads the form) */
-	default:
+	default:	/* a size the form or the unit fixes */
+		if (n < 0)
+			n = fixed_size(d, u->addr_size, u->offset_size,
+				       u->version == 2);
 		if (n > 8)
 			skip(c, n);	/* data16: no constant we read */
 		else
-			*val = get_n(c, n);
+			*val = get_sized(c, n);
 		return;
 	}
 }
@@ -786,10 +808,9 @@ static bool is_string_kind(uint8_t kind)
  * form is not a string's, *bad if its offset or index leads to no string.
  */
 static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
-			       struct cur *c, uint16_t form, bool *unsupported,
-			       bool *bad)
+			       struct cur *c, const struct dw_form *d, int size,
+			       bool *unsupported, bool *bad)
 {
-	const struct dw_form *d = form_of(form);
 	const uint8_t *where;
 	uint64_t val;
 
@@ -797,7 +818,7 @@ static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
 		*unsupported = true;
 		return NULL;
 	}
-	read_form(u, c, d, 0, &val, &where);
+	read_form(u, c, d, size, 0, &val, &where);
 	return string_of(f, u, d->kind, val, where, bad);
 }
 
@@ -808,9 +829,9 @@ static const char *read_string(const struct dw_file *f, const struct dw_unit *u,
  * them). Returns false for a form it does not know.
  */
 static bool read_value(const struct dw_unit *u, struct cur *c, uint16_t form,
-		       int64_t implicit, struct dw_value *v)
+		       const struct dw_form *d, int size, int64_t implicit,
+		       struct dw_value *v)
 {
-	const struct dw_form *d = form_of(form);
 	const uint8_t *where;
 
 	v->form = form;
@@ -818,7 +839,7 @@ static bool read_value(const struct dw_unit *u, struct cur *c, uint16_t form,
 	v->block = NULL;
 	if (!d || d->len == FL_INDIRECT)
 		return false;
-	read_form(u, c, d, implicit, &v->u, &where);
+	read_form(u, c, d, size, implicit, &v->u, &where);
 	switch (d->kind) {
 	case FK_UDATA:
 		v->cls = DW_CLASS_UDATA;
@@ -1022,18 +1043,23 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 
 	for (i = 0; i < a->nr; i++, s++) {
 		uint16_t form = s->form;
+		int size = s->size;	/* if the form fixes it */
+		const struct dw_form *d = s->fd.known ? &s->fd : NULL;
 		struct dw_value v;
 
 		if (!s->name) {		/* a run we do not read */
 			skip(c, s->size);
 			continue;
 		}
-		if (form == DW_FORM_indirect)
+		if (form == DW_FORM_indirect) {
 			form = get_uleb(c);
+			d = form_of(form);
+			size = -1;
+		}
 		if (s->name == DW_AT_name) {
 			bool unsupported = false, bad = false;
 
-			die->name = read_string(f, die->cu, c, form,
+			die->name = read_string(f, die->cu, c, d, size,
 						&unsupported, &bad);
 			if (bad)
 				goto out_strx;
@@ -1049,7 +1075,7 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 			if (!unsupported)
 				continue;
 		}
-		if (!read_value(die->cu, c, form, s->implicit, &v))
+		if (!read_value(die->cu, c, form, d, size, s->implicit, &v))
 			goto out_form;
 		if (!s->want)
 			continue;

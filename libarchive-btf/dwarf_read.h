@@ -21,11 +21,21 @@ struct dw_sec {
 	size_t size;
 };
 
+/* What a DWARF form is (dwarf_read.c's dw_forms[]): layout and kind. */
+struct dw_form {
+	uint8_t len;	/* enum form_len */
+	uint8_t size;	/* FL_FIXED: bytes; FL_BLOCK: bytes of the length */
+	uint8_t kind;	/* enum form_kind */
+	bool known;
+};
+
 struct dw_spec {
 	uint16_t name;		/* DW_AT_*; 0: skip @size bytes */
 	uint16_t form;		/* DW_FORM_* */
 	uint32_t size;		/* the value's size if fixed by the form */
 	bool want;		/* the encoder reads this attribute */
+	struct dw_form fd;	/* the form's, looked up once (known: false for
+				 * a form the reader does not know) */
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
 };
 

@@ -1007,15 +1007,17 @@ static uint8_t func_flags(const struct abtf_encoder *enc, const char *name,
 			  const char *sym)
 {
 	const struct fstate *st = find_state(enc, name, strlen(name));
-	const struct fstate *end = enc->states + enc->nr_states;
+	const struct fstate *end;
 	uint8_t f = 0;
 
-	if (st && st->ff.optimized_parms &&
-	    (st->ff.nocall || is_optimized_sym(sym)))
+	if (!st)	/* no states: enc->states may be NULL */
+		return 0;
+	if (st->ff.optimized_parms && (st->ff.nocall || is_optimized_sym(sym)))
 		f |= ABTF_FN_OPTIMIZED;
-	if (st && st->ff.optimized_parms && st->ff.nocall)
+	if (st->ff.optimized_parms && st->ff.nocall)
 		f |= ABTF_FN_OPTIMIZED_ABI;
-	for (; st && st < end && !strcmp(st->name, name); st++) {
+	for (end = enc->states + enc->nr_states;
+	     st < end && !strcmp(st->name, name); st++) {
 		if (st->ff.unexpected_reg)
 			f |= ABTF_FN_UNEXPECTED_REG;
 		if (st->ff.reordered)
