@@ -33,6 +33,7 @@ struct check {
 	const char *path;
 	size_t idx;		/* member index */
 	size_t base;		/* member offset in the section */
+	bool inflated;		/* a compressed member's BTF: offsets in it */
 	const uint8_t *types;
 	uint32_t type_len;
 	const char *strs;
@@ -43,6 +44,12 @@ struct check {
 
 static int bad(const struct check *c, size_t off, const char *what)
 {
+	if (c->inflated) {
+		pr_warn(c->pr, "%s: .BTF member %zu at byte %zu: byte %zu of "
+			"its inflated BTF: %s", c->path, c->idx, c->base, off,
+			what);
+		return -EINVAL;
+	}
 	pr_warn(c->pr, "%s: .BTF member %zu at byte %zu: byte %zu: %s",
 		c->path, c->idx, c->base, c->base + off, what);
 	return -EINVAL;
@@ -463,6 +470,7 @@ static void describe(const uint8_t *p, const struct btf_header *hdr,
 		     size_t base, size_t end, uint32_t nr_types,
 		     struct abtf_member *m)
 {
+	m->data = p;
 	m->off = base;
 	m->size = end;
 	m->hdr_len = hdr->hdr_len;
@@ -484,10 +492,11 @@ void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
 }
 
 int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
-		       const char *path, const struct abtf_printer *pr,
-		       struct abtf_member *m)
+		       bool inflated, const char *path,
+		       const struct abtf_printer *pr, struct abtf_member *m)
 {
-	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base };
+	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base,
+			   .inflated = inflated };
 	const uint8_t *p = data;
 	struct btf_header hdr;
 	size_t end, types_at;

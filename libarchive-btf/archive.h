@@ -11,6 +11,7 @@
 
 /* One member: a complete BTF blob inside the section. */
 struct abtf_member {
+	const uint8_t *data;	/* its first byte, in memory */
 	size_t off;		/* in the section */
 	size_t size;		/* header + sections, without padding */
 	uint32_t hdr_len;
@@ -32,10 +33,14 @@ struct abtf_member {
 int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 		      const char *path, const struct abtf_printer *pr,
 		      size_t *size);
-/* Validate a whole member of @size bytes in memory and describe it. */
+/*
+ * Validate a whole member of @size bytes in memory and describe it.
+ * @inflated: @data is a compressed member's BTF, inflated; errors give
+ * offsets in it, after the compressed member's own offset @base.
+ */
 int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
-		       const char *path, const struct abtf_printer *pr,
-		       struct abtf_member *m);
+		       bool inflated, const char *path,
+		       const struct abtf_printer *pr, struct abtf_member *m);
 /* Describe a member abtf__member_check() accepted before. */
 void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
 			   struct abtf_member *m);

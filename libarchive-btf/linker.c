@@ -155,7 +155,6 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	for (i = 0; i < l->nr_members && l->plans; i++)
 		free(l->plans[i].vars);
 	free(l->plans);
-	free(l->btf_mem);
 	btf__free(l->btf);
 	btf__free(l->base);
 	abtf__addr_relocs_free(&l->relocs);
@@ -361,8 +360,6 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	l->nr_threads = thread_count(l);
 	err = abtf__walk_members(l);
 	l->st.bytes_in = l->btf_size;
-	if (!err && l->nr_zmembers)
-		err = abtf__inflate_archive(l);
 	if (!err)
 		err = load_base(l);
 	if (err)

@@ -55,8 +55,9 @@ struct place {
 
 /* One archive member, as planned before any merging. */
 struct mplan {
-	size_t off, size;
-	size_t raw_size;	/* a compressed member's BTF; 0 for BTF */
+	size_t off;		/* in .BTF */
+	size_t size;		/* its BTF's bytes (inflated, if compressed) */
+	size_t zsize;		/* compressed: its bytes in .BTF; 0 if plain */
 	uint32_t nr_types;	/* set once validated */
 	uint32_t hash;
 	bool has_group;		/* paired with a .debug_btf_addr group */
@@ -152,12 +153,6 @@ struct abtf_linker {
 
 	size_t btf_off;		/* .BTF in the file */
 	size_t btf_size;
-	/*
-	 * An archive with compressed members (zmember.c) is read inflated:
-	 * its members, inflated or copied, at btf_size bytes here; member
-	 * offsets (mplan.off) are then offsets in it.
-	 */
-	uint8_t *btf_mem;
 	size_t nr_zmembers;
 	size_t btf_shndx;
 	struct abtf_addr_sec addr;	/* .debug_btf_addr, mapped */
@@ -229,11 +224,18 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
-/* @len bytes of the archive at @off (of the inflated archive, if any). */
+/* @len bytes of .BTF at @off, as they are in the file. */
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 		   size_t off);
-/* An archive with compressed members, inflated into memory and walked again. */
-int abtf__inflate_archive(struct abtf_linker *l);
+/*
+ * Member @i's BTF (mplan.size bytes) into @dst: read, or read and inflated
+ * (errors of the stream are printed to @pr; -EIO: the file could not be read).
+ */
+int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
+		      const struct abtf_printer *pr);
+/* Validate member @i's BTF, read into @p, and describe it in @m. */
+int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
+		       const struct abtf_printer *pr, struct abtf_member *m);
 int abtf__walk_members(struct abtf_linker *l);
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr);
 int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,

@@ -35,20 +35,14 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 
 	if (abtf_grow(*buf, *cap, mp->size))
 		return -ENOMEM;
-	err = abtf__read_btf(l, *buf, mp->size, mp->off);
-	if (err) {
+	err = abtf__read_member(l, i, *buf, &n->pr);
+	if (err == -EIO)
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
 			strerror(-err));
+	if (!err)
+		err = abtf__check_member(l, i, *buf, &n->pr, m);
+	if (err)
 		return err;
-	}
-	if (mp->nr_types) {	/* validated by the plan already */
-		abtf__member_describe(*buf, mp->off, mp->nr_types, m);
-	} else {
-		err = abtf__member_check(*buf, mp->size, i, mp->off, l->path,
-					 &n->pr, m);
-		if (err)
-			return err;
-	}
 	if (mp->check_hash && abtf__hash32(*buf, mp->size) != mp->hash) {
 		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
 			".debug_btf_addr group is for another member",

@@ -35,8 +35,7 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	for (i = 0; buf && l->addr.size && i < n->nr; i++) {
 		struct mplan *mp = &l->plans[n->first + i];
 
-		mp->hash = abtf__hash32(buf + mp->off - l->plans[n->first].off,
-					mp->size);
+		mp->hash = abtf__hash32(ms[i].data, mp->size);
 	}
 	free(buf);
 	free(ms);
@@ -141,7 +140,8 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 	memcpy(p, m->strs, m->str_len);
 	p += m->str_len;
 	memcpy(p, ext + mp->grp.ext_type_len, mp->grp.ext_str_len);
-	if (abtf__member_check(*buf, size, i, mp->off, l->path, &quiet, xm)) {
+	if (abtf__member_check(*buf, size, i, mp->off, mp->zsize != 0, l->path,
+			       &quiet, xm)) {
 		const char *what = strrchr(msg, ':');
 
 		pr_warn(pr, "%s: .BTF member %zu at byte %zu: the extension "

@@ -244,22 +244,22 @@ static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
 	return 0;
 }
 
-/* @len bytes of the archive at @off: from the file, or inflated. */
+/* @len bytes of .BTF at @off, from the file. */
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 		   size_t off)
 {
 	if (off > l->btf_size || len > l->btf_size - off)
 		return -EIO;
-	if (l->btf_mem) {
-		memcpy(buf, l->btf_mem + off, len);
-		return 0;
-	}
 	return abtf__pread_all(l->fd, buf, len, l->btf_off + off);
 }
 
-/* The size of the member at @off, compressed or not: from its header. */
+/*
+ * The member at @off, compressed or not, from its header: *@size gets its
+ * bytes in .BTF, *@zsize the same for a compressed member (0 for plain BTF)
+ * and *@btf_size those of its BTF.
+ */
 static int member_size(struct abtf_linker *l, size_t off, size_t avail,
-		       size_t *size, size_t *raw_size)
+		       size_t *size, size_t *zsize, size_t *btf_size)
 {
 	struct btf_header hdr;
 	int err;
@@ -268,27 +268,28 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 	err = abtf__read_btf(l, &hdr, avail < sizeof(hdr) ? avail : sizeof(hdr), off);
 	if (err)
 		return abtf__link_error(l, err, "cannot read .BTF");
-	*raw_size = 0;
+	*zsize = 0;
 	if (abtf__is_zmember(&hdr, avail)) {
-		if (l->btf_mem)
-			return abtf__link_error(l, -EINVAL, "a compressed member "
-					  "holds a compressed member");
 		l->nr_zmembers++;
-		return abtf__zmember_size(&hdr, avail, l->nr_members, off,
-					  l->path, &l->pr, size, raw_size);
+		err = abtf__zmember_size(&hdr, avail, l->nr_members, off,
+					 l->path, &l->pr, size, btf_size);
+		*zsize = *size;
+		return err;
 	}
 	if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
 	    hdr.magic != 0x9feb)
 		return abtf__link_error(l, -EINVAL,
 				  "neither an ELF file nor raw BTF");
-	return abtf__member_size(&hdr, avail, l->nr_members, off, l->path,
-				 &l->pr, size);
+	err = abtf__member_size(&hdr, avail, l->nr_members, off, l->path,
+				&l->pr, size);
+	*btf_size = *size;
+	return err;
 }
 
 /* Member boundaries from the headers alone: 24 bytes read per member. */
 int abtf__walk_members(struct abtf_linker *l)
 {
-	size_t off = 0, cap = 0, size, raw_size, pad;
+	size_t off = 0, cap = 0, size, zsize, btf_size, pad;
 	uint8_t buf[64];	/* enough to tell padding from garbage */
 	int err;
 
@@ -297,13 +298,13 @@ int abtf__walk_members(struct abtf_linker *l)
 	while (off < l->btf_size) {
 		size_t avail = l->btf_size - off;
 
-		err = member_size(l, off, avail, &size, &raw_size);
+		err = member_size(l, off, avail, &size, &zsize, &btf_size);
 		if (err)
 			return err;
-		err = push_plan(l, &cap, off, size);
+		err = push_plan(l, &cap, off, btf_size);
 		if (err)
 			return err;
-		l->plans[l->nr_members - 1].raw_size = raw_size;
+		l->plans[l->nr_members - 1].zsize = zsize;
 		off += size;
 		avail = l->btf_size - off;
 		if (avail > sizeof(buf))
@@ -411,144 +412,147 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 	return 0;
 }
 
-/* Inflate or copy member @i of the file into @dst. */
-static int inflate_member(struct abtf_linker *l, struct node *n, size_t i,
-			  uint8_t *dst)
+/* ---- reading members ---- */
+
+int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
+		      const struct abtf_printer *pr)
 {
 	const struct mplan *mp = &l->plans[i];
 	uint8_t *z;
 	int err;
 
-	if (!mp->raw_size)
+	if (!mp->zsize)
 		return abtf__read_btf(l, dst, mp->size, mp->off);
-	z = malloc(mp->size);
+	z = malloc(mp->zsize);
 	if (!z)
 		return -ENOMEM;
-	err = abtf__read_btf(l, z, mp->size, mp->off);
+	err = abtf__read_btf(l, z, mp->zsize, mp->off);
 	if (!err)
-		err = abtf__zmember_inflate(z, mp->size, dst, mp->raw_size, i,
-					    mp->off, l->path, &n->pr);
+		err = abtf__zmember_inflate(z, mp->zsize, dst, mp->size, i,
+					    mp->off, l->path, pr);
 	free(z);
 	return err;
 }
 
-struct inflate_ctx {
-	uint8_t *mem;
-	const size_t *at;	/* by member: where it goes in mem */
-};
-
-/* A node's members, one after the other (on a thread of its own). */
-static int inflate_node(struct abtf_linker *l, struct node *n, void *arg)
+int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
+		       const struct abtf_printer *pr, struct abtf_member *m)
 {
-	struct inflate_ctx *ctx = arg;
-	size_t i;
+	const struct mplan *mp = &l->plans[i];
 	int err;
 
-	for (i = n->first; i < n->first + n->nr; i++) {
-		err = inflate_member(l, n, i, ctx->mem + ctx->at[i]);
-		if (err == -EIO)
-			pr_warn(&n->pr, "%s: cannot read .BTF", l->path);
-		if (err)
-			return err;
+	if (mp->nr_types) {	/* validated before */
+		abtf__member_describe(p, mp->off, mp->nr_types, m);
+		return 0;
 	}
+	err = abtf__member_check(p, mp->size, i, mp->off, mp->zsize != 0,
+				 l->path, pr, m);
+	if (!err && m->size != mp->size) {
+		/* a plain member's size came from this very header */
+		pr_warn(pr, "%s: .BTF member %zu at byte %zu: %zu bytes "
+			"inflated, of which its BTF header covers %zu", l->path,
+			i, mp->off, mp->size, m->size);
+		err = -EINVAL;
+	}
+	return err;
+}
+
+/* Where each member of leaf @n goes in its buffer: *@span bytes in all. */
+static size_t *leaf_layout(const struct abtf_linker *l, const struct node *n,
+			   size_t *span)
+{
+	size_t *at = malloc(n->nr * sizeof(*at)), i;
+
+	if (!at)
+		return NULL;
+	*span = 0;
+	for (i = 0; i < n->nr; i++) {
+		const struct mplan *mp = &l->plans[n->first + i];
+		size_t sz = (mp->size + 3) & ~(size_t)3;
+
+		at[i] = *span;
+		if (*span > SIZE_MAX - sz) {
+			free(at);
+			return NULL;
+		}
+		*span += sz;
+	}
+	return at;
+}
+
+/* A leaf with compressed members: each member read, or inflated, alone. */
+static int read_leaf_members(struct abtf_linker *l, struct node *n,
+			     uint8_t **bufp)
+{
+	size_t span, i, *at = leaf_layout(l, n, &span);
+	uint8_t *buf = at ? malloc(span ? span : 1) : NULL;
+	int err = 0;
+
+	for (i = 0; buf && !err && i < n->nr; i++)
+		err = abtf__read_member(l, n->first + i, buf + at[i], &n->pr);
+	free(at);
+	if (!buf)
+		return -ENOMEM;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*bufp = buf;
 	return 0;
 }
 
-static size_t inflated_size(const struct mplan *mp)
-{
-	return ((mp->raw_size ? mp->raw_size : mp->size) + 3) & ~(size_t)3;
-}
-
-/*
- * An archive with compressed members is inflated into memory, each member
- * at a 4-byte boundary (zero padding between), on the link's threads, and
- * walked again there: the rest of the link sees the plain archive.
- */
-int abtf__inflate_archive(struct abtf_linker *l)
-{
-	struct inflate_ctx ctx = { 0 };
-	size_t i, total = 0, nr;
-	struct node *nodes;
-	size_t *at;
-	int err;
-
-	at = calloc(l->nr_members, sizeof(*at));
-	if (!at)
-		return -ENOMEM;
-	for (i = 0; i < l->nr_members; i++) {
-		size_t n = inflated_size(&l->plans[i]);
-
-		at[i] = total;
-		if (total > SIZE_MAX - n) {
-			free(at);
-			return abtf__link_error(l, -EFBIG,
-					  "the inflated archive is too large");
-		}
-		total += n;
-	}
-	ctx.at = at;
-	ctx.mem = calloc(1, total ? total : 1);
-	nodes = ctx.mem ? abtf__make_leaves(l, &nr) : NULL;
-	if (!nodes) {
-		free(ctx.mem);
-		free(at);
-		return abtf__link_error(l, -ENOMEM,
-				  "no memory for the inflated archive");
-	}
-	err = abtf__run_level(l, nodes, nr, inflate_node, &ctx);
-	free(nodes);
-	free(at);
-	if (err) {
-		free(ctx.mem);
-		return err;
-	}
-	l->btf_mem = ctx.mem;
-	l->btf_size = total;
-	l->nr_members = 0;
-	free(l->plans);
-	l->plans = NULL;
-	return abtf__walk_members(l);
-}
-
-/* ---- reading members ---- */
-
-/* The leaf's bytes, one pread; members validated on the way. */
-uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
-			  struct abtf_member *ms)
+/* A leaf of plain members: the bytes they span, in one pread. */
+static int read_leaf_span(struct abtf_linker *l, struct node *n,
+			  uint8_t **bufp)
 {
 	const struct mplan *first = &l->plans[n->first];
 	const struct mplan *last = &l->plans[n->first + n->nr - 1];
-	size_t span = last->off + last->size - first->off, i;
+	size_t span = last->off + last->size - first->off;
 	uint8_t *buf = malloc(span ? span : 1);
+	int err;
 
-	if (!buf) {
-		n->err = -ENOMEM;
-		return NULL;
+	if (!buf)
+		return -ENOMEM;
+	err = abtf__read_btf(l, buf, span, first->off);
+	if (err) {
+		free(buf);
+		return err;
 	}
-	n->err = abtf__read_btf(l, buf, span, first->off);
-	if (n->err) {
+	*bufp = buf;
+	return 0;
+}
+
+/* The leaf's members, each validated and described in @ms. */
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
+			  struct abtf_member *ms)
+{
+	bool plain = true;
+	uint8_t *buf = NULL;
+	size_t i, pos = 0;
+
+	for (i = 0; i < n->nr; i++)
+		plain &= !l->plans[n->first + i].zsize;
+	n->err = plain ? read_leaf_span(l, n, &buf) :
+		 read_leaf_members(l, n, &buf);
+	if (n->err == -EIO)
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
 			strerror(-n->err));
-		goto out_free;
-	}
+	if (n->err)
+		return NULL;
 	for (i = 0; i < n->nr; i++) {
 		struct mplan *mp = &l->plans[n->first + i];
-		const uint8_t *p = buf + mp->off - first->off;
 
-		if (mp->nr_types) {	/* validated by the plan already */
-			abtf__member_describe(p, mp->off, mp->nr_types, &ms[i]);
-			continue;
+		if (plain)
+			pos = mp->off - l->plans[n->first].off;
+		n->err = abtf__check_member(l, n->first + i, buf + pos,
+					    &n->pr, &ms[i]);
+		if (n->err) {
+			free(buf);
+			return NULL;
 		}
-		n->err = abtf__member_check(p, mp->size, n->first + i, mp->off,
-					    l->path, &n->pr, &ms[i]);
-		if (n->err)
-			goto out_free;
 		mp->nr_types = ms[i].nr_types;
+		pos += (mp->size + 3) & ~(size_t)3;
 	}
 	return buf;
-out_free:
-	free(buf);
-	return NULL;
 }
 
 /* ---- a member as a merge input ---- */

@@ -231,3 +231,53 @@ EOF
 	damaged --cut 100
 	[[ "$output" == *"the stream is truncated" ]]
 }
+
+# rewrapped KIND: the plain member of functions.c changed, then deflated
+# behind a header that says its size (KIND: trailing, nested or a bad
+# kind), as the second member of a raw archive after a good one; btf-link
+# must fail on it with one error naming member 1 at its own byte.
+rewrapped() {
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/functions.c" -o plain.o
+	section_bytes plain.o .BTF plain.raw
+	python3 - "$1" <<'EOF2'
+import struct, sys, zlib
+plain = open("plain.raw", "rb").read()
+def wrap(raw):
+    z = zlib.compress(raw, 1)
+    return b"BTFz" + struct.pack("<III", 1, len(raw), len(z)) + z
+what = sys.argv[1]
+if what == "trailing":
+    inner = plain + bytes(8)
+elif what == "nested":
+    inner = wrap(plain)
+else:
+    d = bytearray(plain)
+    hlen, toff = struct.unpack_from("<II", d, 4)[0], struct.unpack_from("<I", d, 8)[0]
+    d[hlen + toff + 7] = 0x7f	# the first type's kind: none such
+    inner = bytes(d)
+first = wrap(plain)
+first += bytes(-len(first) % 4)
+open("bad.raw", "wb").write(first + wrap(inner))
+print(len(first))
+EOF2
+}
+
+@test "compress: the inflated BTF is checked as any member, errors name the compressed member" {
+	need_cmd gcc python3
+	need_built
+	local at
+	for kind in trailing nested kind; do
+		at=$(rewrapped $kind)
+		cp bad.raw before.raw
+		run -2 "$BTF_LINK" -f -o out.btf bad.raw
+		echo "$kind: $output"
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "btf-link: error: bad.raw: .BTF member 1 at byte $at: "* ]]
+		case $kind in
+		trailing) [[ "$output" == *" bytes inflated, of which its BTF header covers "* ]] ;;
+		*) [[ "$output" == *": byte "*" of its inflated BTF: "* ]] ;;
+		esac
+		cmp bad.raw before.raw
+		[ ! -e out.btf ]
+	done
+}
