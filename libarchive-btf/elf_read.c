@@ -22,7 +22,10 @@
  *    symbol of its table;
  *  - every symbol of .symtab is in a section of the file (through
  *    SHT_SYMTAB_SHNDX for SHN_XINDEX) or a reserved one; every relocation
- *    names a symbol of its table.
+ *    names a symbol of its table (with @relocs_of, only those of the
+ *    relocation sections that apply to the section of that name: a
+ *    reader that reads no others need not page in a kernel image's
+ *    hundreds of MB of .rela.debug_*).
  * Symbols' section indices then go through abtf__sym_shndx(), which reads
  * SHN_XINDEX through the SHT_SYMTAB_SHNDX table.
  */
@@ -36,7 +39,8 @@ struct rd {
 	Elf *elf;
 	const char *path;
 	const struct abtf_printer *pr;
-	size_t fsize, nr;
+	size_t fsize, nr, shstrndx;
+	const char *relocs_of;	/* NULL: every relocation section */
 };
 
 static int bad(const struct rd *r, size_t idx, const char *what,
@@ -212,6 +216,20 @@ static int check_relocs(const struct rd *r, size_t i, const GElf_Shdr *sh)
 	return 0;
 }
 
+/* Whether relocation section @sh is one the reader wants checked. */
+static bool applies_to(const struct rd *r, const GElf_Shdr *sh)
+{
+	GElf_Shdr target;
+	const char *name;
+
+	if (!r->relocs_of)
+		return true;
+	if (!gelf_getshdr(elf_getscn(r->elf, sh->sh_info), &target))
+		return true;	/* check_links() said why */
+	name = elf_strptr(r->elf, r->shstrndx, target.sh_name);
+	return name && !strcmp(name, r->relocs_of);
+}
+
 static int check_section(const struct rd *r, size_t i)
 {
 	Elf_Scn *scn = elf_getscn(r->elf, i);
@@ -244,16 +262,17 @@ static int check_section(const struct rd *r, size_t i)
 	case SHT_SYMTAB:
 		return check_symbols(r, i, &sh);
 	case SHT_REL: case SHT_RELA:
-		return check_relocs(r, i, &sh);
+		return applies_to(r, &sh) ? check_relocs(r, i, &sh) : 0;
 	default:
 		return 0;
 	}
 }
 
 int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
-		    const struct abtf_printer *pr)
+		    const char *relocs_of, const struct abtf_printer *pr)
 {
-	struct rd r = { .elf = elf, .path = path, .pr = pr, .fsize = fsize };
+	struct rd r = { .elf = elf, .path = path, .pr = pr, .fsize = fsize,
+			.relocs_of = relocs_of };
 	GElf_Ehdr eh;
 	size_t i, shstrndx;
 	int err;
@@ -270,6 +289,7 @@ int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
 	err = check_table(&r, &eh);
 	if (err)
 		return err;
+	r.shstrndx = shstrndx;
 	if (r.nr && shstrndx >= r.nr) {
 		pr_warn(pr, "%s: ELF header: the section name table %zu is "
 			"past the last section (%zu)", path, shstrndx, r.nr - 1);

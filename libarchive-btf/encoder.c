@@ -149,7 +149,7 @@ static int check_sections(struct abtf_encoder *enc)
 
 	if (fstat(enc->fd, &st))
 		return -errno;
-	return abtf__elf_check(enc->elf, st.st_size, enc->path, &enc->pr);
+	return abtf__elf_check(enc->elf, st.st_size, enc->path, NULL, &enc->pr);
 }
 
 static int open_elf(struct abtf_encoder *enc)

@@ -88,10 +88,12 @@ int abtf__elf_abs_reloc(GElf_Half e_machine, bool *is_rela);
  * Check once what every reader of @elf (a file of @fsize bytes, named
  * @path in errors) relies on: the section header table and every section
  * inside the file, alignments, section indices in headers, with extended
- * numbering. 0 or -EINVAL after one message.
+ * numbering; the symbols of every relocation, or with @relocs_of only of
+ * the relocations that apply to the section of that name. 0 or -EINVAL
+ * after one message.
  */
 int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
-		    const struct abtf_printer *pr);
+		    const char *relocs_of, const struct abtf_printer *pr);
 /*
  * The section index of symbol @s, number @idx of its table, reading
  * SHN_XINDEX through @xndx (the table's SHT_SYMTAB_SHNDX data, or NULL).

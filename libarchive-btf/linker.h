@@ -100,6 +100,7 @@ struct fsig {
 struct node {
 	size_t first, nr;	/* members or child nodes */
 	bool leaf, root;
+	double t;		/* seconds its thread spent on it */
 
 	struct strtab strs;
 	uint8_t *types;

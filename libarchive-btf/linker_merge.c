@@ -137,14 +137,38 @@ static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
 	return err ? err : finish_node(l, n);
 }
 
+/*
+ * With -v, each level of the tree: its wall time, and its slowest node's,
+ * which is the level's share of the link's critical path, the wall time it
+ * would take with a thread per node.
+ */
+static void level_report(const struct abtf_linker *l, unsigned int depth,
+			 const struct node *nodes, size_t nr, double wall)
+{
+	double slowest = 0, all = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		all += nodes[i].t;
+		if (nodes[i].t > slowest)
+			slowest = nodes[i].t;
+	}
+	pr_debug(&l->pr, "%s: level %u: %zu %s, %.3fs wall; nodes %.3fs in "
+		 "all, the slowest %.3fs", l->path, depth, nr,
+		 depth ? "nodes" : "leaves", wall, all, slowest);
+}
+
 /* Levels of up to ABTF_FAN_IN children each, until one root. */
 static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 {
+	unsigned int depth = 0;
 	struct node *up;
 	size_t i, nup;
 	int err = 0;
 
 	while (nr > 1 && !err) {
+		double t = abtf__now();
+
 		nup = (nr + ABTF_FAN_IN - 1) / ABTF_FAN_IN;
 		up = calloc(nup, sizeof(*up));
 		if (!up) {
@@ -158,6 +182,8 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 			up[i].root = nup == 1;
 		}
 		err = abtf__run_level(l, up, nup, merge_children, level);
+		if (!err)
+			level_report(l, ++depth, up, nup, abtf__now() - t);
 		for (i = 0; i < nr; i++)
 			abtf__node_free(&level[i]);
 		free(level);
@@ -181,6 +207,8 @@ int abtf__merge_levels(struct abtf_linker *l, struct node *leaves,
 	err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
 	t2 = abtf__now();
 	l->st.t_merge += t2 - t1;
+	if (!err)
+		level_report(l, 0, leaves, nr, t2 - t1);
 	l->st.types_in = l->st.funcs = 0;
 	for (i = 0; i < nr; i++) {
 		l->st.types_in += leaves[i].types_in;

@@ -46,7 +46,8 @@ static int load_sections(struct abtf_linker *l, size_t fsize)
 	size_t i;
 	int err;
 
-	err = abtf__elf_check(l->elf, fsize, l->path, &l->pr);
+	/* btf-link reads the relocations of .debug_btf_addr alone */
+	err = abtf__elf_check(l->elf, fsize, l->path, ABTF_SEC_ADDR, &l->pr);
 	if (err)
 		return err;
 	if (elf_getshdrnum(l->elf, &l->nr_secs))
@@ -370,9 +371,12 @@ static void *worker(void *arg)
 	while ((i = atomic_fetch_add(&job->next, 1)) < job->nr) {
 		struct node *n = &job->nodes[i];
 
+		double t = abtf__now();
+
 		n->pr.fn = node_print;
 		n->pr.ctx = n;
 		n->err = job->fn(job->l, n, job->ctx);
+		n->t = abtf__now() - t;
 	}
 	return NULL;
 }

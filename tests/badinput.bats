@@ -212,6 +212,8 @@ clang_obj() {
 #   addend SECTION TARGET N the addend of SECTION's first relocation
 #                           against TARGET's section symbol becomes N
 #   bytes SECTION OLD NEW   the first OLD bytes (hex) in SECTION become NEW
+#   symidx SECTION N        the symbol of SECTION's first relocation
+#                           becomes index N
 elf_patch() {
 	python3 - "$@" <<-'EOF'
 	import struct, sys
@@ -241,6 +243,10 @@ elf_patch() {
 	            break
 	    else:
 	        sys.exit('no relocation against ' + args[1])
+	elif op == 'symidx':
+	    at = sh(idx['.rela' + args[0]])[4] + 8
+	    info, = struct.unpack_from('<Q', b, at)
+	    struct.pack_into('<Q', b, at, (int(args[1]) << 32) | (info & 0xffffffff))
 	elif op == 'bytes':
 	    s = sh(idx[args[0]])
 	    old, new = bytes.fromhex(args[1]), bytes.fromhex(args[2])
@@ -413,4 +419,36 @@ elf_patch() {
 	one_error bad.o
 	[ ! -e bad.o ]
 	[ ! -e bad.o.btf ]
+}
+
+@test "badinput: a relocation naming a symbol past its table: cc-btf refuses, btf-link only where it reads" {
+	need_cmd gcc python3
+	cat >r.c <<-'EOF'
+	int v;
+	int callee(int x) { return x + v; }
+	int caller(int x) { return callee(x) * 2; }
+	EOF
+	"$CC_BTF" gcc -g -O0 -c r.c -o r.o
+	# .rela.text: cc-btf copies the object, so it checks every relocation
+	cp r.o text.o
+	elf_patch text.o symidx .text 99999
+	keep text.o
+	run --separate-stderr "$CC_BTF" --encode text.o
+	one_error text.o
+	[[ $stderr == *"relocation 0: symbol 99999 is past the last of its table"* ]]
+	unchanged text.o
+	# btf-link reads no relocation but .debug_btf_addr's
+	"$BTF_LINK" -o text.btf text.o
+	"$BTF_LINK" -o r.btf r.o
+	cmp r.btf text.btf
+	rm text.btf r.btf
+	cp r.o addr.o
+	elf_patch addr.o symidx .debug_btf_addr 99999
+	keep addr.o
+	run --separate-stderr "$BTF_LINK" -o out.btf addr.o
+	echo "$stderr"
+	[ "$status" -ne 0 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "btf-link: error: addr.o: section "*": relocation 0: symbol 99999 is past the last of its table"* ]]
+	unchanged addr.o
 }
