@@ -123,13 +123,7 @@ vmsg(const char *kind, const char *file, const char *fmt, va_list ap)
 
 	if (vasprintf(&line, fmt, ap) < 0)
 		line = NULL;
-	fprintf(stderr, PROG ": %s", kind);
-	if (file) {
-		tool__put_escaped(stderr, file);
-		fputs(": ", stderr);
-	}
-	tool__put_escaped(stderr, line ? line : "out of memory");
-	fputc('\n', stderr);
+	tool__message(stderr, PROG, kind, file, line ? line : "out of memory");
 	free(line);
 }
 

@@ -49,9 +49,8 @@ void cc_btf__msg(const char *fmt, ...)
 	if (vasprintf(&line, fmt, ap) < 0)
 		line = NULL;
 	va_end(ap);
-	fputs(CC_BTF_NAME ": ", stderr);
-	tool__put_escaped(stderr, line ? line : "error: out of memory");
-	fputc('\n', stderr);
+	tool__message(stderr, CC_BTF_NAME, "", NULL,
+		      line ? line : "error: out of memory");
 	free(line);
 }
 

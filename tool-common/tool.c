@@ -131,6 +131,30 @@ void tool__put_escaped(FILE *f, const char *s)
 	}
 }
 
+void tool__message(FILE *f, const char *prog, const char *kind,
+		   const char *file, const char *msg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {		/* out of memory: the same line, unbuffered */
+		m = f;
+		buf = NULL;
+	}
+	fprintf(m, "%s: %s", prog, kind);
+	if (file) {
+		tool__put_escaped(m, file);
+		fputs(": ", m);
+	}
+	tool__put_escaped(m, msg);
+	fputc('\n', m);
+	if (m != f && !fclose(m))
+		fwrite(buf, 1, len, f);
+	free(buf);
+	fflush(f);
+}
+
 void tool__term_signals(sigset_t *set)
 {
 	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };

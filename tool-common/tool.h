@@ -53,6 +53,14 @@ int tool__check_output(const char *out, const struct tool_file *ins,
 void tool__put_escaped(FILE *f, const char *s);
 
 /*
+ * One message line on @f in one write, so that the lines of tools run in
+ * parallel (make -j) never mix: "@prog: @kind@file: @msg\n", @file and
+ * @msg escaped as by tool__put_escaped(); @file may be NULL.
+ */
+void tool__message(FILE *f, const char *prog, const char *kind,
+		   const char *file, const char *msg);
+
+/*
  * The termination signals (SIGHUP, SIGINT, SIGQUIT, SIGTERM) that are not
  * ignored: those to block and take in the main flow. An ignored one stays
  * ignored; blocked, it would become pending.
