@@ -153,9 +153,10 @@ static void level_report(const struct abtf_linker *l, unsigned int depth,
 		if (nodes[i].t > slowest)
 			slowest = nodes[i].t;
 	}
-	pr_debug(&l->pr, "%s: level %u: %zu %s, %.3fs wall; nodes %.3fs in "
-		 "all, the slowest %.3fs", l->path, depth, nr,
-		 depth ? "nodes" : "leaves", wall, all, slowest);
+	pr_debug(&l->pr, "%s: level %u: %zu %s, %.3fs wall; %.3fs in all, "
+		 "the slowest %.3fs", l->path, depth, nr,
+		 depth ? (nr == 1 ? "node" : "nodes") :
+			 (nr == 1 ? "leaf" : "leaves"), wall, all, slowest);
 }
 
 /* Levels of up to ABTF_FAN_IN children each, until one root. */

@@ -432,7 +432,7 @@ check_image() {
 	"$BTF_LINK_BIN" -v -o "$RES/$name.archive.btf" "$dir/$BTF_IMAGE" \
 		2>"$RES/$name.archive" ||
 		fail "$name: btf-link cannot read the archive of $BTF_IMAGE again"
-	say "$name: archive: $(head -n 1 "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
+	say "$name: archive: $(grep -m 1 ' members (' "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
 	say "$name: vmlinux: final BTF $size bytes, __stop_BTF - __start_BTF $((stop - start))"
 
 	check_objects "$name" "$dir"
