@@ -26,7 +26,13 @@
  * its own linker script links: it would keep its objects' .BTF archive,
  * which nothing reads, and grow by it (a page of the kernel's .rodata on
  * x86-64). Its types are not the kernel's, and pahole never encodes them:
- * its objects are compiled without BTF.
+ * its objects are compiled without BTF. Not every vDSO object says
+ * BUILD_VDSO on its command line: x86's 32-bit vDSO defines BUILD_VDSO32
+ * in its C sources (so a defconfig kernel's vdso32.so grew by a page), and
+ * riscv, loongarch and mips define none. So an object is also the vDSO's
+ * when its path has a directory named vdso* and it is compiled as
+ * position-independent code (the last -f[no-]pic/PIC/pie/PIE says): the
+ * kernel's own objects there (x86's vma.o, vdso-image-64.o) are not.
  */
 #include <errno.h>
 #include <limits.h>
@@ -109,12 +115,60 @@ static bool is_kernel_object(const struct cc_btf *cb)
 	return has_arg_prefix(cb, KBUILD_BASENAME_OPT);
 }
 
+/* The object the command writes (-o PATH or -oPATH), or NULL. */
+static const char *output_arg(const struct cc_btf *cb)
+{
+	int i;
+
+	for (i = 1; i < cb->nr_args; i++) {
+		if (!strcmp(cb->args[i], "-o"))
+			return i + 1 < cb->nr_args ? cb->args[i + 1] : NULL;
+		if (!strncmp(cb->args[i], "-o", 2))
+			return cb->args[i] + 2;
+	}
+	return NULL;
+}
+
+/* Whether a directory of @path (not its last component) is named vdso*. */
+static bool in_vdso_dir(const char *path)
+{
+	const char *p = path, *slash;
+
+	while (p && (slash = strchr(p, '/'))) {
+		if (!strncmp(p, "vdso", 4))
+			return true;
+		p = slash + 1;
+	}
+	return false;
+}
+
+/* Whether the last of -fpic, -fPIC, -fpie, -fPIE and their -fno- asks for PIC. */
+static bool is_pic(const struct cc_btf *cb)
+{
+	static const char *const on[] = { "-fpic", "-fPIC", "-fpie", "-fPIE" };
+	bool pic = false;
+	size_t k;
+	int i;
+
+	for (i = 1; i < cb->nr_args; i++)
+		for (k = 0; k < sizeof(on) / sizeof(on[0]); k++) {
+			if (!strcmp(cb->args[i], on[k]))
+				pic = true;
+			else if (!strncmp(cb->args[i], "-fno-", 5) &&
+				 !strcmp(cb->args[i] + 5, on[k] + 2))
+				pic = false;
+		}
+	return pic;
+}
+
 bool cc_btf__is_vdso_object(const struct cc_btf *cb)
 {
 	const char *marker = getenv(KBUILD_MARKER);
 
-	return has_arg_prefix(cb, BUILD_VDSO_OPT) &&
-	       (is_kernel_object(cb) || (marker && *marker));
+	if (!is_kernel_object(cb) && !(marker && *marker))
+		return false;
+	return has_arg_prefix(cb, BUILD_VDSO_OPT) ||
+	       (in_vdso_dir(output_arg(cb)) && is_pic(cb));
 }
 
 int cc_btf__check_kbuild(const struct cc_btf *cb)

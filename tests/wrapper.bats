@@ -422,6 +422,37 @@ make_echo_cc() {
 	has_btf u.o
 }
 
+@test "wrapper: a vDSO object without BUILD_VDSO (x86's vdso32): a vdso* directory and PIC" {
+	# x86's 32-bit vDSO defines BUILD_VDSO32 in its C sources, not on the
+	# command line: its objects are known by their directory and -fpic
+	cd src
+	mkdir -p vdso/vdso32
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fno-PIE \
+		-fpic -DDISABLE_BRANCH_PROFILING -c t.c -o vdso/vdso32/v.o
+	no_btf vdso/vdso32/v.o
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fPIC \
+		-c t.c -ovdso/p.o
+	no_btf vdso/p.o
+	# the kernel's own objects in the vDSO's directory (x86's vma.o)
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fno-PIE \
+		-c t.c -o vdso/vma.o
+	has_btf vdso/vma.o
+	# the last option says: PIC turned off again
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fpic \
+		-fno-pic -c t.c -o vdso/np.o
+	has_btf vdso/np.o
+	# PIC elsewhere (the EFI stub's -fPIE) keeps its BTF
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fPIE \
+		-c t.c -o pie.o
+	has_btf pie.o
+	# the file's own name does not count, nor does a non-kernel object
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fpic \
+		-c t.c -o vdso.o
+	has_btf vdso.o
+	env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -fpic -c t.c -o vdso/user.o
+	has_btf vdso/user.o
+}
+
 @test "wrapper: --print-btf-link names the btf-link beside cc-btf, or none" {
 	local dir
 	run --separate-stderr "$CC_BTF" gcc --print-btf-link
