@@ -47,6 +47,18 @@
  *    the linker keeps it and links again without it (@fwd_pair false)
  *    when the final BTF has two structs of one name and shape (linker.c,
  *    docs/design.md, "Split BTF for modules").
+ *    One more consequence of the pairing is handled in the walk itself:
+ *    pairing an input struct S with a node FWD maps the input's pointer
+ *    to S onto the node's pointer to the FWD. When S is then decided on
+ *    its own against the node's struct S (Linux's ip_tunnel, whose first
+ *    member points to itself), its member meets that pointer where the
+ *    node's S has a pointer to S. The two node types are equal but for a
+ *    FWD where the other has the struct of its name (node_equal_but_fwd(),
+ *    through pointers, qualifiers and typedefs): as libbpf's walk would
+ *    have them equal, so are they here, and S maps to the node's S.
+ *    Without that, S was appended, pointing at the FWD, and libbpf's walk,
+ *    which meets the node's S before the FWD, kept both structs
+ *    (tests/fixtures/fwd-pair-*.c).
  *
  * Otherwise a mapping is made only when the input type, its strings and
  * IDs mapped, is byte for byte the node type: replacing one by the other
@@ -354,6 +366,43 @@ static bool fwd_kind_of(const struct btf_type *fwd, const struct btf_type *t)
 	       (BTF_INFO_KIND(t->info) == BTF_KIND_UNION);
 }
 
+/* Reference kinds node_equal_but_fwd() looks through. */
+static bool is_ref_kind(int kind)
+{
+	switch (kind) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Node types @m and @b are the same but that where @m refers to a FWD,
+ * @b may refer to a struct or union of its name and kind, through
+ * pointers, qualifiers and typedefs: @m is a node FWD against struct @b,
+ * or a chain of such references to them.
+ */
+static bool node_equal_but_fwd(const struct node *n, uint32_t m, uint32_t b,
+			       int depth)
+{
+	const struct btf_type *tm, *tb;
+
+	if (m == b)
+		return true;
+	if (m < n->first_id || b < n->first_id || m >= n->next_id ||
+	    b >= n->next_id || depth > 8)
+		return false;
+	tm = node_type(n, m);
+	tb = node_type(n, b);
+	if (fwd_kind_of(tm, tb))
+		return tm->name_off == tb->name_off;
+	return tm->info == tb->info && tm->name_off == tb->name_off &&
+	       is_ref_kind(BTF_INFO_KIND(tm->info)) &&
+	       node_equal_but_fwd(n, tm->type, tb->type, depth + 1);
+}
+
 /*
  * libbpf's one exception to exactness: inside a walk, a FWD and a struct
  * or union of the same name are equal (one object saw the definition, the
@@ -379,8 +428,7 @@ static bool fwd_equal(struct exact *x, uint32_t a, uint32_t b)
 		return true;	/* input struct, node FWD */
 	if (x->state[a] != T_DONE || m < x->n->first_id || m >= x->end_old)
 		return false;
-	ta = node_type(x->n, m);	/* input mapped to a node FWD */
-	return fwd_kind_of(ta, tb) && ta->name_off == tb->name_off;
+	return node_equal_but_fwd(x->n, m, b, 0);
 }
 
 /* The pairs walked from index @from on become mappings. */

@@ -76,6 +76,28 @@ fixtures() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 
+@test "dedup-diff: a struct paired with a FWD and then met alone stays one struct" {
+	# exact.c pairs c's struct tun with b's FWD inside struct cb's walk,
+	# which maps c's pointer to it onto the node's pointer to the FWD; then
+	# c's struct tun, walked alone against a's, meets that pointer: equal
+	# but for the FWD, which libbpf resolves to a's struct. Before, it was
+	# appended: a second struct tun, pointing at the FWD, which libbpf's
+	# dedup cannot merge (Linux's ip_tunnel in a defconfig vmlinux).
+	local n
+	need_cmd bpftool
+	for n in a b c; do
+		"$CC_BTF" gcc -g -O2 -c "$FIXTURES/fwd-pair-$n.c" -o "$n.o"
+	done
+	ld -r -o abc.o a.o b.o c.o
+	run ./dedup-diff link abc.o
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	"$BTF_LINK" -o abc.btf abc.o
+	bpftool btf dump file abc.btf > abc.dump
+	[ "$(grep -c "STRUCT 'tun'" abc.dump)" -eq 1 ]
+	[ "$(grep -c "FWD 'tun'" abc.dump)" -eq 0 ]
+	[ "$(grep -c "STRUCT 'cb'" abc.dump)" -eq 1 ]
+}
+
 @test "dedup-diff: the harness tells different BTFs apart" {
 	# or the checks above could not fail
 	gcc -g -O2 -c "$FIXTURES/link-a.c" -o a.o
