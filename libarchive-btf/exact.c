@@ -428,7 +428,11 @@ static bool fwd_equal(struct exact *x, uint32_t a, uint32_t b)
 		return true;	/* input struct, node FWD */
 	if (x->state[a] != T_DONE || m < x->n->first_id || m >= x->end_old)
 		return false;
-	return node_equal_but_fwd(x->n, m, b, 0);
+	ta = node_type(x->n, m);	/* input mapped to a node FWD */
+	if (fwd_kind_of(ta, tb) && ta->name_off == tb->name_off)
+		return true;
+	/* through references: only where a FWD may pair (not over a base) */
+	return x->fwd_pair && node_equal_but_fwd(x->n, m, b, 0);
 }
 
 /* The pairs walked from index @from on become mappings. */
