@@ -370,7 +370,6 @@ static void *worker(void *arg)
 
 	while ((i = atomic_fetch_add(&job->next, 1)) < job->nr) {
 		struct node *n = &job->nodes[i];
-
 		double t = abtf__now();
 
 		n->pr.fn = node_print;
@@ -460,10 +459,15 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 	return err;
 }
 
-/* Where each member of leaf @n goes in its buffer: *@span bytes in all. */
+/*
+ * Where each member of leaf @n goes in its buffer, *@span bytes in all:
+ * plain members where they lie in .BTF (one pread reads them all),
+ * compressed ones inflated one after the other at 4-byte boundaries.
+ */
 static size_t *leaf_layout(const struct abtf_linker *l, const struct node *n,
-			   size_t *span)
+			   bool plain, size_t *span)
 {
+	const struct mplan *first = &l->plans[n->first];
 	size_t *at = malloc(n->nr * sizeof(*at)), i;
 
 	if (!at)
@@ -473,6 +477,11 @@ static size_t *leaf_layout(const struct abtf_linker *l, const struct node *n,
 		const struct mplan *mp = &l->plans[n->first + i];
 		size_t sz = (mp->size + 3) & ~(size_t)3;
 
+		if (plain) {
+			at[i] = mp->off - first->off;
+			*span = at[i] + mp->size;
+			continue;
+		}
 		at[i] = *span;
 		if (*span > SIZE_MAX - sz) {
 			free(at);
@@ -483,46 +492,18 @@ static size_t *leaf_layout(const struct abtf_linker *l, const struct node *n,
 	return at;
 }
 
-/* A leaf with compressed members: each member read, or inflated, alone. */
-static int read_leaf_members(struct abtf_linker *l, struct node *n,
-			     uint8_t **bufp)
+/* The leaf's bytes into @buf, laid out by leaf_layout(). */
+static int read_leaf_bytes(struct abtf_linker *l, struct node *n, bool plain,
+			   const size_t *at, size_t span, uint8_t *buf)
 {
-	size_t span, i, *at = leaf_layout(l, n, &span);
-	uint8_t *buf = at ? malloc(span ? span : 1) : NULL;
+	size_t i;
 	int err = 0;
 
-	for (i = 0; buf && !err && i < n->nr; i++)
+	if (plain)
+		return abtf__read_btf(l, buf, span, l->plans[n->first].off);
+	for (i = 0; !err && i < n->nr; i++)
 		err = abtf__read_member(l, n->first + i, buf + at[i], &n->pr);
-	free(at);
-	if (!buf)
-		return -ENOMEM;
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*bufp = buf;
-	return 0;
-}
-
-/* A leaf of plain members: the bytes they span, in one pread. */
-static int read_leaf_span(struct abtf_linker *l, struct node *n,
-			  uint8_t **bufp)
-{
-	const struct mplan *first = &l->plans[n->first];
-	const struct mplan *last = &l->plans[n->first + n->nr - 1];
-	size_t span = last->off + last->size - first->off;
-	uint8_t *buf = malloc(span ? span : 1);
-	int err;
-
-	if (!buf)
-		return -ENOMEM;
-	err = abtf__read_btf(l, buf, span, first->off);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*bufp = buf;
-	return 0;
+	return err;
 }
 
 /* The leaf's members, each validated and described in @ms. */
@@ -531,30 +512,26 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 {
 	bool plain = true;
 	uint8_t *buf = NULL;
-	size_t i, pos = 0;
+	size_t i, span, *at;
 
 	for (i = 0; i < n->nr; i++)
 		plain &= !l->plans[n->first + i].zsize;
-	n->err = plain ? read_leaf_span(l, n, &buf) :
-		 read_leaf_members(l, n, &buf);
+	at = leaf_layout(l, n, plain, &span);
+	buf = at ? malloc(span ? span : 1) : NULL;
+	n->err = buf ? read_leaf_bytes(l, n, plain, at, span, buf) : -ENOMEM;
 	if (n->err == -EIO)
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
 			strerror(-n->err));
-	if (n->err)
-		return NULL;
-	for (i = 0; i < n->nr; i++) {
-		struct mplan *mp = &l->plans[n->first + i];
-
-		if (plain)
-			pos = mp->off - l->plans[n->first].off;
-		n->err = abtf__check_member(l, n->first + i, buf + pos,
+	for (i = 0; !n->err && i < n->nr; i++) {
+		n->err = abtf__check_member(l, n->first + i, buf + at[i],
 					    &n->pr, &ms[i]);
-		if (n->err) {
-			free(buf);
-			return NULL;
-		}
-		mp->nr_types = ms[i].nr_types;
-		pos += (mp->size + 3) & ~(size_t)3;
+		if (!n->err)
+			l->plans[n->first + i].nr_types = ms[i].nr_types;
+	}
+	free(at);
+	if (n->err) {
+		free(buf);
+		return NULL;
 	}
 	return buf;
 }

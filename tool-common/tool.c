@@ -138,10 +138,8 @@ void tool__message(FILE *f, const char *prog, const char *kind,
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
-	if (!m) {		/* out of memory: the same line, unbuffered */
+	if (!m)			/* out of memory: the same line, unbuffered */
 		m = f;
-		buf = NULL;
-	}
 	fprintf(m, "%s: %s", prog, kind);
 	if (file) {
 		tool__put_escaped(m, file);
