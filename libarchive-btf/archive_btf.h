@@ -208,9 +208,15 @@ struct abtf_link_opts {
 	 * for byte (tests/dedup-diff.bats keeps that true).
 	 */
 	bool no_exact;
+	/*
+	 * For tests: deduplicate every node of the merge tree with libbpf's
+	 * btf__dedup() instead of the library's own (node_dedup.c), which
+	 * must give the same bytes; no_exact implies it.
+	 */
+	bool libbpf_dedup;
 	size_t :0;
 };
-#define abtf_link_opts__last_field no_exact
+#define abtf_link_opts__last_field libbpf_dedup
 
 struct abtf_linker;
 
@@ -232,6 +238,8 @@ struct abtf_link_stats {
 	 * up to the final BTF.
 	 */
 	double t_parse, t_merge, t_dedup;
+	/* merge-tree nodes, and those deduplicated by libbpf's btf__dedup() */
+	size_t nodes, libbpf_nodes;
 };
 
 /* Open @path: an ELF file with a .BTF section, or a raw BTF file. */

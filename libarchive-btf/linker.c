@@ -339,6 +339,7 @@ static int link_again(struct abtf_linker *l)
 	btf__free(l->btf);
 	l->btf = NULL;
 	l->no_fwd_pair = true;
+	l->st.nodes = l->st.libbpf_nodes = 0;
 	leaves = abtf__make_leaves(l, &nr);
 	if (!leaves)
 		return -ENOMEM;

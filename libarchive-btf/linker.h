@@ -100,6 +100,7 @@ struct fsig {
 struct node {
 	size_t first, nr;	/* members or child nodes */
 	bool leaf, root;
+	bool libbpf_dedup;	/* deduplicated by btf__dedup() */
 	double t;		/* seconds its thread spent on it */
 
 	struct strtab strs;
@@ -278,6 +279,13 @@ int abtf__node_finish(struct abtf_linker *l, struct node *n);
 struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
 void abtf__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
+/*
+ * node_dedup.c: deduplicate the raw BTF *@raw (no base; header, types,
+ * strings) as btf__dedup() would, into a new *@raw of *@size bytes. 0;
+ * 1 when libbpf must decide (*@raw is then the same BTF, its strings
+ * already deduplicated); a negative errno with *@raw as it was.
+ */
+int abtf__node_dedup(void **raw, size_t *size);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);

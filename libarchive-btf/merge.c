@@ -643,8 +643,8 @@ static void node_place(const struct node *n, char *buf, size_t size)
 			 n->root ? " (the root)" : "");
 }
 
-static struct btf *dedup(const struct abtf_linker *l, struct node *n,
-			 void *raw, size_t size, struct btf *base)
+static struct btf *libbpf_dedup(const struct abtf_linker *l, struct node *n,
+				void *raw, size_t size, struct btf *base)
 {
 	struct btf *btf = abtf__new_btf(raw, size, base);
 	char place[96];
@@ -670,25 +670,65 @@ static struct btf *dedup(const struct abtf_linker *l, struct node *n,
 	return btf;
 }
 
+/*
+ * Deduplicate the node's merged BTF @raw (consumed): node_dedup.c into
+ * *@raw_out, or btf__dedup() into *@btf_out where node_dedup.c leaves it
+ * to libbpf (split BTF, a shape whose result is libbpf's table order's;
+ * opts.libbpf_dedup and opts.no_exact, for tests). Returns 0 or a
+ * negative errno.
+ */
+static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
+		 size_t size, struct btf *base, void **raw_out,
+		 size_t *size_out, struct btf **btf_out)
+{
+	char place[96];
+	int ret = 1;
+
+	*raw_out = NULL;
+	*btf_out = NULL;
+	if (!base && !l->opts.libbpf_dedup && !l->opts.no_exact)
+		ret = abtf__node_dedup(&raw, &size);
+	if (ret < 0) {
+		node_place(n, place, sizeof(place));
+		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",
+			l->path, place, strerror(-ret));
+		free(raw);
+		return ret;
+	}
+	if (!ret) {
+		*raw_out = raw;
+		*size_out = size;
+		return 0;
+	}
+	n->libbpf_dedup = true;
+	*btf_out = libbpf_dedup(l, n, raw, size, base);
+	return *btf_out ? 0 : (errno ? -errno : -EINVAL);
+}
+
 /* A non-root node keeps its deduplicated BTF as raw bytes and its VARs. */
 int abtf__node_finish(struct abtf_linker *l, struct node *n)
 {
 	struct btf *btf;
 	const void *data;
+	void *raw, *out;
 	size_t size;
-	void *raw;
+	int err;
 
 	raw = raw_btf(n, 0, &size);
 	if (!raw)
 		return -ENOMEM;
-	btf = dedup(l, n, raw, size, NULL);
-	if (!btf)
-		return -errno ? -errno : -EINVAL;
-	data = btf__raw_data(btf, &n->raw_size);
-	n->raw = data ? malloc(n->raw_size) : NULL;
-	if (n->raw)
-		memcpy(n->raw, data, n->raw_size);
-	btf__free(btf);
+	err = dedup(l, n, raw, size, NULL, &out, &size, &btf);
+	if (err)
+		return err;
+	n->raw_size = size;
+	if (btf) {
+		data = btf__raw_data(btf, &n->raw_size);
+		out = data ? malloc(n->raw_size) : NULL;
+		if (out)
+			memcpy(out, data, n->raw_size);
+		btf__free(btf);
+	}
+	n->raw = out;
 	free(n->var_ids);	/* VARs stay in order: their IDs are not needed */
 	n->var_ids = NULL;
 	return n->raw ? 0 : -ENOMEM;
@@ -902,8 +942,9 @@ static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
 
 struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 {
+	struct btf *btf;
+	void *raw, *out;
 	size_t size;
-	void *raw;
 	int err;
 
 	err = l->nr_kfuncs ? append_kfunc_tags(l, n) : 0;
@@ -919,5 +960,16 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return dedup(l, n, raw, size, l->base);
+	err = dedup(l, n, raw, size, l->base, &out, &size, &btf);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	if (!btf) {
+		btf = btf__new(out, size);
+		err = btf ? 0 : errno;
+		free(out);
+		errno = err;
+	}
+	return btf;
 }

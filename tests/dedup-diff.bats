@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The library replaces libbpf's deduplication in two places and claims the
-# same bytes as libbpf's in both; these tests keep the claims true
+# The library replaces libbpf's deduplication in three places and claims
+# the same bytes as libbpf's in all; these tests keep the claims true
 # (tests/fixtures/dedup-diff.c does the work through the public API's
 # testing options):
 #
@@ -10,8 +10,12 @@
 #    partition refinement, is byte for byte what btf__dedup() makes of the
 #    same nodes (abtf_encode_opts.libbpf_dedup);
 #  - exact.c: a link's final BTF with the exact matching before each merge
-#    node's btf__dedup() is byte for byte the link without it
-#    (abtf_link_opts.no_exact).
+#    node's deduplication is byte for byte the link without it
+#    (abtf_link_opts.no_exact, which also leaves every node to libbpf);
+#  - node_dedup.c: each merge node's deduplication, libbpf's algorithm
+#    over the library's own tables, gives btf__dedup()'s bytes
+#    (abtf_link_opts.libbpf_dedup), and leaves to btf__dedup() the shapes
+#    whose result is the order of libbpf's hash table.
 #
 # Here on the fixtures, compiled by gcc and clang, and on small links;
 # tests/kernel-objects.bats and tests/link-kernel.bats hold them on kernel
@@ -71,9 +75,59 @@ fixtures() {
 	ld -r -o mod.ko mod1.o mod2.o
 	run ./dedup-diff link prog
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run ./dedup-diff dedup prog
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	"$BTF_LINK" prog
 	run ./dedup-diff link mod.ko prog
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run ./dedup-diff dedup mod.ko prog
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "dedup-diff: all fixtures in one link: node_dedup.c gives btf__dedup()'s bytes" {
+	# gcc's and clang's fixtures (type and declaration tags, enum64,
+	# floats, bitfields, FWDs), each object a member of one archive
+	local cc
+	for cc in gcc clang; do
+		mkdir "$cc" && cd "$cc" || return 1
+		fixtures "$cc" -O2 -fno-eliminate-unused-debug-types
+		for o in ./*.o; do
+			"$CC_BTF" --encode -o "${o%.o}.btf" "$o"
+		done
+		cat ./*.btf > ../"$cc".archive
+		cd .. || return 1
+		run ./dedup-diff dedup "$cc.archive"
+		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+		run ./dedup-diff link "$cc.archive"
+		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+		"$BTF_LINK" -v -o "$cc.btf" "$cc.archive" 2> "$cc.log"
+		grep -q 'merge tree: .* 0 of them deduplicated by libbpf' "$cc.log"
+	done
+}
+
+@test "dedup-diff: node_dedup.c leaves libbpf's table order to libbpf, and decides enum FWDs" {
+	# two-pass: two different structs S both equal to a third whose
+	# member points to a FWD; enum-two: an enum FWD and two definitions.
+	# btf__dedup() takes whichever its hash table lists first, so
+	# node_dedup.c hands those nodes over; an enum FWD with one
+	# definition it resolves itself.
+	local s want
+	need_cmd bpftool
+	gcc -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-shapes.c" -lbpf \
+		-o dedup-shapes
+	for s in two-pass enum-two enum-fwd; do
+		./dedup-shapes "$s" "$s.btf"
+		run ./dedup-diff dedup "$s.btf"
+		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+		"$BTF_LINK" -f -v -o "$s.out" "$s.btf" 2> "$s.log"
+		want=1
+		[ "$s" != enum-fwd ] || want=0
+		grep -q "merge tree: 1 nodes, $want of them deduplicated by libbpf" \
+			"$s.log" || { cat "$s.log"; return 1; }
+	done
+	# and the shapes are what they say: libbpf keeps both S, one enum
+	[ "$(bpftool btf dump file two-pass.out | grep -c "STRUCT 'S'")" -eq 2 ]
+	[ "$(bpftool btf dump file enum-fwd.out | grep -c "ENUM 'E'")" -eq 1 ]
 }
 
 @test "dedup-diff: a struct paired with a FWD and then met alone stays one struct" {
