@@ -344,8 +344,8 @@ static void report(const struct abtf_linker *l, const char *path, int ret)
 	    st.types_out, st.funcs, st.vars, st.bytes_out);
 	msg(path, "time: parse %.3fs, merge %.3fs, dedup %.3fs", st.t_parse,
 	    st.t_merge, st.t_dedup);
-	msg(path, "merge tree: %zu nodes, %zu of them deduplicated by "
-	    "libbpf", st.nodes, st.libbpf_nodes);
+	msg(path, "merge tree: %zu node%s, %zu deduplicated by libbpf",
+	    st.nodes, st.nodes == 1 ? "" : "s", st.libbpf_nodes);
 }
 
 static int write_one(struct btf_link *bl, struct abtf_linker *l)

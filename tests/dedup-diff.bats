@@ -101,7 +101,7 @@ fixtures() {
 		run ./dedup-diff link "$cc.archive"
 		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 		"$BTF_LINK" -v -o "$cc.btf" "$cc.archive" 2> "$cc.log"
-		grep -q 'merge tree: .* 0 of them deduplicated by libbpf' "$cc.log"
+		grep -q 'merge tree: .*, 0 deduplicated by libbpf' "$cc.log"
 	done
 }
 
@@ -122,7 +122,7 @@ fixtures() {
 		"$BTF_LINK" -f -v -o "$s.out" "$s.btf" 2> "$s.log"
 		want=1
 		[ "$s" != enum-fwd ] || want=0
-		grep -q "merge tree: 1 nodes, $want of them deduplicated by libbpf" \
+		grep -q "merge tree: 1 node, $want deduplicated by libbpf" \
 			"$s.log" || { cat "$s.log"; return 1; }
 	done
 	# and the shapes are what they say: libbpf keeps both S, one enum

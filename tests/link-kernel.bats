@@ -64,12 +64,16 @@ setup_file() {
 	cmp plain.btf z4.btf
 }
 
-@test "link-kernel: the sample objects: exact.c changes no byte of the link" {
-	# exact.c's claim (tests/dedup-diff.bats has the fixtures')
+@test "link-kernel: the sample objects: exact.c and node_dedup.c change no byte of the link" {
+	# their claims (tests/dedup-diff.bats has the fixtures'): the link
+	# against libbpf's dedup alone, and against libbpf's dedup after
+	# exact.c
 	need_kernel ld
 	dedup_diff_prog ./dedup-diff
 	linked_sample linked.o
 	run ./dedup-diff link linked.o
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run ./dedup-diff dedup linked.o
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 

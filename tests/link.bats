@@ -610,12 +610,14 @@ check_missing_vars() {
 	run --separate-stderr "$BTF_LINK" -v -o ours.btf prog
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	[ "${#stderr_lines[@]}" -eq 4 ]
+	[ "${#stderr_lines[@]}" -eq 5 ]
 	# four small members: one leaf, which is the root
 	[[ ${stderr_lines[0]} =~ ^btf-link:\ prog:\ level\ 0:\ 1\ leaf,\ [0-9.]+s\ wall\;\ [0-9.]+s\ in\ all,\ the\ slowest\ [0-9.]+s$ ]]
 	[[ ${stderr_lines[1]} =~ ^btf-link:\ prog:\ 4\ members\ \(4\ placed\ by\ \.debug_btf_addr\),\ [0-9]+\ bytes$ ]]
 	[[ ${stderr_lines[2]} =~ ^btf-link:\ prog:\ types:\ [0-9]+\ in,\ [0-9]+\ merged,\ [0-9]+\ out\;\ 11\ functions,\ 13\ variables\;\ [0-9]+\ bytes$ ]]
 	[[ ${stderr_lines[3]} =~ ^btf-link:\ prog:\ time:\ parse\ [0-9.]+s,\ merge\ [0-9.]+s,\ dedup\ [0-9.]+s$ ]]
+	# one node, deduplicated by the library's own node_dedup.c
+	[ "${stderr_lines[4]}" = "btf-link: prog: merge tree: 1 node, 0 deduplicated by libbpf" ]
 	# The byte counts are the archive's and the output's.
 	[[ ${stderr_lines[1]} == *", $(section_size prog .BTF) bytes" ]]
 	[[ ${stderr_lines[2]} == *"; $(stat -c %s ours.btf) bytes" ]]
