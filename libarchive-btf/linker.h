@@ -163,8 +163,9 @@ struct abtf_linker {
 
 	struct lsec *secs;	/* by section index */
 	size_t nr_secs;
-	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
+	struct lsym *syms;	/* defined FUNC/OBJECT symbols */
 	size_t nr_syms;
+	bool syms_by_name;	/* syms sorted by name (abtf__sort_syms()) */
 	struct lsymval *symvals;	/* every symbol, by index */
 	size_t nr_symvals;
 	bool *sym_used;		/* by symbol index: claimed by a VAR */
@@ -225,6 +226,13 @@ int abtf__pread_all(int fd, void *buf, size_t size, size_t off);
 int abtf__linker_open(struct abtf_linker *l, size_t fsize);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
+/*
+ * Sort the defined symbols by name, once, for abtf__first_sym(): only
+ * placing and choosing by name need it (a member without a .debug_btf_addr
+ * group, funcs.c's choices), so a kernel image whose members all have
+ * groups does not pay for it. Single-threaded: before the leaves run.
+ */
+void abtf__sort_syms(struct abtf_linker *l);
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
 /* @len bytes of .BTF at @off, as they are in the file. */
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,

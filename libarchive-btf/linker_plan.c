@@ -129,6 +129,13 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	e->bind = GELF_ST_BIND(s->st_info);
 }
 
+void abtf__sort_syms(struct abtf_linker *l)
+{
+	if (!l->syms_by_name && l->nr_syms)
+		qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
+	l->syms_by_name = true;
+}
+
 /* The index of the first defined symbol called @name (or where it would be). */
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
 {
@@ -145,7 +152,7 @@ size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
 	return lo;
 }
 
-/* Every symbol by index (for relocations), defined ones by name. */
+/* Every symbol by index (for relocations), and the defined ones. */
 static int load_symbols(struct abtf_linker *l)
 {
 	Elf_Scn *scn = NULL;
@@ -184,7 +191,6 @@ static int load_symbols(struct abtf_linker *l)
 			 elf_strptr(l->elf, shdr.sh_link, s.st_name));
 	}
 	l->nr_symvals = n;
-	qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
 	return 0;
 }
 

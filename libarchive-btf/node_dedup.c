@@ -49,8 +49,11 @@
  * No recursion over type references: the walk and the reference types
  * use explicit stacks, so a chain of 100,000 typedefs costs no stack.
  * The one recursive check, for two structs equal down to their type IDs
- * (libbpf's btf_dedup_identical_structs()), stops at a nesting depth
- * no C program reaches and then answers "not identical".
+ * (libbpf's btf_dedup_identical_structs()), stops at a nesting depth no C
+ * program reaches, or after as many steps per walk as there are types
+ * (two structs of n members each pointing to two copies of the next
+ * would otherwise cost n to the power of the depth), and then answers
+ * "not identical": the two stay apart, where libbpf would hang.
  *
  * tests/dedup-diff.bats and tests/link-kernel.bats hold the result to
  * btf__dedup()'s, byte for byte (abtf_link_opts.libbpf_dedup).
@@ -85,6 +88,7 @@ struct ndd {
 	struct frame *stack;
 	size_t nr_stack, cap_stack;
 	struct abtf_hmap table;	/* canonical candidates by hash */
+	uint32_t budget;	/* identical_structs() steps left in a walk */
 	struct strtab strs;	/* the new string section */
 };
 
@@ -273,7 +277,7 @@ static bool identical_arrays(const struct ndd *d, uint32_t a, uint32_t b)
 }
 
 /* Two structs or unions equal down to the type IDs they refer to. */
-static bool identical_structs(const struct ndd *d, uint32_t a, uint32_t b,
+static bool identical_structs(struct ndd *d, uint32_t a, uint32_t b,
 			      unsigned int depth)
 {
 	const struct btf_type *x = type_of(d, a), *y = type_of(d, b);
@@ -282,8 +286,9 @@ static bool identical_structs(const struct ndd *d, uint32_t a, uint32_t b,
 	uint16_t i;
 
 	if (!is_composite(kind_of(x)) || kind_of(x) != kind_of(y) ||
-	    !shallow_equal_struct(x, y) || depth > MAX_NESTING)
+	    !shallow_equal_struct(x, y) || depth > MAX_NESTING || !d->budget)
 		return false;
+	d->budget--;
 	for (i = 0; i < vlen_of(x); i++)
 		if (mx[i].type != my[i].type &&
 		    !identical_arrays(d, mx[i].type, my[i].type) &&
@@ -616,6 +621,7 @@ static int is_equiv(struct ndd *d, uint32_t cand, uint32_t canon)
 	int eq = 1;
 
 	hypot_clear(d);
+	d->budget = d->nr;
 	d->nr_stack = 0;
 	eq = push(d, cand, canon) ? -ENOMEM : 1;
 	while (eq > 0 && d->nr_stack) {
