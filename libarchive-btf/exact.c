@@ -18,7 +18,8 @@
  *    first, then the record with its strings and IDs mapped is looked up
  *    by a hash of all of it and compared byte for byte;
  *  - a struct or union is looked up by a hash of its name, size, member
- *    names and offsets, and each candidate is walked together with it:
+ *    names and offsets and what its members' types must share with any
+ *    match (member_sig()), and each candidate is walked together with it:
  *    every pair of referenced types must be exactly equal too, assuming
  *    the pairs on the way are (cycles), each input type paired with one
  *    node type only. The first candidate that passes maps the whole walk.
@@ -166,9 +167,86 @@ static uint32_t record_hash(const struct btf_type *t)
 			  0x13198a2e03707344ULL);
 }
 
-static uint32_t node_hash(const struct btf_type *t)
+/*
+ * What a struct's member type shares with every type a walk may find it
+ * equal to: through up to SIG_DEPTH modifiers, pointers, typedefs and
+ * arrays their records but the type IDs, then the name of the type
+ * reached (not its kind: a FWD pairs with the struct of its name).
+ * Mixed into a struct's hash, it keeps the walk from structs of the
+ * same member names and offsets whose members are other types: Linux's
+ * tracepoints give a thousand anonymous unions of the same members but
+ * for a typedef's name, each of which was walked against all others.
+ * @name_of gives a record's name as a node string offset (a node type's
+ * own, an input type's mapped); @type_of a type by ID, NULL for none.
+ */
+#define SIG_DEPTH	4
+
+struct sig_src {
+	const void *ctx;
+	const struct btf_type *(*type_of)(const void *ctx, uint32_t id);
+	int64_t (*name_of)(const void *ctx, uint32_t off);
+};
+
+static uint64_t sig_step(uint64_t h, const struct btf_type *t, uint32_t name,
+			 uint32_t extra)
 {
-	return is_composite(t) ? composite_hash(t) : record_hash(t);
+	uint32_t w[3] = { t->info, name, extra };
+
+	return hash_words(w, 3, h);
+}
+
+static int64_t member_sig(const struct sig_src *s, uint32_t id)
+{
+	uint64_t h = 0x452821e638d01377ULL;
+	int depth;
+
+	for (depth = 0; depth < SIG_DEPTH; depth++) {
+		const struct btf_type *t = id ? s->type_of(s->ctx, id) : NULL;
+		int64_t name = t ? s->name_of(s->ctx, t->name_off) : 0;
+
+		if (name < 0)
+			return name;
+		if (!t)
+			return hash_words((const uint32_t[1]){ 0 }, 1, h);
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_TYPEDEF:
+			h = sig_step(h, t, name, 0);
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *a = (const void *)(t + 1);
+
+			h = sig_step(h, t, name, a->nelems);
+			id = a->type;
+			break;
+		}
+		case BTF_KIND_FUNC_PROTO:
+			return sig_step(h, t, name, 0) >> 1;
+		default:	/* the type reached: its name only */
+			return hash_words((const uint32_t[1]){ name }, 1, h) >> 1;
+		}
+	}
+	return h >> 1;
+}
+
+/* A struct's composite_hash() with its members' signatures. */
+static int64_t struct_hash(const struct sig_src *s, const struct btf_type *t)
+{
+	const struct btf_member *m = (const void *)(t + 1);
+	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
+	uint32_t w[2] = { composite_hash(t), 0 };
+
+	for (i = 0; i < vlen; i++) {
+		int64_t sig = member_sig(s, m[i].type);
+
+		if (sig < 0)
+			return sig;
+		w[1] = (uint32_t)sig;
+		w[0] = hash_words(w, 2, 0x082efa98ec4e6c89ULL);
+	}
+	return w[0];
 }
 
 /* ---- the node's types by hash ---- */
@@ -178,7 +256,24 @@ static const struct btf_type *node_type(const struct node *n, uint32_t id)
 	return (const void *)(n->types + n->type_off[id - n->first_id]);
 }
 
-/* Index the type just appended at @off as node ID @id. */
+static const struct btf_type *node_sig_type(const void *ctx, uint32_t id)
+{
+	const struct node *n = ctx;
+
+	return id >= n->first_id && id < n->next_id ? node_type(n, id) : NULL;
+}
+
+static int64_t node_sig_name(const void *ctx, uint32_t off)
+{
+	return off;
+}
+
+/*
+ * Index the type just appended at @off as node ID @id. A struct or union
+ * waits for the end of its input (abtf__exact_index()): its members'
+ * types may come after it. An input has no two equal types, so no type
+ * of the same input looks for it.
+ */
 int abtf__exact_add(struct node *n, uint32_t id, size_t off)
 {
 	const struct btf_type *t = (const void *)(n->types + off);
@@ -189,7 +284,29 @@ int abtf__exact_add(struct node *n, uint32_t id, size_t off)
 	n->type_off[idx] = off;
 	if (!can_map(t))
 		return 0;
-	return abtf__hmap_add(&n->ex_map, 1 << 12, node_hash(t), id);
+	if (!is_composite(t))
+		return abtf__hmap_add(&n->ex_map, 1 << 12, record_hash(t), id);
+	if (abtf_grow(n->ex_pending, n->cap_ex_pending, n->nr_ex_pending + 1))
+		return -ENOMEM;
+	n->ex_pending[n->nr_ex_pending++] = id;
+	return 0;
+}
+
+int abtf__exact_index(struct node *n)
+{
+	struct sig_src s = { n, node_sig_type, node_sig_name };
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n->nr_ex_pending && !err; i++) {
+		uint32_t id = n->ex_pending[i];
+		int64_t h = struct_hash(&s, node_type(n, id));
+
+		err = h < 0 ? (int)h :
+		      abtf__hmap_add(&n->ex_map, 1 << 12, (uint32_t)h, id);
+	}
+	n->nr_ex_pending = 0;
+	return err;
 }
 
 void abtf__exact_free(struct node *n)
@@ -197,6 +314,9 @@ void abtf__exact_free(struct node *n)
 	free(n->type_off);
 	n->type_off = NULL;
 	n->cap_type_off = 0;
+	free(n->ex_pending);
+	n->ex_pending = NULL;
+	n->nr_ex_pending = n->cap_ex_pending = 0;
 	abtf__hmap_free(&n->ex_map);
 }
 
@@ -569,18 +689,40 @@ static struct btf_type *mapped_record(struct exact *x,
 	return r;
 }
 
+static const struct btf_type *in_sig_type(const void *ctx, uint32_t id)
+{
+	const struct exact *x = ctx;
+
+	return id <= x->in->nr_types ? in_type(x, id) : NULL;
+}
+
+static int64_t in_sig_name(const void *ctx, uint32_t off)
+{
+	const struct exact *x = ctx;
+
+	return abtf__node_str(x->n, x->in, off);
+}
+
 /* A struct or union: the first candidate whose walk passes. */
 static void decide_composite(struct exact *x, uint32_t id)
 {
 	const struct btf_type *r = mapped_record(x, in_type(x, id), false);
+	struct sig_src s = { x, in_sig_type, in_sig_name };
 	const struct abtf_hmap *m = &x->n->ex_map;
 	struct abtf_hent *e;
+	int64_t sh;
 	uint32_t h;
 
 	x->state[id] = T_DONE;	/* new, unless a walk maps it */
 	if (!r)
 		return;
-	h = composite_hash(r);
+	/* @r's members keep the input's IDs: the signatures follow them */
+	sh = struct_hash(&s, r);
+	if (sh < 0) {
+		x->err = (int)sh;
+		return;
+	}
+	h = (uint32_t)sh;
 	for (e = abtf__hmap_first(m, h); e->val; e = abtf__hmap_next(m, e)) {
 		uint32_t low = UINT32_MAX;
 

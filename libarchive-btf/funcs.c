@@ -561,7 +561,9 @@ int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 	size_t i, k, total = 0, seq = 0;
 	int err;
 
-	abtf__sort_syms(l);
+	err = abtf__syms_by_name(l);
+	if (err)
+		return err;
 	err = abtf__run_level(l, leaves, nr, funcs_leaf, NULL);
 	for (i = 0; !err && i < nr; i++)
 		total += leaves[i].nr_fsigs;

@@ -120,7 +120,9 @@ struct node {
 	/* exact.c: the node's types by ID and by hash */
 	uint32_t *type_off;	/* ID - first_id -> offset in types */
 	size_t cap_type_off;
-	struct abtf_hmap ex_map;	/* can_map() types by node_hash(): IDs */
+	struct abtf_hmap ex_map;	/* can_map() types by their hash: IDs */
+	uint32_t *ex_pending;	/* structs appended, indexed after the input */
+	size_t nr_ex_pending, cap_ex_pending;
 
 	/* funcs.c, before the merge: the leaf's FUNCs in the image */
 	struct strtab fstrs;
@@ -163,9 +165,11 @@ struct abtf_linker {
 
 	struct lsec *secs;	/* by section index */
 	size_t nr_secs;
-	struct lsym *syms;	/* defined FUNC/OBJECT symbols */
+	Elf_Scn *symtab;	/* .symtab, NULL without one */
+	size_t symtab_strs;	/* its string table's section index */
+	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
 	size_t nr_syms;
-	bool syms_by_name;	/* syms sorted by name (abtf__sort_syms()) */
+	bool syms_by_name;	/* syms made (abtf__syms_by_name()) */
 	struct lsymval *symvals;	/* every symbol, by index */
 	size_t nr_symvals;
 	bool *sym_used;		/* by symbol index: claimed by a VAR */
@@ -227,12 +231,13 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 /*
- * Sort the defined symbols by name, once, for abtf__first_sym(): only
- * placing and choosing by name need it (a member without a .debug_btf_addr
- * group, funcs.c's choices), so a kernel image whose members all have
- * groups does not pay for it. Single-threaded: before the leaves run.
+ * Make l->syms, the defined FUNC and OBJECT symbols sorted by name, once,
+ * for abtf__first_sym(): only placing and choosing by name need them (a
+ * member without a .debug_btf_addr group, funcs.c's choices), so a kernel
+ * image whose members all have groups pays for neither the memory nor the
+ * sort. Single-threaded: before the leaves run. 0 or a negative errno.
  */
-void abtf__sort_syms(struct abtf_linker *l);
+int abtf__syms_by_name(struct abtf_linker *l);
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
 /* @len bytes of .BTF at @off, as they are in the file. */
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
@@ -321,6 +326,8 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 		    const uint32_t *toff, bool fwd_pair);
 int abtf__exact_add(struct node *n, uint32_t id, size_t off);
+/* After each input: index the structs and unions it appended. */
+int abtf__exact_index(struct node *n);
 void abtf__exact_free(struct node *n);
 
 #endif /* __ABTF_LINKER_H */

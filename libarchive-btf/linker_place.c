@@ -272,7 +272,9 @@ static int place_by_name(struct abtf_linker *l)
 
 	if (l->st.nr_addr_groups == l->nr_members || !l->elf)
 		return 0;
-	abtf__sort_syms(l);	/* and for abtf__func_present()'s IN_NAMES */
+	err = abtf__syms_by_name(l);	/* for abtf__func_present() too */
+	if (err)
+		return err;
 	claim_slot_symbols(l);
 	one.pr = l->pr;
 	for (i = 0; i < l->nr_members; i++) {

@@ -129,11 +129,39 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	e->bind = GELF_ST_BIND(s->st_info);
 }
 
-void abtf__sort_syms(struct abtf_linker *l)
+/* The section index of symbol @s, SHN_UNDEF for absolute and common. */
+static uint32_t sym_shndx(const GElf_Sym *s, GElf_Word xndx)
 {
-	if (!l->syms_by_name && l->nr_syms)
+	if (s->st_shndx == SHN_XINDEX)
+		return xndx;
+	return s->st_shndx >= SHN_LORESERVE ? SHN_UNDEF : s->st_shndx;
+}
+
+int abtf__syms_by_name(struct abtf_linker *l)
+{
+	Elf_Data *d, *xd;
+	size_t i, n = l->nr_symvals;
+
+	if (l->syms_by_name || !l->symtab)
+		return 0;
+	d = elf_getdata(l->symtab, NULL);
+	xd = abtf__symtab_shndx(l, elf_ndxscn(l->symtab));
+	l->syms = calloc(n + 1, sizeof(*l->syms));
+	if (!d || !l->syms)
+		return d ? -ENOMEM : abtf__link_elf_fail(l, "cannot read .symtab");
+	for (i = 1; i < n; i++) {
+		GElf_Word xndx = 0;
+		GElf_Sym s;
+
+		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
+			return abtf__link_elf_fail(l, "bad symbol");
+		add_lsym(l, &s, i, sym_shndx(&s, xndx),
+			 elf_strptr(l->elf, l->symtab_strs, s.st_name));
+	}
+	if (l->nr_syms)
 		qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
 	l->syms_by_name = true;
+	return 0;
 }
 
 /* The index of the first defined symbol called @name (or where it would be). */
@@ -152,7 +180,7 @@ size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
 	return lo;
 }
 
-/* Every symbol by index (for relocations), and the defined ones. */
+/* Every symbol by index, for relocations (by name: abtf__syms_by_name()). */
 static int load_symbols(struct abtf_linker *l)
 {
 	Elf_Scn *scn = NULL;
@@ -170,27 +198,22 @@ static int load_symbols(struct abtf_linker *l)
 		return abtf__link_elf_fail(l, "cannot read .symtab");
 	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
 	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-	l->syms = calloc(n + 1, sizeof(*l->syms));
 	l->symvals = calloc(n + 1, sizeof(*l->symvals));
 	l->sym_used = calloc(n + 1, sizeof(*l->sym_used));
-	if (!l->syms || !l->symvals || !l->sym_used)
+	if (!l->symvals || !l->sym_used)
 		return -ENOMEM;
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
-		uint32_t shndx;
 		GElf_Sym s;
 
 		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
 			return abtf__link_elf_fail(l, "bad symbol");
-		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
-		if (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX)
-			shndx = SHN_UNDEF;	/* absolute, common: nowhere */
 		l->symvals[i].value = s.st_value;
-		l->symvals[i].shndx = shndx;
-		add_lsym(l, &s, i, shndx,
-			 elf_strptr(l->elf, shdr.sh_link, s.st_name));
+		l->symvals[i].shndx = sym_shndx(&s, xndx);
 	}
 	l->nr_symvals = n;
+	l->symtab = scn;
+	l->symtab_strs = shdr.sh_link;
 	return 0;
 }
 
@@ -331,6 +354,7 @@ int abtf__walk_members(struct abtf_linker *l)
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 {
 	struct node *leaves = calloc(l->nr_members + 1, sizeof(*leaves));
+	struct node *shrunk;
 	size_t i, bytes = 0;
 
 	if (!leaves)
@@ -345,7 +369,9 @@ struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 		if (bytes >= ABTF_LEAF_BYTES)
 			bytes = 0;
 	}
-	return leaves;
+	/* one node per member at most: keep the ones made */
+	shrunk = realloc(leaves, (*nr + 1) * sizeof(*leaves));
+	return shrunk ? shrunk : leaves;
 }
 
 /* ---- threads ---- */

@@ -544,6 +544,8 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 	if (sc.map && sc.toff && !smap_reserve(n, in) &&
 	    !alloc_var_scratch(&sc, index_types(&sc)))
 		err = merge_input(l, n, &sc);
+	if (!err)
+		err = abtf__exact_index(n);
 	smap_clear(n);
 	free(sc.map);
 	free(sc.places);

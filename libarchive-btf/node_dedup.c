@@ -356,7 +356,13 @@ static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len)
 	/* the section ends in a NUL, so every string in it does */
 	if (!old_len || old[old_len - 1])
 		return -EINVAL;
-	err = abtf__strtab_add(&d->strs, "") < 0 ? -ENOMEM : 0;
+	/* sized once: about as many strings as types, the same bytes */
+	if (abtf__hmap_reset(&sp.seen, d->nr) ||
+	    abtf__hmap_reset(&d->strs.map, d->nr) ||
+	    abtf_grow(d->strs.data, d->strs.cap, old_len))
+		err = -ENOMEM;
+	else
+		err = abtf__strtab_add(&d->strs, "") < 0 ? -ENOMEM : 0;
 	for (id = 1; !err && id <= d->nr; id++)
 		err = abtf__for_each_str_off(type_of(d, id), remap_str, &sp);
 	abtf__hmap_free(&sp.seen);
@@ -485,6 +491,53 @@ static int dedup_prim(struct ndd *d, uint32_t id)
 }
 
 /* ---- 3. structs and unions: the walk ---- */
+
+/*
+ * What any type the walk pairs with @id must share with it, for the walk
+ * to pass: through up to SIG_DEPTH modifiers, pointers, typedefs and
+ * arrays, their kind, flags, names and lengths, as the walk compares
+ * them pair by pair, and then the name of the type reached (a FWD pairs
+ * with the struct of its name, so not its kind). A pair the walk takes
+ * as equal without comparing (both resolve to one type, or one already
+ * paired) shares all of it too: only equal names are ever mapped or
+ * paired. Mixed into a struct's candidate hash, it keeps the walk from
+ * structs it cannot match: Linux's tracepoints give a thousand
+ * anonymous unions of the same member names and offsets, whose second
+ * members are typedefs of different names, and libbpf walks each
+ * against all before it.
+ */
+#define SIG_DEPTH	4
+
+static uint32_t member_sig(const struct ndd *d, uint32_t id)
+{
+	uint32_t h = 0x51ed270bu;
+	int depth;
+
+	for (depth = 0; depth < SIG_DEPTH; depth++) {
+		const struct btf_type *t = type_of(d, id);
+
+		switch (kind_of(t)) {
+		case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_TYPEDEF:
+			h = mix(mix(h, t->info), t->name_off);
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *a = (const void *)(t + 1);
+
+			h = mix(mix(mix(h, t->info), t->name_off), a->nelems);
+			id = a->type;
+			break;
+		}
+		case BTF_KIND_FUNC_PROTO:
+			return mix(mix(h, t->info), t->name_off);
+		default:	/* the type reached: its name only */
+			return mix(h, t->name_off);
+		}
+	}
+	return h;
+}
 
 static int push(struct ndd *d, uint32_t a, uint32_t b)
 {
@@ -661,13 +714,17 @@ static void merge_hypot(struct ndd *d)
 static int dedup_struct(struct ndd *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
+	const struct btf_member *m = (const void *)(t + 1);
 	uint32_t h, to = id, last = 0;
 	struct abtf_hent *e;
+	uint16_t i;
 	int eq;
 
 	if (is_mapped(d, id) || !is_composite(kind_of(t)))
 		return 0;
 	h = hash_struct(t);
+	for (i = 0; i < vlen_of(t); i++)
+		h = mix(h, member_sig(d, m[i].type));
 	for (e = abtf__hmap_first(&d->table, h); e->val;
 	     e = abtf__hmap_next(&d->table, e)) {
 		if (e->hash != h || !shallow_equal_struct(t, type_of(d, e->val)))
@@ -932,7 +989,8 @@ static int run(struct ndd *d)
 
 	d->map = malloc((d->nr + 1) * sizeof(*d->map));
 	d->hypot = malloc((d->nr + 1) * sizeof(*d->hypot));
-	if (!d->map || !d->hypot)
+	/* at most one candidate per type */
+	if (!d->map || !d->hypot || abtf__hmap_reset(&d->table, d->nr))
 		return -ENOMEM;
 	d->map[0] = 0;
 	d->hypot[0] = UNPROCESSED;
