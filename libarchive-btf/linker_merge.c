@@ -159,6 +159,18 @@ static void level_report(const struct abtf_linker *l, unsigned int depth,
 			 (nr == 1 ? "leaf" : "leaves"), wall, all, slowest);
 }
 
+/* The stats' count of merge-tree nodes, and of those libbpf deduplicated. */
+static void count_nodes(struct abtf_linker *l, const struct node *nodes,
+			size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		l->st.nodes++;
+		l->st.libbpf_nodes += nodes[i].libbpf_dedup;
+	}
+}
+
 /* Levels of up to ABTF_FAN_IN children each, until one root. */
 static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 {
@@ -183,6 +195,7 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 			up[i].root = nup == 1;
 		}
 		err = abtf__run_level(l, up, nup, merge_children, level);
+		count_nodes(l, up, nup);
 		if (!err)
 			level_report(l, ++depth, up, nup, abtf__now() - t);
 		for (i = 0; i < nr; i++)
@@ -208,6 +221,7 @@ int abtf__merge_levels(struct abtf_linker *l, struct node *leaves,
 	err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
 	t2 = abtf__now();
 	l->st.t_merge += t2 - t1;
+	count_nodes(l, leaves, nr);
 	if (!err)
 		level_report(l, 0, leaves, nr, t2 - t1);
 	l->st.types_in = l->st.funcs = 0;

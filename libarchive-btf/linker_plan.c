@@ -435,8 +435,6 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 	for (i = 1; i < nt; i++)
 		pthread_join(tids[i], NULL);
 	for (i = 0; i < nr; i++) {
-		l->st.nodes++;
-		l->st.libbpf_nodes += nodes[i].libbpf_dedup;
 		if (!nodes[i].err)
 			continue;
 		if (nodes[i].msg[0])

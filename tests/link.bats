@@ -628,6 +628,29 @@ check_missing_vars() {
 	[ -z "$stderr" ]
 }
 
+@test "link: -v counts each node of the merge tree once, with funcs.c's pass too" {
+	# the program's archive repeated past two leaves (16 MB each): the
+	# "merge tree" line is the sum of the level lines, with or without
+	# consistent_func, whose pass over the leaves is no merge
+	local i n sum feats
+	need_tools
+	cc_objs o $PROG_OBJS
+	link_prog prog $(objs o)
+	section_bytes prog .BTF one.bin
+	: > big.bin
+	for ((i = 0; $(stat -c %s big.bin) < 40 << 20; i++)); do
+		cat one.bin one.bin one.bin one.bin one.bin one.bin one.bin \
+			one.bin >> big.bin
+	done
+	for feats in var,float var,float,consistent_func; do
+		"$BTF_LINK" -v --btf_features=$feats -o big.btf big.bin 2> v.log
+		sum=$(awk '$3 == "level" { s += $5 } END { print s + 0 }' v.log)
+		n=$(awk '$3 == "merge" && $4 == "tree:" { print $5 }' v.log)
+		[ "$sum" -ge 4 ] || { cat v.log; return 1; }
+		[ "$n" = "$sum" ] || { cat v.log; return 1; }
+	done
+}
+
 @test "link: a raw archive: every VAR it keeps is in a DATASEC" {
 	need_tools
 	cc_objs o $PROG_OBJS
