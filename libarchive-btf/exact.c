@@ -19,7 +19,8 @@
  *    by a hash of all of it and compared byte for byte;
  *  - a struct or union is looked up by a hash of its name, size, member
  *    names and offsets and what its members' types must share with any
- *    match (member_sig()), and each candidate is walked together with it:
+ *    match (abtf__member_sig()), and each candidate is walked together
+ *    with it:
  *    every pair of referenced types must be exactly equal too, assuming
  *    the pairs on the way are (cycles), each input type paired with one
  *    node type only. The first candidate that passes maps the whole walk.
@@ -176,16 +177,9 @@ static uint32_t record_hash(const struct btf_type *t)
  * same member names and offsets whose members are other types: Linux's
  * tracepoints give a thousand anonymous unions of the same members but
  * for a typedef's name, each of which was walked against all others.
- * @name_of gives a record's name as a node string offset (a node type's
- * own, an input type's mapped); @type_of a type by ID, NULL for none.
+ * node_dedup.c mixes it into its struct hash for the same reason.
  */
 #define SIG_DEPTH	4
-
-struct sig_src {
-	const void *ctx;
-	const struct btf_type *(*type_of)(const void *ctx, uint32_t id);
-	int64_t (*name_of)(const void *ctx, uint32_t off);
-};
 
 static uint64_t sig_step(uint64_t h, const struct btf_type *t, uint32_t name,
 			 uint32_t extra)
@@ -195,7 +189,7 @@ static uint64_t sig_step(uint64_t h, const struct btf_type *t, uint32_t name,
 	return hash_words(w, 3, h);
 }
 
-static int64_t member_sig(const struct sig_src *s, uint32_t id)
+int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id)
 {
 	uint64_t h = 0x452821e638d01377ULL;
 	int depth;
@@ -232,14 +226,15 @@ static int64_t member_sig(const struct sig_src *s, uint32_t id)
 }
 
 /* A struct's composite_hash() with its members' signatures. */
-static int64_t struct_hash(const struct sig_src *s, const struct btf_type *t)
+static int64_t struct_hash(const struct abtf_sig_src *s,
+			   const struct btf_type *t)
 {
 	const struct btf_member *m = (const void *)(t + 1);
 	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
 	uint32_t w[2] = { composite_hash(t), 0 };
 
 	for (i = 0; i < vlen; i++) {
-		int64_t sig = member_sig(s, m[i].type);
+		int64_t sig = abtf__member_sig(s, m[i].type);
 
 		if (sig < 0)
 			return sig;
@@ -294,7 +289,7 @@ int abtf__exact_add(struct node *n, uint32_t id, size_t off)
 
 int abtf__exact_index(struct node *n)
 {
-	struct sig_src s = { n, node_sig_type, node_sig_name };
+	struct abtf_sig_src s = { n, node_sig_type, node_sig_name };
 	size_t i;
 	int err = 0;
 
@@ -707,7 +702,7 @@ static int64_t in_sig_name(const void *ctx, uint32_t off)
 static void decide_composite(struct exact *x, uint32_t id)
 {
 	const struct btf_type *r = mapped_record(x, in_type(x, id), false);
-	struct sig_src s = { x, in_sig_type, in_sig_name };
+	struct abtf_sig_src s = { x, in_sig_type, in_sig_name };
 	const struct abtf_hmap *m = &x->n->ex_map;
 	struct abtf_hent *e;
 	int64_t sh;

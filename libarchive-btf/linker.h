@@ -326,6 +326,20 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 		    const uint32_t *toff, bool fwd_pair);
 int abtf__exact_add(struct node *n, uint32_t id, size_t off);
+/*
+ * A struct member type's signature, which every type a walk (exact.c's,
+ * or libbpf's in node_dedup.c) may find equal to it shares: its records
+ * through up to 4 modifiers, pointers, typedefs and arrays but their type
+ * IDs, then the name reached. @name_of gives a record's name as a string
+ * offset of the table both sides share; @type_of a type by ID (not 0),
+ * NULL for none. Not negative, or @name_of's negative errno.
+ */
+struct abtf_sig_src {
+	const void *ctx;
+	const struct btf_type *(*type_of)(const void *ctx, uint32_t id);
+	int64_t (*name_of)(const void *ctx, uint32_t off);
+};
+int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id);
 /* After each input: index the structs and unions it appended. */
 int abtf__exact_index(struct node *n);
 void abtf__exact_free(struct node *n);

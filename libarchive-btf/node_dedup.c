@@ -493,50 +493,27 @@ static int dedup_prim(struct ndd *d, uint32_t id)
 /* ---- 3. structs and unions: the walk ---- */
 
 /*
- * What any type the walk pairs with @id must share with it, for the walk
- * to pass: through up to SIG_DEPTH modifiers, pointers, typedefs and
- * arrays, their kind, flags, names and lengths, as the walk compares
- * them pair by pair, and then the name of the type reached (a FWD pairs
- * with the struct of its name, so not its kind). A pair the walk takes
- * as equal without comparing (both resolve to one type, or one already
- * paired) shares all of it too: only equal names are ever mapped or
- * paired. Mixed into a struct's candidate hash, it keeps the walk from
- * structs it cannot match: Linux's tracepoints give a thousand
- * anonymous unions of the same member names and offsets, whose second
- * members are typedefs of different names, and libbpf walks each
- * against all before it.
+ * A member type's signature (exact.c's abtf__member_sig()), which any
+ * type libbpf's walk pairs with it shares too: the walk compares kinds,
+ * flags, names and lengths pair by pair, and a pair it takes as equal
+ * without comparing (both resolve to one type, or one already paired)
+ * shares them as well, since only equal names are ever mapped or paired.
  */
-#define SIG_DEPTH	4
+static const struct btf_type *sig_type(const void *ctx, uint32_t id)
+{
+	return type_of(ctx, id);
+}
+
+static int64_t sig_name(const void *ctx, uint32_t off)
+{
+	return off;	/* strings are unique: the offset is the name */
+}
 
 static uint32_t member_sig(const struct ndd *d, uint32_t id)
 {
-	uint32_t h = 0x51ed270bu;
-	int depth;
+	const struct abtf_sig_src src = { d, sig_type, sig_name };
 
-	for (depth = 0; depth < SIG_DEPTH; depth++) {
-		const struct btf_type *t = type_of(d, id);
-
-		switch (kind_of(t)) {
-		case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
-		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
-		case BTF_KIND_TYPEDEF:
-			h = mix(mix(h, t->info), t->name_off);
-			id = t->type;
-			break;
-		case BTF_KIND_ARRAY: {
-			const struct btf_array *a = (const void *)(t + 1);
-
-			h = mix(mix(mix(h, t->info), t->name_off), a->nelems);
-			id = a->type;
-			break;
-		}
-		case BTF_KIND_FUNC_PROTO:
-			return mix(mix(h, t->info), t->name_off);
-		default:	/* the type reached: its name only */
-			return mix(h, t->name_off);
-		}
-	}
-	return h;
+	return (uint32_t)abtf__member_sig(&src, id);	/* cannot fail */
 }
 
 static int push(struct ndd *d, uint32_t a, uint32_t b)
