@@ -3,6 +3,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +86,35 @@ static int replace_target(const char *path, char **target)
 	return *target ? 0 : -ENOMEM;
 }
 
+#define TMP_SUFFIX	".abtf-XXXXXX"
+
 /*
- * @tmp is "TARGET.abtf-XXXXXX" for the file an atomic write replaces; its
- * commit renames it over TARGET. -ENOTSUP: @path is not a regular file.
+ * "TARGET.abtf-XXXXXX", then a NUL and TARGET itself (for the commit), in
+ * one buffer. A basename too long for NAME_MAX with the suffix is cut
+ * short: the file stays in TARGET's directory, so that rename() works.
+ */
+static char *tmp_name(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dir = slash ? (size_t)(slash - target) + 1 : 0;
+	size_t len = strlen(target), keep = len - dir, sfx = strlen(TMP_SUFFIX);
+	char *tmp;
+
+	if (keep + sfx > NAME_MAX)
+		keep = NAME_MAX - sfx;
+	tmp = malloc(dir + keep + sfx + 1 + len + 1);
+	if (!tmp)
+		return NULL;
+	memcpy(tmp, target, dir + keep);
+	strcpy(tmp + dir + keep, TMP_SUFFIX);
+	strcpy(tmp + dir + keep + sfx + 1, target);
+	return tmp;
+}
+
+/*
+ * @tmp is "TARGET.abtf-XXXXXX" (its basename shortened to fit NAME_MAX)
+ * for the file an atomic write replaces; its commit renames it over
+ * TARGET. -ENOTSUP: @path is not a regular file.
  */
 int abtf__tmpfile_for(const char *path, char **tmp)
 {
@@ -99,12 +126,10 @@ int abtf__tmpfile_for(const char *path, char **tmp)
 		*tmp = NULL;
 		return err;
 	}
-	if (asprintf(tmp, "%s.abtf-XXXXXX", target) < 0) {
-		free(target);
-		*tmp = NULL;
-		return -ENOMEM;
-	}
+	*tmp = tmp_name(target);
 	free(target);
+	if (!*tmp)
+		return -ENOMEM;
 	fd = mkostemp(*tmp, O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
@@ -123,19 +148,14 @@ void abtf__tmpfile_abort(char *tmp)
 	free(tmp);
 }
 
-/* TARGET is @tmp without its ".abtf-XXXXXX" suffix. */
+/* TARGET follows @tmp's NUL (tmp_name()). */
 int abtf__tmpfile_commit(char *tmp, const char *path)
 {
-	size_t len = strlen(tmp) - strlen(".abtf-XXXXXX");
-	char *target = strndup(tmp, len);
+	const char *target = tmp + strlen(tmp) + 1;
 	struct stat st;
 	mode_t mask;
 	int err = 0;
 
-	if (!target) {
-		abtf__tmpfile_abort(tmp);
-		return -ENOMEM;
-	}
 	/*
 	 * Keep the owner, group and mode of the file we replace, or honour
 	 * the umask. Where the owner or group cannot be kept (we are not
@@ -157,7 +177,6 @@ int abtf__tmpfile_commit(char *tmp, const char *path)
 		err = -errno;
 	if (err)
 		unlink(tmp);
-	free(target);
 	free(tmp);
 	return err;
 }

@@ -364,6 +364,30 @@ elf_patch() {
 	unchanged t.o
 }
 
+@test "badinput: a name of 244 to 255 bytes: the temporary file fits NAME_MAX" {
+	local n244 n255
+	n244=$(printf '%0244d' 0)
+	n255=$(printf '%0253d.o' 0)
+	# gcc writes such an object; the wrapper must keep it, with BTF
+	gcc -g -c t.c -o ref.o
+	run --separate-stderr "$CC_BTF" gcc -g -c t.c -o "$n244"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	readelf -SW "$n244" | grep -q ' \.BTF '
+	gcc -g -c t.c -o "$n255"
+	run --separate-stderr "$CC_BTF" --encode "$n255"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	readelf -SW "$n255" | grep -q ' \.BTF '
+	run --separate-stderr "$BTF_LINK" -o "${n255%.o}.b" "$n255"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ -s "${n255%.o}.b" ]
+	# nothing else left: no temporary file
+	ls -A >listing
+	[ "$(wc -l <listing)" -eq 7 ]	# and listing, t.c, bad.c, ref.o
+}
+
 @test "badinput: one bad FILE among good ones: the others are encoded" {
 	gcc -g -c t.c -o good.o
 	printf 'junk' >junk.o
