@@ -154,6 +154,11 @@ static int apply_opt(struct cc_btf *cb, const char *arg, const char *next)
 	case OPT_OUTPUT:
 		if (!next)
 			return usage_error("", "missing file after", arg);
+		if (cb->out) {
+			cc_btf__msg("error: -o given twice ('%s', '%s') "
+				    "(see cc-btf --help)", cb->out, next);
+			return -EINVAL;
+		}
 		cb->out = next;
 		return 2;
 	case OPT_DETACHED:
@@ -230,6 +235,7 @@ static int parse_cmdline(struct cc_btf *cb, int argc, char **argv)
 		if (n < 0)
 			return n;
 		if (!n) {		/* "--" */
+			cb->end_of_opts = true;
 			i++;
 			break;
 		}
@@ -237,6 +243,24 @@ static int parse_cmdline(struct cc_btf *cb, int argc, char **argv)
 	}
 	cb->args = argv + i;
 	cb->nr_args = argc - i;
+	return 0;
+}
+
+/*
+ * --encode: options go before the FILEs; one after a FILE (or a FILE
+ * whose name starts with '-', unless after "--") is refused before any
+ * FILE is touched, not taken as a FILE once the others are encoded.
+ */
+static int check_files(const struct cc_btf *cb)
+{
+	int i;
+
+	if (cb->mode != MODE_ENCODE || cb->end_of_opts)
+		return 0;
+	for (i = 0; i < cb->nr_args; i++)
+		if (cb->args[i][0] == '-')
+			return usage_error("", "an option after a FILE (or "
+					   "a FILE after --):", cb->args[i]);
 	return 0;
 }
 
@@ -258,7 +282,7 @@ static int check_cmdline(struct cc_btf *cb)
 	}
 	if (cb->out && cb->nr_args > 1)
 		return usage_error("", "-o takes one FILE, not", cb->args[1]);
-	return 0;
+	return check_files(cb);
 }
 
 /* ---- the compiler ---- */

@@ -73,6 +73,7 @@ struct cc_btf {
 	/* options */
 	bool no_btf;		/* --no-btf, CC_BTF=0: only run the compiler */
 	bool no_btf_opt;	/* --no-btf given as an option */
+	bool end_of_opts;	/* "--" seen: all after it are FILEs */
 	bool warn;		/* --warn: an encoding failure is a warning */
 	bool detached;		/* --detached: OBJECT.btf, object untouched */
 	bool no_addr;		/* --no-addr: no .debug_btf_addr section */

@@ -411,6 +411,28 @@ elf_patch() {
 	unchanged t.o
 }
 
+@test "badinput: --encode: an option after a FILE, -o twice: refused before any FILE" {
+	gcc -g -c t.c -o a.o
+	gcc -g -c t.c -o b.o
+	keep a.o b.o
+	run --separate-stderr "$CC_BTF" --encode a.o -v b.o
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "cc-btf: error: an option after a FILE"*"'-v'"* ]]
+	unchanged a.o b.o
+	run --separate-stderr "$CC_BTF" --encode -o x.btf -o y.btf a.o
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "cc-btf: error: -o given twice ('x.btf', 'y.btf')"* ]]
+	unchanged a.o b.o
+	# after --, a FILE may start with '-'
+	cp a.o ./-c.o
+	"$CC_BTF" --encode -- -c.o
+	readelf -SW ./-c.o | grep -q ' \.BTF '
+}
+
 # ---- wrapper mode ----
 
 @test "badinput: wrapper: an object that cannot be encoded is deleted" {
