@@ -465,6 +465,26 @@ int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 	return check_header(&c, &h, avail, size);
 }
 
+int abtf__zmember_head_check(const void *hdr, size_t raw_size, size_t idx,
+			     size_t base, const char *path,
+			     const struct abtf_printer *pr)
+{
+	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base,
+			   .inflated = true };
+	struct btf_header h;
+	size_t end;
+	int err;
+
+	memcpy(&h, hdr, sizeof(h));
+	err = check_header(&c, &h, raw_size, &end);
+	if (err || end == raw_size)
+		return err;
+	pr_warn(pr, "%s: .BTF member %zu at byte %zu: its header says %zu "
+		"bytes inflated, of which its BTF header covers %zu", path,
+		idx, base, raw_size, end);
+	return -EINVAL;
+}
+
 /* A member validated before: where its sections are. */
 static void describe(const uint8_t *p, const struct btf_header *hdr,
 		     size_t base, size_t end, uint32_t nr_types,

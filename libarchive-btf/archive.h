@@ -34,6 +34,15 @@ int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 		      const char *path, const struct abtf_printer *pr,
 		      size_t *size);
 /*
+ * Check the BTF header @hdr (24 bytes) a compressed member inflates to
+ * first, against the @raw_size bytes its own header says it makes, before
+ * anything is allocated for them: a member is refused from its first
+ * bytes, not after gigabytes of zeros.
+ */
+int abtf__zmember_head_check(const void *hdr, size_t raw_size, size_t idx,
+			     size_t base, const char *path,
+			     const struct abtf_printer *pr);
+/*
  * Validate a whole member of @size bytes in memory and describe it.
  * @inflated: @data is a compressed member's BTF, inflated; errors give
  * offsets in it, after the compressed member's own offset @base.

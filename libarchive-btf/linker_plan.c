@@ -283,6 +283,38 @@ int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 	return abtf__pread_all(l->fd, buf, len, l->btf_off + off);
 }
 
+struct zread {
+	const struct abtf_linker *l;
+	size_t off;		/* the compressed member's, in .BTF */
+};
+
+static int zread(void *ctx, void *buf, size_t len, size_t off)
+{
+	const struct zread *z = ctx;
+
+	return abtf__read_btf(z->l, buf, len, z->off + off);
+}
+
+/*
+ * The BTF header a compressed member inflates to, checked against the
+ * size its header says (before the leaves allocate that much for it):
+ * only its first bytes are inflated.
+ */
+static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
+			size_t btf_size)
+{
+	struct zread z = { .l = l, .off = off };
+	struct btf_header head;
+	int err;
+
+	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
+				 l->nr_members, off, l->path, &l->pr);
+	if (!err)
+		err = abtf__zmember_head_check(&head, btf_size, l->nr_members,
+					       off, l->path, &l->pr);
+	return err;
+}
+
 /*
  * The member at @off, compressed or not, from its header: *@size gets its
  * bytes in .BTF, *@zsize the same for a compressed member (0 for plain BTF)
@@ -304,7 +336,7 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 		err = abtf__zmember_size(&hdr, avail, l->nr_members, off,
 					 l->path, &l->pr, size, btf_size);
 		*zsize = *size;
-		return err;
+		return err ? err : zmember_head(l, off, *size, *btf_size);
 	}
 	if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
 	    hdr.magic != 0x9feb)
@@ -350,12 +382,13 @@ int abtf__walk_members(struct abtf_linker *l)
 	return 0;
 }
 
-/* Leaves: consecutive members of about ABTF_LEAF_BYTES. */
+/* Leaves: consecutive members of about ABTF_LEAF_BYTES (opts.leaf_bytes). */
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 {
 	struct node *leaves = calloc(l->nr_members + 1, sizeof(*leaves));
 	struct node *shrunk;
 	size_t i, bytes = 0;
+	size_t max = l->opts.leaf_bytes ? l->opts.leaf_bytes : ABTF_LEAF_BYTES;
 
 	if (!leaves)
 		return NULL;
@@ -366,7 +399,7 @@ struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 		leaves[*nr - 1].nr++;
 		leaves[*nr - 1].leaf = true;
 		bytes += l->plans[i].size;
-		if (bytes >= ABTF_LEAF_BYTES)
+		if (bytes >= max)
 			bytes = 0;
 	}
 	/* one node per member at most: keep the ones made */

@@ -90,6 +90,59 @@ int abtf__zmember_inflate(const void *z, size_t size, void *out,
 	return zbad(pr, path, idx, base, "not a valid zlib stream");
 }
 
+/* Stream bytes read at a time for abtf__zmember_head(). */
+#define ZHEAD_CHUNK	1024
+
+/* Feed @s the stream from byte @at on until it has filled its output. */
+static int inflate_head(z_stream *s, abtf_zread_fn rd, void *ctx, size_t at,
+			size_t size, int *ret)
+{
+	uint8_t in[ZHEAD_CHUNK];
+	int err;
+
+	*ret = Z_OK;
+	while (s->avail_out && at < size) {
+		size_t n = size - at < sizeof(in) ? size - at : sizeof(in);
+
+		err = rd(ctx, in, n, at);
+		if (err)
+			return err;
+		at += n;
+		s->next_in = in;
+		s->avail_in = n;
+		*ret = inflate(s, Z_SYNC_FLUSH);
+		if (*ret != Z_OK && *ret != Z_BUF_ERROR)
+			break;
+	}
+	return 0;
+}
+
+int abtf__zmember_head(abtf_zread_fn rd, void *ctx, size_t size, void *out,
+		       size_t len, size_t idx, size_t base, const char *path,
+		       const struct abtf_printer *pr)
+{
+	z_stream s;
+	int err, ret;
+
+	memset(&s, 0, sizeof(s));
+	if (inflateInit(&s) != Z_OK)
+		return -ENOMEM;
+	s.next_out = out;
+	s.avail_out = len;
+	err = inflate_head(&s, rd, ctx, sizeof(struct abtf_zhdr), size, &ret);
+	inflateEnd(&s);
+	if (err || !s.avail_out)
+		return err;
+	if (ret == Z_MEM_ERROR)
+		return -ENOMEM;
+	if (ret == Z_STREAM_END)
+		return zbad(pr, path, idx, base,
+			    "the stream makes fewer bytes than its header says");
+	if (ret == Z_OK || ret == Z_BUF_ERROR)
+		return zbad(pr, path, idx, base, "the stream is truncated");
+	return zbad(pr, path, idx, base, "not a valid zlib stream");
+}
+
 int abtf__zmember_deflate(const void *raw, size_t size, void **out,
 			  size_t *out_size)
 {

@@ -46,6 +46,20 @@ int abtf__zmember_inflate(const void *z, size_t size, void *out,
 			  size_t raw_size, size_t idx, size_t base,
 			  const char *path, const struct abtf_printer *pr);
 
+/* Read @len bytes at byte @off of a compressed member (header included). */
+typedef int (*abtf_zread_fn)(void *ctx, void *buf, size_t len, size_t off);
+
+/*
+ * Inflate only the first @len bytes of the compressed member of @size
+ * bytes (checked by abtf__zmember_size()) into @out, reading its stream
+ * through @rd a little at a time: memory stays small whatever the member
+ * says it makes. A stream that ends or breaks before @len bytes is an
+ * error.
+ */
+int abtf__zmember_head(abtf_zread_fn rd, void *ctx, size_t size, void *out,
+		       size_t len, size_t idx, size_t base, const char *path,
+		       const struct abtf_printer *pr);
+
 /*
  * The compressed member of the @size bytes of BTF at @raw, in a buffer
  * *@out of *@out_size bytes the caller frees. Deterministic: the same bytes

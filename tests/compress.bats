@@ -180,8 +180,8 @@ magic() {
 # damaged FIELD VALUE | --stream OFFSET | --cut N: a raw file of
 # functions.c's compressed member, with one header field (method, raw, z)
 # set, one byte of the stream flipped, or the stream's last N bytes cut off
-# (and its size in the header with them), linked: an error naming the member, and the input
-# left as it was.
+# (and its size in the header with them), linked: an error naming the
+# member, and the input left as it was.
 damaged() {
 	"$CC_BTF" --compress gcc -g -O2 -c "$FIXTURES/functions.c" -o z.o
 	section_bytes z.o .BTF z.raw
@@ -203,7 +203,7 @@ EOF
 	run -2 "$BTF_LINK" -f -o out.btf bad.raw
 	echo "$output"
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "btf-link: error: bad.raw: .BTF member 0 at byte 0: compressed member: "* ]]
+	[[ "$output" == "btf-link: error: bad.raw: .BTF member 0 at byte 0: "* ]]
 	cmp bad.raw before.raw
 	[ ! -e out.btf ]
 }
@@ -219,11 +219,12 @@ EOF
 	[[ "$output" == *"BTF smaller than its header" ]]
 	damaged raw 0x7fffffff
 	[[ "$output" == *"more bytes than zlib can make of the stream" ]]
+	# the first inflated bytes, a BTF header, must fit the size said
 	damaged raw 40
-	[[ "$output" == *"the stream makes more bytes than its header says" ]]
+	[[ "$output" == *": byte 16 of its inflated BTF: member runs past the end of the section" ]]
 	size=$(od -An -tu4 -j8 -N4 z.raw | tr -d ' ')
 	damaged raw $((size + 1))
-	[[ "$output" == *"the stream makes fewer bytes than its header says" ]]
+	[[ "$output" == *": its header says $((size + 1)) bytes inflated, of which its BTF header covers $size" ]]
 	damaged --stream 0
 	[[ "$output" == *"not a valid zlib stream" ]]
 	damaged --cut 2

@@ -163,6 +163,25 @@ archive() {
 	unchanged prog
 }
 
+@test "hardening: a compressed member of 4 GiB of zeros is refused from its first bytes" {
+	local kind
+	for kind in zeros header; do
+		python3 "$CRAFT" zbomb "z-$kind.bin" "$kind"
+		keep "z-$kind.bin"
+		# 1 GiB of address space: the 4 GiB the member says never fit
+		run --separate-stderr bash -c 'ulimit -v 1048576 &&
+			exec timeout 60 "$@"' - "$BTF_LINK" -o out.btf "z-$kind.bin"
+		if [ "$kind" = zeros ]; then
+			refused btf-link 2 "z-$kind.bin: .BTF member 0 at byte 0: " \
+				"byte 0 of its inflated BTF: bad BTF magic"
+		else
+			refused btf-link 2 "z-$kind.bin: .BTF member 0 at byte 0: " \
+				"its header says 4293918745 bytes inflated, of which its BTF header covers 25"
+		fi
+		unchanged "z-$kind.bin"
+	done
+}
+
 # ---- 3, 4. section indices ----
 
 @test "hardening: a symbol in a section past the last is refused" {

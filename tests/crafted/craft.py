@@ -21,10 +21,19 @@ recipe below says, in place. Nothing here is a stored binary.
         func-int     the first FUNC refers to the first INT
         int-200      the first INT gets nr_bits 200
         self-struct  the first struct's first member gets the struct's type
+  craft.py zbomb OUT KIND
+      OUT becomes a raw archive of one compressed member (cc-btf
+      --compress's "BTFz" header) whose zlib stream inflates to 4095 MiB
+      of zeros, as its header says, in 4.2 MB (1037 bytes per MiB: a
+      block flushed and repeated; the adler32 trailer is left zero, never
+      reached). KIND: zeros (no BTF header at all), header (the zeros
+      follow a BTF header of 25 bytes that is consistent but for its
+      size). Both must be refused from their first inflated bytes.
 Each prints what it changed on stderr (for a failing test's log).
 """
 import struct
 import sys
+import zlib
 
 KIND_INT, KIND_PTR, KIND_ARRAY, KIND_STRUCT, KIND_UNION, KIND_ENUM, \
     KIND_FWD, KIND_TYPEDEF, KIND_VOLATILE, KIND_CONST, KIND_RESTRICT, \
@@ -174,6 +183,25 @@ def btf(path, recipe):
     open(path, 'wb').write(b)
 
 
+def zbomb(path, kind):
+    mib = 4095
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    head = b''
+    if kind == 'header':    # magic, version 1, hdr_len 24, one string NUL
+        head = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, 0, 0, 1) + \
+            b'\0'
+    elif kind != 'zeros':
+        sys.exit('unknown zbomb kind ' + kind)
+    z = c.compress(head) + c.flush(zlib.Z_FULL_FLUSH)
+    block = c.compress(bytes(1 << 20)) + c.flush(zlib.Z_FULL_FLUSH)
+    stream = b'\x78\x01' + z + block * mib + b'\x03\x00' + bytes(4)
+    raw = len(head) + (mib << 20)
+    out = b'BTFz' + struct.pack('<III', 1, raw, len(stream)) + stream
+    open(path, 'wb').write(out)
+    print('zbomb %s: %d bytes, %d inflated' % (kind, len(out), raw),
+          file=sys.stderr)
+
+
 def main(argv):
     if argv[1] == 'second-name':
         second_name(argv[2])
@@ -183,6 +211,8 @@ def main(argv):
         symndx(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'btf':
         btf(argv[2], argv[3])
+    elif argv[1] == 'zbomb':
+        zbomb(argv[2], argv[3])
     else:
         sys.exit(__doc__)
 
