@@ -178,6 +178,17 @@ check-san:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 O=$(O)-san check \
 		TESTS="$(or $(TESTS),$(SAN_TESTS))"
 
+# ---- the differential test of the deduplication: tests/dedup/ ----
+#   make fuzz-dedup [SEED=1000] [N=200]
+# random programs SEED .. SEED+N-1 (tests/dedup/gen.py), each linked by
+# btf-link and held to libbpf's btf__dedup() alone, by meaning; failing
+# programs are kept in $(OUT)/fuzz-dedup/. make check runs a fixed list.
+SEED		?= 1000
+N		?= 200
+
+fuzz-dedup: all
+	$(Q)ABTF_BUILD=$(OUT) tests/dedup/run.sh -k $(OUT)/fuzz-dedup $(SEED) $(N)
+
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
@@ -261,7 +272,7 @@ $(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(LIB_A)
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(abspath $(FUZZ_O)) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
-.PHONY: fuzz fuzz-build fuzz-bins
+.PHONY: fuzz-dedup fuzz fuzz-build fuzz-bins
 
 .PHONY: all example check check-kernel check-san install uninstall deb clean
 .DELETE_ON_ERROR:

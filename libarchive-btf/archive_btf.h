@@ -203,20 +203,28 @@ struct abtf_link_opts {
 	/* ABTF_FEAT_* bits (+ ABTF_FEATS_GIVEN); 0: ABTF_FEATS_DEFAULT */
 	unsigned int features;
 	/*
-	 * For tests: leave every type to libbpf's dedup, without the exact
-	 * matching before it (exact.c); the BTF must come out the same, byte
-	 * for byte (tests/dedup-diff.bats keeps that true).
+	 * For tests: no exact matching before the deduplications
+	 * (exact.c); the BTF must describe the same types (tests/dedup/).
 	 */
 	bool no_exact;
 	/*
-	 * For tests: deduplicate every node of the merge tree with libbpf's
-	 * btf__dedup() instead of the library's own (node_dedup.c), which
-	 * must give the same bytes; no_exact implies it.
+	 * For tests: deduplicate the root of the merge tree with libbpf's
+	 * btf__dedup() instead of the library's own implementation of the
+	 * same algorithm (node_dedup.c), which must give the same bytes.
+	 * Nodes below the root are merged by meaning alone either way.
 	 */
 	bool libbpf_dedup;
+	/*
+	 * For tests: a leaf of the merge tree takes consecutive members
+	 * until it holds this many bytes; 0: the default (16 MiB). 1 makes
+	 * a leaf of every member, SIZE_MAX one leaf of all: the result must
+	 * describe the same types whatever the tree's shape
+	 * (tests/dedup/).
+	 */
+	size_t leaf_bytes;
 	size_t :0;
 };
-#define abtf_link_opts__last_field libbpf_dedup
+#define abtf_link_opts__last_field leaf_bytes
 
 struct abtf_linker;
 
@@ -254,6 +262,14 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l);
  */
 ABTF_API int abtf_linker__link(struct abtf_linker *l);
 /* The final BTF, owned by @l; NULL before a successful link. */
+/*
+ * Whether @l's input is final BTF, as abtf_linker__link() writes it: one
+ * plain member and no .debug_btf_addr group. 0 if it is; -EINVAL, after
+ * a message that says what it is instead (an archive of N members, ...),
+ * if it is not: libbpf would read such an input as its first member
+ * alone. Before abtf_linker__link(), or instead of it.
+ */
+ABTF_API int abtf_linker__check_final(struct abtf_linker *l);
 ABTF_API const struct btf *abtf_linker__btf(const struct abtf_linker *l);
 ABTF_API int abtf_linker__stats(const struct abtf_linker *l,
 				struct abtf_link_stats *stats);

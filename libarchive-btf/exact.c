@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Exact pre-deduplication of a merge node's input, before libbpf's dedup.
+ * Exact pre-deduplication of a merge node's input.
  *
  * An archive repeats each header's types in every object that includes
  * it: most of what a node takes in is, type for type, already there.
- * Appending all of it and letting btf__dedup() find the copies costs
- * libbpf's hashing, string set and equivalence walk on every copy. Here a
- * type of the input is mapped to a type of the node instead of appended
- * when the two are *exactly* equal: same kind, name, sizes, members and
- * values, and every type they refer to mapped to the very type the node's
- * refers to. Whatever else libbpf's dedup would merge is appended as
- * before and left to it, but for libbpf's own FWD rule (below).
+ * Appending all of it and letting the deduplication find the copies
+ * costs hashing, string interning and an equivalence walk on every copy.
+ * Here a type of the input is mapped to a type of the node instead of
+ * appended when the two have one meaning (docs/design.md, "The archive
+ * linker"): same kind, name, sizes, members and values, and every type
+ * they refer to mapped to the very type the node's refers to. A FWD is
+ * only ever the same as a FWD: whether a FWD stands for a struct is
+ * decided by the root's deduplication alone, over the whole archive,
+ * because it depends on every struct of that name in it (design.md says
+ * why deciding it here, in a part of the archive, merged types libbpf's
+ * dedup keeps apart: issue 19).
  *
  * How (the scheme of libbpf's own dedup):
  *  - types without a cycle through them (everything but structs and
@@ -20,60 +24,27 @@
  *  - a struct or union is looked up by a hash of its name, size, member
  *    names and offsets and what its members' types must share with any
  *    match (abtf__member_sig()), and each candidate is walked together
- *    with it:
- *    every pair of referenced types must be exactly equal too, assuming
- *    the pairs on the way are (cycles), each input type paired with one
- *    node type only. The first candidate that passes maps the whole walk.
- *    A part of the walk that depends on no pair still open when it ends
- *    (a strongly connected component, in Tarjan's terms) is settled at
- *    once, even if the walk fails later; the rest of a failed walk maps
- *    nothing, and its failed pairs are remembered, so that later walks do
- *    not explore them again;
- *  - inside a walk, a FWD and a struct or union of the same name are
- *    equal, as in libbpf: one object saw the definition, the other did
- *    not. An input FWD is then mapped to the node's struct (libbpf maps
- *    it so); an input struct against a node FWD is equal too, but for
- *    the cases below.
- *    The second way (input struct against a node FWD) maps the types
- *    around the struct to the node's, which point to the FWD: only the
- *    FWD's name is left to say which struct it stands for. libbpf 1.1
- *    recovers that (btf_dedup_resolve_fwds: the one struct or union of
- *    that name and kind) where the name is unique and no base has a FWD
- *    of it; in split BTF its dedup first maps the node's FWD to a FWD of
- *    the base (never resolved), so a node over a base never pairs this
- *    way. And the input's other paths to its struct are not mapped with
- *    the pair: the node can then point to the FWD and to the struct from
- *    one input's types, a graph libbpf's walk cannot match to a
- *    consistent copy: it keeps two identical structs. The pairing saves
- *    more than half of btf-link's work, and that happens rarely (xfs), so
- *    the linker keeps it and links again without it (@fwd_pair false)
- *    when the final BTF has two structs of one name and shape (linker.c,
- *    docs/design.md, "Split BTF for modules").
- *    One more consequence of the pairing is handled in the walk itself:
- *    pairing an input struct S with a node FWD maps the input's pointer
- *    to S onto the node's pointer to the FWD. When S is then decided on
- *    its own against the node's struct S (Linux's ip_tunnel, whose first
- *    member points to itself), its member meets that pointer where the
- *    node's S has a pointer to S. The two node types are equal but for a
- *    FWD where the other has the struct of its name (node_equal_but_fwd(),
- *    through pointers, qualifiers and typedefs): as libbpf's walk would
- *    have them equal, so are they here, and S maps to the node's S.
- *    Without that, S was appended, pointing at the FWD, and libbpf's walk,
- *    which meets the node's S before the FWD, kept both structs
- *    (tests/fixtures/fwd-pair-*.c).
+ *    with it: every pair of referenced types must be exactly equal too,
+ *    assuming the pairs on the way are (cycles), each input type paired
+ *    with one node type only. The first candidate that passes maps the
+ *    whole walk. A part of the walk that depends on no pair still open
+ *    when it ends (a strongly connected component, in Tarjan's terms) is
+ *    settled at once, even if the walk fails later; the rest of a failed
+ *    walk maps nothing, and its failed pairs are remembered, so that
+ *    later walks do not explore them again.
  *
- * Otherwise a mapping is made only when the input type, its strings and
- * IDs mapped, is byte for byte the node type: replacing one by the other
+ * A mapping is made only when the input type, its strings and IDs
+ * mapped, is byte for byte the node type: replacing one by the other
  * changes no meaning. Anything unusual (a walk too deep, a reference
  * cycle without a struct, a dropped type) only means "append":
- * correctness never depends on finding a match. The decisions
- * depend only on the node's types and the input, in order, so the result
- * is as deterministic as the rest of the merge. FUNCs (one per name
- * already), VARs, DATASECs and DECL_TAGs are never mapped.
+ * correctness never depends on finding a match. The decisions depend
+ * only on the node's types and the input, in order, so the result is as
+ * deterministic as the rest of the merge. FUNCs (one per name already),
+ * VARs, DATASECs and DECL_TAGs are never mapped.
  *
- * The final BTF is byte for byte the link's without this step
- * (abtf_link_opts.no_exact; tests/dedup-diff.bats and
- * tests/link-kernel.bats compare the two).
+ * The final BTF has the meaning of the link without this step
+ * (abtf_link_opts.no_exact; tests/dedup/ holds both to libbpf's dedup
+ * alone, tests/dedup-diff.bats compares their bytes on the fixtures).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -100,7 +71,6 @@ struct exact {
 	uint32_t nr_walked;
 	struct abtf_hmap failed;	/* pairs not equal: input IDs by pair_hash() */
 	uint32_t end_old;	/* node IDs below this existed before the input */
-	bool fwd_pair;		/* an input struct may pair with a node FWD */
 	uint8_t *rec;		/* one record, mapped, for hashing */
 	size_t rec_cap;
 	int err;
@@ -473,83 +443,6 @@ static bool equal_record(struct exact *x, const struct btf_type *a,
 	}
 }
 
-/* @fwd is a FWD of the struct or union @t, by kind (names apart). */
-static bool fwd_kind_of(const struct btf_type *fwd, const struct btf_type *t)
-{
-	return BTF_INFO_KIND(fwd->info) == BTF_KIND_FWD && is_composite(t) &&
-	       BTF_INFO_KFLAG(fwd->info) ==
-	       (BTF_INFO_KIND(t->info) == BTF_KIND_UNION);
-}
-
-/* Reference kinds node_equal_but_fwd() looks through. */
-static bool is_ref_kind(int kind)
-{
-	switch (kind) {
-	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_CONST:
-	case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/*
- * Node types @m and @b are the same but that where @m refers to a FWD,
- * @b may refer to a struct or union of its name and kind, through
- * pointers, qualifiers and typedefs: @m is a node FWD against struct @b,
- * or a chain of such references to them.
- */
-static bool node_equal_but_fwd(const struct node *n, uint32_t m, uint32_t b,
-			       int depth)
-{
-	const struct btf_type *tm, *tb;
-
-	if (m == b)
-		return true;
-	if (m < n->first_id || b < n->first_id || m >= n->next_id ||
-	    b >= n->next_id || depth > 8)
-		return false;
-	tm = node_type(n, m);
-	tb = node_type(n, b);
-	if (fwd_kind_of(tm, tb))
-		return tm->name_off == tb->name_off;
-	return tm->info == tb->info && tm->name_off == tb->name_off &&
-	       is_ref_kind(BTF_INFO_KIND(tm->info)) &&
-	       node_equal_but_fwd(n, tm->type, tb->type, depth + 1);
-}
-
-/*
- * libbpf's one exception to exactness: inside a walk, a FWD and a struct
- * or union of the same name are equal (one object saw the definition, the
- * other did not). Without it, one header's FWD spoils every struct that
- * reaches it, which is nearly all of them. Both ways keep the definition:
- *  - an input FWD against a node struct is mapped to the struct, as
- *    libbpf maps the FWD of a successful walk;
- *  - an input struct against a node FWD maps nothing: the input struct is
- *    decided on its own, and the node keeps its FWD, which libbpf's dedup
- *    of the node resolves; unless x->fwd_pair is off (see the essay):
- *    then the pair is unequal, and the input struct and what reaches it
- *    are appended for libbpf's walk.
- * Node types equal by this rule are given a FWD-to-struct pair of node
- * types: @a's mapping (a node FWD) against @b (a node struct).
- */
-static bool fwd_equal(struct exact *x, uint32_t a, uint32_t b)
-{
-	const struct btf_type *ta = in_type(x, a), *tb = node_type(x->n, b);
-	uint32_t m = x->map[a];
-
-	if (x->fwd_pair && fwd_kind_of(tb, ta) &&
-	    same_str(x, ta->name_off, tb->name_off))
-		return true;	/* input struct, node FWD */
-	if (x->state[a] != T_DONE || m < x->n->first_id || m >= x->end_old)
-		return false;
-	ta = node_type(x->n, m);	/* input mapped to a node FWD */
-	if (fwd_kind_of(ta, tb) && ta->name_off == tb->name_off)
-		return true;
-	/* through references: only where a FWD may pair (not over a base) */
-	return x->fwd_pair && node_equal_but_fwd(x->n, m, b, 0);
-}
-
 /* The pairs walked from index @from on become mappings. */
 static void commit(struct exact *x, uint32_t from)
 {
@@ -579,10 +472,10 @@ static bool walk(struct exact *x, uint32_t a, uint32_t b, int depth,
 	uint32_t i, mine;
 
 	if (x->state[a] == T_DONE)
-		return fwd_equal(x, a, b);
+		return false;	/* mapped to another node type */
 	if (x->hyp[a]) {
 		if (x->hyp[a] != b)
-			return fwd_equal(x, a, b);
+			return false;	/* paired with another */
 		if (x->widx[a] < *low)
 			*low = x->widx[a];
 		return true;
@@ -593,14 +486,11 @@ static bool walk(struct exact *x, uint32_t a, uint32_t b, int depth,
 	tb = node_type(x->n, b);
 	if (!can_map(ta))
 		return false;
-	if (is_composite(ta) && fwd_equal(x, a, b))
-		return true;
 	i = mine = x->nr_walked++;
 	x->walked[i] = a;
 	x->widx[a] = i;
 	x->hyp[a] = b;
-	if (!((fwd_kind_of(ta, tb) && same_str(x, ta->name_off, tb->name_off)) ||
-	      equal_record(x, ta, tb, depth, &mine))) {
+	if (!equal_record(x, ta, tb, depth, &mine)) {
 		failed_add(x, a, b);
 		return false;
 	}
@@ -788,11 +678,10 @@ static int resolve_ref(uint32_t *id, void *ctx)
  * record offset.
  */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, bool fwd_pair)
+		    const uint32_t *toff)
 {
 	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
-			   .end_old = n->next_id,
-			   .fwd_pair = fwd_pair && n->first_id <= 1 };
+			   .end_old = n->next_id };
 	size_t cnt = (size_t)in->nr_types + 1;
 	uint32_t id;
 

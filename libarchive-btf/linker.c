@@ -25,15 +25,16 @@
  *     the base BTF for modules.
  *
  * Most of what a node takes in, it has already: each header's types come
- * again in every member that includes it. Before libbpf's dedup sees a
- * node, exact.c maps every input type that is exactly a type of the node
- * (libbpf's rule for a FWD and its struct apart) to that type instead of
- * appending it: on the 6.1 archive, of a million types in, 63 000 reach
- * the four leaves' dedups. libbpf's dedup then merges what only it can
- * (a FWD in one member, the struct in another), leaf by leaf, so that
- * what goes up the tree is consistent. (Leaving it all to one dedup at the
- * root was tried: libbpf's walk then fails on graphs that hold a FWD and
- * its struct side by side, and keeps a few identical structs twice.)
+ * again in every member that includes it. exact.c maps every input type
+ * that has the meaning of a type of the node to that type instead of
+ * appending it, and each node below the root deduplicates what is left by
+ * meaning too (node_dedup.c's exact mode): on the 6.1 archive, of a
+ * million types in, a few tens of thousands reach the root. Only the
+ * root runs libbpf's whole algorithm, with its rules for a FWD and a
+ * struct of its name: those depend on every struct of that name in the
+ * archive, so a part of it cannot decide them (docs/design.md, "one
+ * meaning", says why this gives what btf__dedup() alone gives on the
+ * same members; tests/dedup/ checks it on random programs).
  *
  * What a merge keeps (merge.c): every type, except
  *  - a FUNC whose function is not in the final image (its slot reads 0, or
@@ -176,10 +177,69 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 
 /* ---- the link ---- */
 
+static bool is_final(const struct abtf_linker *l);
+
+/* What @l's input is, when it is not final BTF. */
+static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
+{
+	if (l->nr_members > 1)
+		snprintf(buf, len, "a BTF archive of %zu members",
+			 l->nr_members);
+	else if (l->addr.size)
+		snprintf(buf, len, "a BTF archive member with its "
+			 ".debug_btf_addr group");
+	else
+		snprintf(buf, len, "a compressed BTF archive member");
+}
+
+/* 0 if @l's input is final BTF; -EINVAL after saying why it is not. */
+static int check_final(struct abtf_linker *l, const char *role)
+{
+	char what[96];
+	int err = l->nr_members ? 0 : abtf__walk_members(l);
+
+	if (err || is_final(l))
+		return err;
+	unlinked_what(l, what, sizeof(what));
+	pr_warn(&l->pr, "%s: %snot final BTF but %s: link it with btf-link "
+		"first", l->path, role, what);
+	return -EINVAL;
+}
+
+ABTF_API int abtf_linker__check_final(struct abtf_linker *l)
+{
+	if (!l)
+		return -EINVAL;
+	return check_final(l, "");
+}
+
+/* The base must be final BTF: libbpf would take an archive's first member. */
+static int check_base_final(struct abtf_linker *l)
+{
+	struct abtf_link_opts o = {
+		.sz = sizeof(o),
+		.print = l->opts.print,
+		.print_ctx = l->opts.print_ctx,
+	};
+	struct abtf_linker *b = abtf_linker__new(l->opts.base_path, &o);
+	int err;
+
+	if (!b)
+		return -errno;
+	err = check_final(b, "the base is ");
+	abtf_linker__free(b);
+	return err;
+}
+
 static int load_base(struct abtf_linker *l)
 {
+	int err;
+
 	if (!l->opts.base_path)
 		return 0;
+	err = check_base_final(l);
+	if (err)
+		return err;
 	l->base = btf__parse(l->opts.base_path, NULL);
 	if (!l->base) {
 		int err = -errno;
@@ -266,100 +326,17 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 	return 0;
 }
 
-/* ---- two identical structs: linking again ---- */
-
-/* Structs and unions by name, kind, size and members (names, types, offsets). */
-static int shape_cmp(const void *pa, const void *pb, void *ctx)
-{
-	const struct btf *btf = ctx;
-	const struct btf_type *a = btf__type_by_id(btf, *(const uint32_t *)pa);
-	const struct btf_type *b = btf__type_by_id(btf, *(const uint32_t *)pb);
-	const struct btf_member *ma = btf_members(a), *mb = btf_members(b);
-	int d = strcmp(btf__name_by_offset(btf, a->name_off),
-		       btf__name_by_offset(btf, b->name_off));
-	uint16_t i;
-
-	if (d)
-		return d;
-	if (a->info != b->info)
-		return a->info < b->info ? -1 : 1;
-	if (a->size != b->size)
-		return a->size < b->size ? -1 : 1;
-	for (i = 0; i < btf_vlen(a); i++) {
-		d = strcmp(btf__name_by_offset(btf, ma[i].name_off),
-			   btf__name_by_offset(btf, mb[i].name_off));
-		if (d)
-			return d;
-		if (ma[i].type != mb[i].type)
-			return ma[i].type < mb[i].type ? -1 : 1;
-		if (ma[i].offset != mb[i].offset)
-			return ma[i].offset < mb[i].offset ? -1 : 1;
-	}
-	return 0;
-}
-
-/*
- * Whether the final BTF (its split part) holds two identical named structs
- * or unions (the same members, of the same types): the sign of exact.c's
- * FWD pairing gone wrong (exact.c's essay). libbpf's dedup leaves such
- * copies only when the graph it was given views one struct two ways
- * (structs of one name that differ in a member's type, it may keep, as in
- * pahole's BTF: not a sign). A false alarm only costs the link again.
- */
-static int has_twin_structs(const struct abtf_linker *l, bool *twins)
-{
-	uint32_t id, first = l->base ? btf__type_cnt(l->base) : 1;
-	uint32_t end = btf__type_cnt(l->btf), *ids, nr = 0, i;
-
-	*twins = false;
-	ids = malloc((end - first + 1) * sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	for (id = first; id < end; id++) {
-		const struct btf_type *t = btf__type_by_id(l->btf, id);
-
-		if ((btf_is_struct(t) || btf_is_union(t)) && t->name_off)
-			ids[nr++] = id;
-	}
-	qsort_r(ids, nr, sizeof(*ids), shape_cmp, l->btf);
-	for (i = 1; i < nr && !*twins; i++)
-		*twins = !shape_cmp(&ids[i - 1], &ids[i], l->btf);
-	free(ids);
-	return 0;
-}
-
-/* The whole merge again, without exact.c's FWD-to-struct pairing. */
-static int link_again(struct abtf_linker *l)
-{
-	struct node *leaves;
-	size_t nr;
-
-	pr_debug(&l->pr, "%s: two identical structs: linking again without "
-		 "pairing FWDs to structs early", l->path);
-	btf__free(l->btf);
-	l->btf = NULL;
-	l->no_fwd_pair = true;
-	l->st.nodes = l->st.libbpf_nodes = 0;
-	leaves = abtf__make_leaves(l, &nr);
-	if (!leaves)
-		return -ENOMEM;
-	if (nr == 1)
-		leaves[0].root = true;
-	return abtf__merge_levels(l, leaves, nr);
-}
-
 ABTF_API int abtf_linker__link(struct abtf_linker *l)
 {
 	double t0 = abtf__now();
 	struct node *leaves = NULL;
 	size_t nr = 0, i;
-	bool twins = false;
 	int err;
 
 	if (l->btf)
 		return l->final_input;
 	l->nr_threads = thread_count(l);
-	err = abtf__walk_members(l);
+	err = l->nr_members ? 0 : abtf__walk_members(l);
 	l->st.bytes_in = l->btf_size;
 	if (!err)
 		err = load_base(l);
@@ -384,10 +361,6 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 		return err;
 	}
 	err = abtf__merge_levels(l, leaves, nr);
-	if (!err)
-		err = has_twin_structs(l, &twins);
-	if (!err && twins)
-		err = link_again(l);
 	if (!err)
 		err = verify_final(l);
 	if (!err && !l->elf && l->nr_members > 1)

@@ -191,8 +191,6 @@ struct abtf_linker {
 	struct btf *base;
 	struct btf *btf;
 	bool final_input;
-	/* exact.c's FWD-to-struct pairing is off: the link is done again */
-	bool no_fwd_pair;
 	struct abtf_link_stats st;
 };
 
@@ -296,9 +294,11 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
  * node_dedup.c: deduplicate the raw BTF *@raw (no base; header, types,
  * strings) as btf__dedup() would, into a new *@raw of *@size bytes. 0;
  * 1 when libbpf must decide (*@raw is then the same BTF, its strings
- * already deduplicated); a negative errno with *@raw as it was.
+ * already deduplicated); a negative errno with *@raw as it was. @exact:
+ * merge only types of one meaning (no FWD taken for a struct, none
+ * resolved), as a node below the root must (never 1).
  */
-int abtf__node_dedup(void **raw, size_t *size);
+int abtf__node_dedup(void **raw, size_t *size, bool exact);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);
@@ -324,7 +324,7 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, bool fwd_pair);
+		    const uint32_t *toff);
 int abtf__exact_add(struct node *n, uint32_t id, size_t off);
 /*
  * A struct member type's signature, which every type a walk (exact.c's,

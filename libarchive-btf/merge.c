@@ -496,8 +496,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 
 	err = decide_all(l, n, sc);
 	if (!err && !l->opts.no_exact)
-		err = abtf__exact_map(n, in, sc->map, sc->toff,
-				      !l->no_fwd_pair);
+		err = abtf__exact_map(n, in, sc->map, sc->toff);
 	if (err)
 		return err;
 	for (id = 1; id <= in->nr_types; id++)
@@ -688,8 +687,10 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 
 	*raw_out = NULL;
 	*btf_out = NULL;
-	if (!base && !l->opts.libbpf_dedup && !l->opts.no_exact)
-		ret = abtf__node_dedup(&raw, &size);
+	if (!n->root)
+		ret = abtf__node_dedup(&raw, &size, true);
+	else if (!base && !l->opts.libbpf_dedup)
+		ret = abtf__node_dedup(&raw, &size, false);
 	if (ret < 0) {
 		node_place(n, place, sizeof(place));
 		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",

@@ -46,6 +46,14 @@
  * either. Split BTF (a module over vmlinux) also goes to btf__dedup():
  * its base changes the rules, and a module's BTF is small.
  *
+ * Exact mode (every node below the root of the merge tree): the same
+ * algorithm without its two rules about forward declarations: in the
+ * walk a FWD is equal only to a FWD, and an enum without values only to
+ * one without values; step 4 does not run. Only types of one meaning are
+ * merged then (docs/design.md, "one meaning"), and of two canonical
+ * structs that both pass, the first is as good as the other: nothing is
+ * left to btf__dedup().
+ *
  * No recursion over type references: the walk and the reference types
  * use explicit stacks, so a chain of 100,000 typedefs costs no stack.
  * The one recursive check, for two structs equal down to their type IDs
@@ -55,8 +63,9 @@
  * would otherwise cost n to the power of the depth), and then answers
  * "not identical": the two stay apart, where libbpf would hang.
  *
- * tests/dedup-diff.bats and tests/link-kernel.bats hold the result to
- * btf__dedup()'s, byte for byte (abtf_link_opts.libbpf_dedup).
+ * tests/dedup-diff.bats and tests/link-kernel.bats hold the full mode to
+ * btf__dedup()'s bytes (abtf_link_opts.libbpf_dedup); tests/dedup/ holds
+ * the link to btf__dedup() alone by meaning.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -90,6 +99,7 @@ struct ndd {
 	struct abtf_hmap table;	/* canonical candidates by hash */
 	uint32_t budget;	/* identical_structs() steps left in a walk */
 	struct strtab strs;	/* the new string section */
+	bool exact;		/* no FWD equal to a struct; none resolved */
 };
 
 static const struct btf_type void_type;
@@ -409,7 +419,7 @@ static uint32_t dedup_enum(struct ndd *d, uint32_t id, uint32_t h)
 			continue;
 		if (equal_enum(t, c))
 			return e->val;
-		if (!compat_enum(t, c))
+		if (d->exact || !compat_enum(t, c))
 			continue;
 		if (is_enum_fwd(t))
 			return e->val;
@@ -600,7 +610,8 @@ static int pair_equal(struct ndd *d, uint32_t cand, uint32_t canon)
 
 	if (x->name_off != y->name_off)
 		return 0;
-	if ((kx == BTF_KIND_FWD || ky == BTF_KIND_FWD) && kx != ky) {
+	if ((kx == BTF_KIND_FWD || ky == BTF_KIND_FWD) && kx != ky &&
+	    !d->exact) {
 		const struct btf_type *fwd = kx == BTF_KIND_FWD ? x : y;
 		uint16_t real = kx == BTF_KIND_FWD ? ky : kx;
 
@@ -614,7 +625,7 @@ static int pair_equal(struct ndd *d, uint32_t cand, uint32_t canon)
 		return equal_int_tag(x, y);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		return compat_enum(x, y);
+		return d->exact ? equal_enum(x, y) : compat_enum(x, y);
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
 		return equal_common(x, y);
@@ -715,6 +726,8 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 		if (to != id)
 			return 1;	/* a second one passes */
 		to = e->val;
+		if (d->exact)
+			break;	/* any that passes has the same meaning */
 	}
 	if (to != id) {
 		/* the walk that passed, again, for its pairs */
@@ -980,11 +993,11 @@ static int run(struct ndd *d)
 	}
 	for (id = 1; !err && id <= d->nr; id++)
 		err = dedup_prim(d, id);
-	if (!err)
+	if (!err && !d->exact)
 		err = enum_order_matters(d);
 	for (id = 1; !err && id <= d->nr; id++)
 		err = dedup_struct(d, id);
-	if (!err)
+	if (!err && !d->exact)
 		err = resolve_fwds(d);
 	for (id = 1; !err && id <= d->nr; id++)
 		err = dedup_ref(d, id);
@@ -1023,10 +1036,10 @@ static void ndd_free(struct ndd *d)
 	abtf__strtab_free(&d->strs);
 }
 
-int abtf__node_dedup(void **raw, size_t *size)
+int abtf__node_dedup(void **raw, size_t *size, bool exact)
 {
 	const struct btf_header *hdr = *raw;
-	struct ndd d = { 0 };
+	struct ndd d = { .exact = exact };
 	uint32_t type_len = 0;
 	int err, ret = 0;
 	void *out;
