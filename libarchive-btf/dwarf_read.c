@@ -484,6 +484,8 @@ static bool attr_wanted(uint64_t name)
 	case DW_AT_low_pc:
 	case DW_AT_ranges:
 	case DW_AT_calling_convention:
+	case DW_AT_loclists_base:
+	case DW_AT_producer:
 		return true;
 	default:
 		return false;
@@ -973,6 +975,14 @@ static int take_attr(struct dw_die *die, uint16_t name,
 		die->addr_base = v->u;
 		die->have |= DW_HAVE_ADDR_BASE;
 		break;
+	case DW_AT_loclists_base:
+		die->loclists_base = v->u;
+		die->have |= DW_HAVE_LOCLISTS_BASE;
+		break;
+	case DW_AT_producer:
+		die->producer = *v;
+		die->have |= DW_HAVE_PRODUCER;
+		break;
 	case DW_AT_data_member_location:
 		die->member_loc = *v;
 		die->have |= DW_HAVE_MEMBER_LOC;
@@ -1097,6 +1107,20 @@ out_strx:
 	return -EINVAL;
 }
 
+/* pahole's producer_clang: the unit's DW_AT_producer contains "clang". */
+static bool producer_clang(const struct dw_file *f, const struct dw_unit *u,
+			   const struct dw_value *v)
+{
+	const struct dw_form *d = form_of(v->form);
+	const char *s;
+	bool bad = false;
+
+	if (!d || !is_string_kind(d->kind))
+		return false;
+	s = string_of(f, u, d->kind, v->u, v->block, &bad);
+	return s && strstr(s, "clang");
+}
+
 /*
  * A unit's abbreviations, and its DW_AT_str_offsets_base, which DW_FORM_strx
  * in any of its DIEs needs: read from the unit DIE before any other.
@@ -1116,7 +1140,11 @@ static int open_unit(struct dw_file *f, struct dw_unit *u, const char **why)
 		u->str_offsets_base = cu.str_offsets_base;
 	if (cu.have & DW_HAVE_ADDR_BASE)
 		u->addr_base = cu.addr_base;
+	if (cu.have & DW_HAVE_LOCLISTS_BASE)
+		u->loclists_base = cu.loclists_base;
 	u->bases_read = true;
+	u->clang = (cu.have & DW_HAVE_PRODUCER) &&
+		   producer_clang(f, u, &cu.producer);
 	return 0;
 }
 

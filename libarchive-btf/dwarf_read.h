@@ -74,7 +74,9 @@ struct dw_unit {
 	uint64_t abbrev_off;
 	uint64_t str_offsets_base;
 	uint64_t addr_base;	/* DW_AT_addr_base: into .debug_addr */
-	bool bases_read;	/* the two above, from the unit DIE */
+	uint64_t loclists_base;	/* DW_AT_loclists_base: DW_FORM_loclistx */
+	bool bases_read;	/* the three above, from the unit DIE */
+	bool clang;		/* DW_AT_producer names clang (func_facts.c) */
 	const struct dw_abbrevs *abbrevs;	/* NULL until first read */
 };
 
@@ -113,6 +115,8 @@ enum dw_have {
 	DW_HAVE_ADDR_BASE	= 1 << 20,
 	DW_HAVE_CODE		= 1 << 21,	/* DW_AT_low_pc or DW_AT_ranges */
 	DW_HAVE_CALL_CONV	= 1 << 22,
+	DW_HAVE_LOCLISTS_BASE	= 1 << 23,
+	DW_HAVE_PRODUCER	= 1 << 24,
 };
 
 /* A value as its form gives it. */
@@ -145,8 +149,10 @@ struct dw_die {
 	uint64_t byte_size, encoding, bit_size, data_bit_off, bit_off;
 	uint64_t count, lower_bound, language, str_offsets_base, addr_base;
 	uint64_t call_conv;	/* DW_AT_calling_convention */
+	uint64_t loclists_base;
 	bool declaration, external;
 	struct dw_value member_loc, const_value, upper_bound, location;
+	struct dw_value producer;
 };
 
 /*

@@ -19,11 +19,24 @@
  *  - optimized_parms: a parameter optimized or without a location;
  *    unexpected_reg: a parameter unexpected and no parameter a struct
  *    (through const and typedefs); reordered: a parameter whose abstract
- *    origin is not the origin's parameter of the same position; nocall:
- *    DW_AT_calling_convention DW_CC_nocall on the DIE or its origin.
+ *    origin is not the origin's parameter of the same position; nocall
+ *    (pahole's signature_changed, in clang's units only):
+ *    DW_AT_calling_convention DW_CC_nocall on the DIE, or on its origin
+ *    if it has one.
  *
- * Only what GCC writes is modelled (pahole checks clang's units apart);
- * location lists are read without their relocations, which only move
+ * A unit clang made (DW_AT_producer, pahole's producer_clang) is judged
+ * by the rules above only when nocall is set. Otherwise ("window" below) a parameter with
+ * a register is unexpected unless the register is one of the argument
+ * registers its slots cover; a parameter in memory takes none and is not
+ * checked; one without a register is neither optimized nor unexpected
+ * (no location still makes optimized_parms); past the argument registers
+ * nothing is checked. clang drops a parameter it folded or never used
+ * without saying so, and the window catches the later ones arriving one
+ * register early.
+ *
+ * clang's DWARF 5 names location lists by index (DW_FORM_loclistx),
+ * through the unit's table of offsets at DW_AT_loclists_base. Location
+ * lists are read without their relocations, which only move
  * addresses, never the expressions read here. A list past the end of its
  * section, or of an unknown entry kind, is an error naming the DIE; an
  * expression this file cannot decode names no register. DWARF 4's .debug_loc ends a
@@ -340,6 +353,27 @@ out_bad:
 	return -EINVAL;
 }
 
+/*
+ * DW_FORM_loclistx @idx (clang's DWARF 5): the .debug_loclists offset of
+ * entry @idx of the offsets table at the unit's DW_AT_loclists_base (or
+ * just past the section's one header without it), plus that base.
+ */
+static bool loclistx(const struct dw_file *f, const struct dw_unit *u,
+		     uint64_t idx, uint64_t *off)
+{
+	uint64_t base = u->loclists_base, n = u->offset_size;
+	struct rd r = { .big = f->big_endian };
+
+	if (!base)
+		base = n == 8 ? 20 : 12;
+	if (base > f->loclists.size || idx >= (f->loclists.size - base) / n)
+		return false;
+	r.p = f->loclists.buf + base + idx * n;
+	r.end = r.p + n;
+	*off = base + rd_n(&r, n);
+	return !r.bad && *off >= base;
+}
+
 static int param_loc(const struct dw_file *f, const struct dw_die *p,
 		     uint64_t size, struct ploc *pl, const char **why)
 {
@@ -350,12 +384,23 @@ static int param_loc(const struct dw_file *f, const struct dw_die *p,
 		expr(p->cu, v->block, v->u, 0, size, pl);
 		return 0;
 	}
+	if (v->form == DW_FORM_loclistx) {
+		uint64_t off;
+
+		if (!loclistx(f, p->cu, v->u, &off))
+			goto out_bad;
+		return loclists(f, p->cu, off, size, pl, why);
+	}
 	if (v->form == DW_FORM_sec_offset && p->cu->version >= 5)
 		return loclists(f, p->cu, v->u, size, pl, why);
 	if (v->form == DW_FORM_sec_offset || v->form == DW_FORM_data4 ||
 	    v->form == DW_FORM_data8)
 		return loc(f, p->cu, v->u, size, pl, why);
-	return 0;	/* DW_FORM_loclistx (split DWARF): no register */
+	return 0;	/* another form: no register */
+out_bad:
+	*why = "a parameter's DW_FORM_loclistx index is past the end of "
+	       ".debug_loclists";
+	return -EINVAL;
 }
 
 /* ---- types ---- */
@@ -468,8 +513,20 @@ static int origin_params(struct dw_file *f, struct dw_unit *cu, uint64_t off,
 struct walk {
 	struct abi abi;
 	int reg_idx;
+	bool window;		/* clang's rule (see the essay) */
 	bool unexpected, any_struct;
 };
+
+/* Is @reg one of the @slots argument registers from w->reg_idx on? */
+static bool in_window(const struct walk *w, int reg, int slots)
+{
+	int i;
+
+	for (i = w->reg_idx; i < w->reg_idx + slots && i < w->abi.nr; i++)
+		if (w->abi.regs[i] == reg)
+			return true;
+	return false;
+}
 
 static void check_param(struct walk *w, const struct dw_die *p,
 			const struct ploc *pl, uint64_t size, unsigned int addr,
@@ -482,6 +539,16 @@ static void check_param(struct walk *w, const struct dw_die *p,
 
 	if (w->abi.two_regs && size > addr)
 		slots = (size + addr - 1) / addr;
+	if (w->window) {
+		if (!has_loc)
+			ff->optimized_parms = true;
+		if (in_memory || !avail)
+			return;	/* consumes no register, checks nothing */
+		if (pl->reg != UNKNOWN_REG && !in_window(w, pl->reg, slots))
+			w->unexpected = true;
+		w->reg_idx += slots;
+		return;
+	}
 	if (has_loc) {
 		if (!avail)
 			return;	/* consumes no register */
@@ -508,12 +575,15 @@ int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
 	if (fn->have & DW_HAVE_CALL_CONV)
 		call_conv = fn->call_conv;
 	if (fn->have & DW_HAVE_ORIGIN) {
+		call_conv = 0;	/* pahole reads the origin's alone */
 		err = origin_params(f, fn->cu, fn->origin, offs, &nr_orig,
 				    &call_conv);
 		if (err)
 			return err;
 	}
-	ff->nocall = call_conv == DW_CC_nocall;
+	/* pahole's signature_changed: clang's units only */
+	ff->nocall = fn->cu->clang && call_conv == DW_CC_nocall;
+	w.window = fn->cu->clang && !ff->nocall;
 	for (res = dw_die__child(f, fn, &p, why); !res;
 	     res = dw_die__sibling(f, &p, why)) {
 		uint64_t size = 0, own_origin;

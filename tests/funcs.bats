@@ -241,3 +241,102 @@ clones_as_predicted() {
 	echo "$output"
 	[ "$status" = 0 ]
 }
+
+# build_clang [CFLAGS...]: funcs-clang.c by clang -g -O2 (as a kernel
+# build compiles) through cc-btf into clangprog.
+build_clang() {
+	clang -g -O2 "$@" -c "$FIXTURES/funcs-clang.c" -o funcs-clang.o
+	"$CC_BTF" --encode funcs-clang.o
+	clang -o clangprog funcs-clang.o
+}
+
+# protos BTF: each FUNC as "name(its parameters' names)", sorted.
+protos() {
+	bpftool btf dump file "$1" | awk '
+		/^\[/ {
+			cur = ""
+			if ($2 == "FUNC") {
+				n = $3; gsub("\047", "", n)
+				t = $4; sub("type_id=", "", t)
+				fn[n] = t
+			} else if ($2 == "FUNC_PROTO") {
+				cur = $1; gsub(/[][]/, "", cur)
+				params[cur] = ""
+			}
+			next
+		}
+		cur != "" {
+			p = $1; gsub("\047", "", p)
+			params[cur] = params[cur] (params[cur] == "" ? "" : ", ") p
+		}
+		END { for (n in fn) print n "(" params[fn[n]] ")" }' | sort
+}
+
+# What docs/design.md's rule for clang's units keeps of funcs-clang.c (the
+# fixture says why each function is kept or left out).
+CLANG_KEPT="clang_entry(lw, x, y)
+ext(v)
+in_place(a, b)
+main(argc, argv)
+mem_first(w, x)
+ret_unused(x, y)
+twin_mid(a, unused, b)
+unused_last(a, b, unused)"
+
+# clang_as_pahole [CFLAGS...]: the image and the lone object of
+# funcs-clang.c keep CLANG_KEPT with Linux 6.12's function features.
+clang_as_pahole() {
+	need_tools
+	need_cmd clang
+	[ "$(uname -m)" = x86_64 ] ||
+		skip "funcs-clang.c's verdicts are those of x86-64's registers"
+	build_clang "$@"
+	# what the verdicts stand on: every function out of line, and no
+	# DW_CC_nocall (clang 14 writes none), so clang's rule applies
+	local f
+	for f in folded folded_list unused_mid folded_first unused_last \
+		ret_unused in_place mem_first split_union; do
+		nm funcs-clang.o | grep -qx "[0-9a-f]* t $f"
+	done
+	! readelf --debug-dump=info funcs-clang.o | grep -q DW_AT_calling_convention
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func \
+		-o opt.btf clangprog
+	diff -u <(echo "$CLANG_KEPT") <(protos opt.btf)
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func \
+		-o obj.btf funcs-clang.o
+	diff -u <(echo "$CLANG_KEPT") <(protos obj.btf)
+	# without the features every function keeps its FUNC
+	"$BTF_LINK" -o default.btf clangprog
+	[ "$(funcs default.btf | wc -l)" = 13 ]
+}
+
+@test "optimized_func: clang's units by pahole's rule for clang (DWARF 5: loclistx)" {
+	clang_as_pahole
+	# the location lists of DWARF 5 come by index
+	readelf --debug-dump=abbrev funcs-clang.o | grep -q DW_FORM_loclistx
+}
+
+@test "optimized_func: clang's units by pahole's rule for clang (DWARF 4)" {
+	clang_as_pahole -gdwarf-4
+}
+
+@test "optimized_func: clang's units, the same functions as the lab's pahole" {
+	need_tools
+	need_cmd clang
+	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	local d
+	for d in 5 4; do
+		build_clang -gdwarf-$d
+		"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func \
+			-o ours.btf clangprog
+		"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+			--btf_encode_detached=pahole.btf clangprog
+		same_btf pahole.btf ours.btf
+		"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func \
+			-o ours.btf funcs-clang.o
+		"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+			--btf_encode_detached=pahole.btf funcs-clang.o
+		same_btf pahole.btf ours.btf
+	done
+}
+
