@@ -178,6 +178,8 @@ static int check_link_files(const struct btf_link *bl)
 		return err;
 	if (out)
 		err = tool__check_output(out, ins, nr_ins, &why);
+	else if (bl->base_path)	/* in place: FILE must not be the base */
+		err = tool__check_output(bl->files[0], &ins[1], 1, &why);
 	else
 		err = tool__check_rewrite(bl->files[0], &why);
 	if (err)
@@ -218,6 +220,33 @@ static void take_term_signal(const sigset_t *set, const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+/* ---- the library's messages ---- */
+
+struct print_ctx {
+	bool verbose;
+	bool quiet;		/* keep the last error in last, print nothing */
+	int nr_errors;		/* errors the library printed */
+	char last[512];
+};
+
+/* The library's messages: errors always, the rest with -v. */
+static void __attribute__((format(printf, 3, 0)))
+print_lib(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
+{
+	struct print_ctx *pc = ctx;
+
+	if (level == ABTF_WARN)
+		pc->nr_errors++;
+	if (pc->quiet) {
+		if (level == ABTF_WARN)
+			vsnprintf(pc->last, sizeof(pc->last), fmt, ap);
+		return;
+	}
+	if (level != ABTF_WARN && !pc->verbose)
+		return;
+	vmsg(level == ABTF_WARN ? "error: " : "", NULL, fmt, ap);
+}
+
 /* ---- compare ---- */
 
 /* Why libbpf could not read @path as BTF, in words. */
@@ -232,12 +261,36 @@ static const char *parse_error(const char *path, int err)
 	return "not a BTF file nor an ELF file with a valid .BTF section";
 }
 
+/*
+ * Whether @path is final BTF (abtf_linker__check_final()): libbpf would
+ * read an unlinked archive as its first member alone. What cannot be read
+ * is left to libbpf's own message.
+ */
+static bool unlinked(const char *path)
+{
+	struct print_ctx pc = { .quiet = true };
+	struct abtf_link_opts opts = {
+		.sz = sizeof(opts),
+		.print = print_lib,
+		.print_ctx = &pc,
+	};
+	struct abtf_linker *l = abtf_linker__new(path, &opts);
+	int ret = l ? abtf_linker__check_final(l) : -errno;
+
+	abtf_linker__free(l);
+	if (ret)
+		return false;
+	pc.quiet = false;
+	error(NULL, "%s", pc.last);
+	return true;
+}
+
 static struct btf *load_btf(const char *path, struct btf *base)
 {
 	struct tool_file in = { .path = path };
 	struct btf *btf;
 
-	if (check_input(&in))
+	if (check_input(&in) || unlinked(path))
 		return NULL;
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
@@ -307,24 +360,6 @@ static void print_features(FILE *f, unsigned int mask)
 		sep = ",";
 	}
 	fputc('\n', f);
-}
-
-struct print_ctx {
-	bool verbose;
-	int nr_errors;		/* errors the library printed */
-};
-
-/* The library's messages: errors always, the rest with -v. */
-static void __attribute__((format(printf, 3, 0)))
-print_lib(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
-{
-	struct print_ctx *pc = ctx;
-
-	if (level == ABTF_WARN)
-		pc->nr_errors++;
-	if (level != ABTF_WARN && !pc->verbose)
-		return;
-	vmsg(level == ABTF_WARN ? "error: " : "", NULL, fmt, ap);
 }
 
 static void report(const struct abtf_linker *l, const char *path, int ret)

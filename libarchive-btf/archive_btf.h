@@ -264,10 +264,11 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l);
 /* The final BTF, owned by @l; NULL before a successful link. */
 /*
  * Whether @l's input is final BTF, as abtf_linker__link() writes it: one
- * plain member and no .debug_btf_addr group. 0 if it is; -EINVAL, after
- * a message that says what it is instead (an archive of N members, ...),
- * if it is not: libbpf would read such an input as its first member
- * alone. Before abtf_linker__link(), or instead of it.
+ * plain member and no .debug_btf_addr group. 1 if it is; 0, after an
+ * error message that says what it is instead (an archive of N members,
+ * ...), if it is not: libbpf would read such an input as its first member
+ * alone; a negative errno if it cannot be read. Before
+ * abtf_linker__link(), or instead of it.
  */
 ABTF_API int abtf_linker__check_final(struct abtf_linker *l);
 ABTF_API const struct btf *abtf_linker__btf(const struct abtf_linker *l);

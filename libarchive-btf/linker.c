@@ -192,18 +192,20 @@ static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
 		snprintf(buf, len, "a compressed BTF archive member");
 }
 
-/* 0 if @l's input is final BTF; -EINVAL after saying why it is not. */
+/* 1 if @l's input is final BTF, 0 after saying why it is not, or -errno. */
 static int check_final(struct abtf_linker *l, const char *role)
 {
 	char what[96];
 	int err = l->nr_members ? 0 : abtf__walk_members(l);
 
-	if (err || is_final(l))
+	if (err)
 		return err;
+	if (is_final(l))
+		return 1;
 	unlinked_what(l, what, sizeof(what));
 	pr_warn(&l->pr, "%s: %snot final BTF but %s: link it with btf-link "
 		"first", l->path, role, what);
-	return -EINVAL;
+	return 0;
 }
 
 ABTF_API int abtf_linker__check_final(struct abtf_linker *l)
@@ -228,7 +230,7 @@ static int check_base_final(struct abtf_linker *l)
 		return -errno;
 	err = check_final(b, "the base is ");
 	abtf_linker__free(b);
-	return err;
+	return err == 1 ? 0 : err ? err : -EINVAL;
 }
 
 static int load_base(struct abtf_linker *l)
@@ -242,10 +244,9 @@ static int load_base(struct abtf_linker *l)
 		return err;
 	l->base = btf__parse(l->opts.base_path, NULL);
 	if (!l->base) {
-		int err = -errno;
-
+		err = -errno;
 		pr_warn(&l->pr, "%s: cannot read base BTF: %s",
-			l->opts.base_path, strerror(errno));
+			l->opts.base_path, strerror(-err));
 		return err;
 	}
 	return 0;

@@ -364,7 +364,9 @@ start_distccd() {
 	# no fallback: the object can only come from distccd
 	DISTCC_FALLBACK=0 timeout 60 "$CC_BTF" distcc gcc -g -c t.c -o t.o
 	has_sec t.o .BTF
-	"$BTF_LINK" --compare t.o t.o
+	# (--compare takes final BTF: an object with its group is linked)
+	"$BTF_LINK" -o t.btf t.o
+	"$BTF_LINK" --compare t.btf t.btf
 	grep -q 'COMPILE_OK' "$WORK/distccd.log"
 }
 

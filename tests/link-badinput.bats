@@ -295,6 +295,36 @@ bad_archive() {
 	unchanged long-prog
 }
 
+@test "link-badinput: --base and --compare take final BTF; --base X X in place is refused" {
+	local fin="link it with btf-link first"
+	make_archive
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/link-a.c" -o a.o
+	"$BTF_LINK" -o final.btf prog
+	cp prog final-prog
+	"$BTF_LINK" final-prog
+	keep archive.bin prog a.o final.btf final-prog
+	# an unlinked base: libbpf would take its first member alone
+	fails_with "prog: the base is not final BTF but a BTF archive of 4 members: $fin" \
+		"$BTF_LINK" -o out.btf --base prog a.o
+	fails_with "archive.bin: the base is not final BTF but a BTF archive of 4 members: $fin" \
+		"$BTF_LINK" -o out.btf --base archive.bin a.o
+	fails_with "a.o: the base is not final BTF but a BTF archive member with its .debug_btf_addr group: $fin" \
+		"$BTF_LINK" -o out.btf --base a.o final-prog
+	# in place on its own base, as -o on its input
+	fails_with "final-prog: the output is the input final-prog; refusing to overwrite it" \
+		"$BTF_LINK" --base final-prog final-prog
+	# --compare: an archive is not compared as its first member
+	fails_with "archive.bin: not final BTF but a BTF archive of 4 members: $fin" \
+		"$BTF_LINK" --compare archive.bin final.btf
+	fails_with "a.o: not final BTF but a BTF archive member with its .debug_btf_addr group: $fin" \
+		"$BTF_LINK" --compare final.btf a.o
+	fails_with "prog: not final BTF but a BTF archive of 4 members: $fin" \
+		"$BTF_LINK" --compare --base prog final.btf final.btf
+	unchanged archive.bin prog a.o final.btf final-prog
+	# final BTF still compares
+	same_btf final.btf final-prog
+}
+
 # make_kfuncs: kprog, tests/fixtures/kfuncs.c (kfunc sets in .BTF_ids)
 # through cc-btf, linked with link.lds; it links with decl_tag_kfuncs.
 KFUNC_FEATS=--btf_features=decl_tag,decl_tag_kfuncs
