@@ -611,3 +611,64 @@ bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
 	return l->nr_skip && bsearch(&key, l->skip, l->nr_skip,
 				     sizeof(*l->skip), u64_cmp);
 }
+
+/* ---- the prototypes of FUNCs left out ---- */
+
+#define REF_BY_DROPPED	1	/* a FUNC the link leaves out */
+#define REF_BY_KEPT	2	/* any type the link keeps */
+
+static int mark_kept(uint32_t *id, void *ctx)
+{
+	struct { uint8_t *ref; uint32_t nr; } *c = ctx;
+
+	if (*id && *id <= c->nr)
+		c->ref[*id] |= REF_BY_KEPT;
+	return 0;
+}
+
+/*
+ * pahole writes a function's prototype only with its FUNC: a FUNC_PROTO
+ * that a FUNC the link leaves out (absent from the image, not the first
+ * of its name, or left out by optimized_func or consistent_func) refers
+ * to goes too, unless a type the link keeps refers to it as well (another
+ * FUNC of the same prototype, a pointer to a function). Types only the
+ * prototype reaches stay: pahole writes every type of a unit. @map is
+ * the input's choice (0: left out), DECL_TAGs not decided yet.
+ */
+int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
+			   uint32_t *map)
+{
+	struct { uint8_t *ref; uint32_t nr; } c = { .nr = in->nr_types };
+	bool any = false;
+	uint32_t id;
+
+	for (id = 1; id <= in->nr_types && !any; id++) {
+		const struct btf_type *t = (const void *)(in->types + toff[id]);
+
+		any = BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && !map[id];
+	}
+	if (!any)
+		return 0;	/* every FUNC kept: nothing to look at */
+	c.ref = calloc((size_t)in->nr_types + 1, 1);
+	if (!c.ref)
+		return -ENOMEM;
+	for (id = 1; id <= in->nr_types; id++) {
+		struct btf_type *t = (void *)(in->types + toff[id]);
+
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && !map[id]) {
+			if (t->type && t->type <= in->nr_types)
+				c.ref[t->type] |= REF_BY_DROPPED;
+		} else if (map[id]) {
+			abtf__for_each_type_id(t, mark_kept, &c);
+		}
+	}
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t = (const void *)(in->types + toff[id]);
+
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC_PROTO &&
+		    c.ref[id] == REF_BY_DROPPED)
+			map[id] = 0;
+	}
+	free(c.ref);
+	return 0;
+}

@@ -275,6 +275,8 @@ int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
 bool abtf__func_dropped(const struct abtf_linker *l, const char *name);
 bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
 			uint32_t ordinal);
+int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
+			   uint32_t *map);
 
 /* kfuncs.c */
 int abtf__collect_kfuncs(struct abtf_linker *l);

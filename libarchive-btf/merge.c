@@ -477,6 +477,9 @@ static int decide_all(struct abtf_linker *l, struct node *n,
 			       keep;
 		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
+	keep = abtf__drop_func_protos(in, sc->toff, sc->map);
+	if (keep < 0)
+		return keep;
 	if (l->feats & ABTF_FEAT_DECL_TAG)
 		decide_decl_tags(sc);
 	return 0;

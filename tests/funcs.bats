@@ -340,3 +340,43 @@ clang_as_pahole() {
 	done
 }
 
+# orphan_protos BTF: the FUNC_PROTOs of BTF that no type refers to.
+orphan_protos() {
+	bpftool btf dump file "$1" | awk '
+		/^\[/ {
+			id = $1; gsub(/[][]/, "", id)
+			if ($2 == "FUNC_PROTO")
+				proto[id] = 1
+		}
+		{
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^(ret_)?type_id=/) {
+					r = $i; sub(/.*=/, "", r)
+					ref[r] = 1
+				}
+		}
+		END { for (p in proto) if (!(p in ref)) print p }'
+}
+
+@test "a FUNC left out takes its FUNC_PROTO along, unless a kept type shares it" {
+	need_tools
+	need_cmd clang
+	build_clang
+	build_prog
+	local p feats
+	for p in clangprog prog; do
+		for feats in $FEATS $FEATS,optimized_func,consistent_func; do
+			"$BTF_LINK" --btf_features=$feats -o out.btf $p
+			diff -u /dev/null <(orphan_protos out.btf)
+		done
+	done
+	# what the test stands on: FUNCs left out (unused_mid's and
+	# folded's by optimized_func, funcs-a.o's conflict_fn by the first
+	# of its name in the default link), and unused_mid's prototype is
+	# twin_mid's too, which keeps it
+	bpftool btf dump file funcs-clang.o | grep -q "FUNC 'unused_mid'"
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func -o opt.btf clangprog
+	! funcs opt.btf | grep -qx unused_mid
+	protos opt.btf | grep -qx 'twin_mid(a, unused, b)'
+	[ "$(nm prog | grep -c ' t conflict_fn$')" = 2 ]
+}
