@@ -287,10 +287,9 @@ static bool unlinked(const char *path)
 
 static struct btf *load_btf(const char *path, struct btf *base)
 {
-	struct tool_file in = { .path = path };
 	struct btf *btf;
 
-	if (check_input(&in) || unlinked(path))
+	if (unlinked(path))
 		return NULL;
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
@@ -303,6 +302,21 @@ static void print_diff(void *ctx, const char *line)
 {
 	tool__put_escaped(ctx, line);
 	fputc('\n', ctx);
+}
+
+/* The files of --compare, all checked before any is read. */
+static int check_inputs(const struct btf_link *bl)
+{
+	struct tool_file in[3] = {
+		{ .path = bl->base_path },
+		{ .path = bl->files[0] }, { .path = bl->files[1] },
+	};
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (in[i].path && check_input(&in[i]))
+			return -EINVAL;
+	return 0;
 }
 
 static int do_compare(struct btf_link *bl)
@@ -320,6 +334,8 @@ static int do_compare(struct btf_link *bl)
 		error(NULL, "--compare needs two files, got %d", bl->nr_files);
 		return EXIT_TROUBLE;
 	}
+	if (check_inputs(bl))
+		return EXIT_TROUBLE;
 	if (bl->base_path && !(base = load_btf(bl->base_path, NULL)))
 		return EXIT_TROUBLE;
 	a = load_btf(bl->files[0], base);
@@ -329,7 +345,7 @@ static int do_compare(struct btf_link *bl)
 	n = abtf_btf__compare(a, b, &opts);
 	if (n < 0) {
 		error(bl->files[0], "cannot compare with %s: %s", bl->files[1],
-		      strerror(-n));
+		      TOOL_STRERROR(n));
 		goto out_free;
 	}
 	if (fflush(stdout) || ferror(stdout)) {
@@ -406,7 +422,7 @@ static int write_outputs(struct btf_link *bl, struct abtf_linker *l,
 	ret = write_one(bl, l);
 	take_term_signal(&set, &old);
 	if (ret < 0 && pc->nr_errors == nr_errors)	/* not said yet */
-		error(dst, "cannot write: %s", strerror(-ret));
+		error(dst, "cannot write: %s", TOOL_STRERROR(ret));
 	return ret;
 }
 

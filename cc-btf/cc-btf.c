@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cc-btf.h"
+#include "../tool-common/tool.h"
 
 #ifndef ABTF_VERSION
 #define ABTF_VERSION "unknown"
@@ -385,7 +386,7 @@ static int wrap(struct cc_btf *cb)
 	if (!cb->no_btf) {
 		ret = cc_btf__find_objects(cb);
 		if (ret) {
-			cc_btf__msg("error: %s", strerror(-ret));
+			cc_btf__msg("error: %s", TOOL_STRERROR(ret));
 			return EXIT_ENCODE;
 		}
 		if (cb->objs.nr && cc_btf__check_kbuild(cb)) {

@@ -35,6 +35,7 @@
 
 #include "archive_btf.h"
 #include "cc-btf.h"
+#include "../tool-common/tool.h"
 
 /* Where one file's BTF goes. */
 struct target {
@@ -88,7 +89,7 @@ static void report_failure(struct cc_btf *cb, const char *file, int err,
 	size_t nr = cb->msgs.nr;
 
 	if (!nr) {
-		cc_btf__msg("%s: %s: %s", kind, file, strerror(-err));
+		cc_btf__msg("%s: %s: %s", kind, file, TOOL_STRERROR(err));
 		return;
 	}
 	print_msgs(cb, nr - 1, "warning");

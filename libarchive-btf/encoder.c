@@ -159,7 +159,7 @@ static int open_elf(struct abtf_encoder *enc)
 		int err = -errno;
 
 		pr_warn(&enc->pr, "%s: cannot open: %s", enc->path,
-			strerror(errno));
+			ABTF_STRERROR(errno));
 		return err;
 	}
 	elf_version(EV_CURRENT);
@@ -1324,7 +1324,7 @@ static int build_btf(struct abtf_encoder *enc)
 	if (!enc->btf) {
 		err = -errno;
 		pr_warn(&enc->pr, "%s: internal error: the BTF built is invalid: "
-			"%s", enc->path, strerror(-err));
+			"%s", enc->path, ABTF_STRERROR(-err));
 		return err;
 	}
 	/* what btf-link checks of each member, checked where it is made */
@@ -1336,7 +1336,7 @@ static int build_btf(struct abtf_encoder *enc)
 	if (err)
 		pr_warn(&enc->pr, "%s: BTF deduplication of its %u compile "
 			"units failed: %s", enc->path, enc->nr_units,
-			strerror(-err));
+			ABTF_STRERROR(-err));
 	return err;
 }
 
@@ -1491,6 +1491,6 @@ ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst)
 		return -ENOMEM;
 	err = abtf_write_file(dst, raw, size);
 	if (err)
-		pr_warn(&enc->pr, "%s: cannot write: %s", dst, strerror(-err));
+		pr_warn(&enc->pr, "%s: cannot write: %s", dst, ABTF_STRERROR(-err));
 	return err;
 }

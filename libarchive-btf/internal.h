@@ -116,6 +116,14 @@ int abtf__tmpfile_for(const char *path, char **tmp);
 int abtf__tmpfile_commit(char *tmp, const char *path);
 void abtf__tmpfile_abort(char *tmp);
 
+/*
+ * An errno value (either sign) in words, libbpf's own codes (4000 up,
+ * LIBBPF_ERRNO__*) too, which strerror() calls "Unknown error 4001".
+ * ABTF_STRERROR() gives it a buffer that lasts the statement.
+ */
+const char *abtf__strerror(int err, char *buf, size_t size);
+#define ABTF_STRERROR(err)	abtf__strerror((err), (char[96]){ 0 }, 96)
+
 /* The per-CPU section, and the prefix of its input subsections. */
 #define ABTF_PERCPU_SEC		".data..percpu"
 

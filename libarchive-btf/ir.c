@@ -359,7 +359,7 @@ void *ir__emit_raw(struct ir *ir, size_t *size)
 			pr_warn(ir->pr, "%s: cannot encode BTF %s '%s': %s",
 				ir->path, kind_str(n->kind),
 				abtf__safe_name(n->name ? n->name : "", name,
-						sizeof(name)), strerror(-err));
+						sizeof(name)), ABTF_STRERROR(-err));
 		}
 	}
 	if (!err) {

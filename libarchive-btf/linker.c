@@ -120,7 +120,7 @@ abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 	l->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (l->fd < 0 || fstat(l->fd, &st)) {
 		err = -errno;
-		pr_warn(&l->pr, "%s: cannot open: %s", path, strerror(errno));
+		pr_warn(&l->pr, "%s: cannot open: %s", path, ABTF_STRERROR(errno));
 		goto out_free;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -246,7 +246,7 @@ static int load_base(struct abtf_linker *l)
 	if (!l->base) {
 		err = -errno;
 		pr_warn(&l->pr, "%s: cannot read base BTF: %s",
-			l->opts.base_path, strerror(-err));
+			l->opts.base_path, ABTF_STRERROR(-err));
 		return err;
 	}
 	return 0;

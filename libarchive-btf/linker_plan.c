@@ -474,7 +474,7 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 			pr_warn(&l->pr, "%s", nodes[i].msg);
 		else
 			pr_warn(&l->pr, "%s: %s", l->path,
-				strerror(-nodes[i].err));
+				ABTF_STRERROR(-nodes[i].err));
 		return nodes[i].err;
 	}
 	return 0;
@@ -586,7 +586,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 	n->err = buf ? read_leaf_bytes(l, n, plain, at, span, buf) : -ENOMEM;
 	if (n->err == -EIO)
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
-			strerror(-n->err));
+			ABTF_STRERROR(-n->err));
 	for (i = 0; !n->err && i < n->nr; i++) {
 		n->err = abtf__check_member(l, n->first + i, buf + at[i],
 					    &n->pr, &ms[i]);

@@ -31,7 +31,7 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 		return -ENOMEM;
 	err = abtf_write_file(dst, raw, size);
 	if (err)
-		pr_warn(&l->pr, "%s: cannot write: %s", dst, strerror(-err));
+		pr_warn(&l->pr, "%s: cannot write: %s", dst, ABTF_STRERROR(-err));
 	return err;
 }
 
@@ -99,10 +99,28 @@ static int set_section(Elf *elf, size_t shndx, const void *data, size_t size)
  * the final BTF is written over the archive at the same offset and the
  * section shrinks; .debug_btf_addr and its relocations are emptied likewise.
  */
+/*
+ * elf_update() of @elf into @dst. A failed write says errno's reason (No
+ * space left on device), which libelf's own message leaves out.
+ */
+static int update_elf(const struct abtf_linker *l, Elf *elf, const char *dst)
+{
+	int err;
+
+	errno = 0;
+	if (elf_update(elf, ELF_C_WRITE) >= 0)
+		return 0;
+	err = errno ? -errno : -EIO;
+	pr_warn(&l->pr, "%s: cannot write: %s (%s)", dst, ABTF_STRERROR(-err),
+		elf_errmsg(-1));
+	return err;
+}
+
 static int write_exec(struct abtf_linker *l, const char *dst, const void *raw,
 		      uint32_t size)
 {
 	Elf *elf = NULL;
+	bool said = false;
 	char *tmp;
 	int fd, err;
 
@@ -119,14 +137,15 @@ static int write_exec(struct abtf_linker *l, const char *dst, const void *raw,
 	}
 	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
 	err = set_section(elf, l->btf_shndx, raw, size);
+	said = err == -EFBIG;
 	if (err == -EFBIG)
 		pr_warn(&l->pr, "%s: the final BTF (%u bytes) is larger than "
 			"the .BTF section; write it with -o", l->path, size);
 	if (!err && l->addr_shndx)
 		err = set_section(elf, l->addr_shndx, "", 0);
-	if (!err && elf_update(elf, ELF_C_WRITE) < 0) {
-		pr_warn(&l->pr, "%s: cannot write: %s", dst, elf_errmsg(-1));
-		err = -EIO;
+	if (!err) {
+		err = update_elf(l, elf, dst);
+		said = err;
 	}
 	elf_end(elf);
 	elf = NULL;
@@ -137,9 +156,9 @@ static int write_exec(struct abtf_linker *l, const char *dst, const void *raw,
 		goto out_abort;
 	return abtf__tmpfile_commit(tmp, dst);
 out_abort:
-	if (err != -EFBIG && err != -EIO)
+	if (!said)
 		pr_warn(&l->pr, "%s: cannot write: %s", dst,
-			elf ? elf_errmsg(-1) : strerror(-err));
+			elf ? elf_errmsg(-1) : ABTF_STRERROR(-err));
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)
@@ -206,8 +225,8 @@ enum {
 };
 
 /* A relocatable object with the final BTF in an allocatable .BTF. */
-static int write_btf_object(struct abtf_linker *l, int fd, const void *raw,
-			    uint32_t size)
+static int write_btf_object(struct abtf_linker *l, int fd, const char *dst,
+			    const void *raw, uint32_t size)
 {
 	static const char shstrtab[] = "\0" ABTF_SEC_BTF "\0"
 				       OBJ_SHSTRTAB_NAME "\0" OBJ_NOTE_NAME;
@@ -230,14 +249,14 @@ static int write_btf_object(struct abtf_linker *l, int fd, const void *raw,
 			size) ||
 	    new_section(elf, OBJ_NAME_SHSTRTAB, SHT_STRTAB, 0, 1, shstrtab,
 			sizeof(shstrtab)) ||
-	    new_section(elf, OBJ_NAME_NOTE, SHT_PROGBITS, 0, 1, "", 0) ||
-	    elf_update(elf, ELF_C_WRITE) < 0)
+	    new_section(elf, OBJ_NAME_NOTE, SHT_PROGBITS, 0, 1, "", 0))
 		goto out;
-	err = 0;
+	err = update_elf(l, elf, dst);
+	elf_end(elf);
+	return err;
 out:
-	if (err)
-		pr_warn(&l->pr, "%s: cannot make the BTF object: %s", l->path,
-			elf_errmsg(-1));
+	pr_warn(&l->pr, "%s: cannot make the BTF object: %s", dst,
+		elf_errmsg(-1));
 	if (elf)
 		elf_end(elf);
 	return err;
@@ -261,10 +280,10 @@ ABTF_API int abtf_linker__write_object(struct abtf_linker *l, const char *dst)
 		return -ENOMEM;
 	fd = abtf__tmpfile_for(dst, &tmp);
 	if (fd < 0) {
-		pr_warn(&l->pr, "%s: cannot write: %s", dst, strerror(-fd));
+		pr_warn(&l->pr, "%s: cannot write: %s", dst, ABTF_STRERROR(-fd));
 		return fd;
 	}
-	err = write_btf_object(l, fd, raw, size);
+	err = write_btf_object(l, fd, dst, raw, size);
 	if (close(fd) && !err)
 		err = -errno;
 	if (err) {

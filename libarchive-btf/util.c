@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "internal.h"
 
 void abtf__print(const struct abtf_printer *p, enum abtf_print_level level,
@@ -138,6 +140,13 @@ int abtf__tmpfile_for(const char *path, char **tmp)
 		return err;
 	}
 	return fd;
+}
+
+const char *abtf__strerror(int err, char *buf, size_t size)
+{
+	if (libbpf_strerror(err, buf, size) && !buf[0])
+		snprintf(buf, size, "error %d", err < 0 ? -err : err);
+	return buf;
 }
 
 void abtf__tmpfile_abort(char *tmp)

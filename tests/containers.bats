@@ -2,7 +2,9 @@
 # The library's containers (libarchive-btf/util.c's abtf__grow() and string
 # interning, hashmap.c): tests/unit/containers.c, compiled now with their
 # sources. Everything else tests them through cc-btf and btf-link; this
-# holds the growth helper to its overflow check, which no valid input reaches.
+# holds the growth helper to its overflow check, which no valid input
+# reaches, and the error words to libbpf's codes (LIBBPF_ERRNO__*), which
+# strerror() calls "Unknown error 4003".
 
 load test_helper
 
@@ -13,7 +15,7 @@ load test_helper
 	gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Wno-unused-parameter \
 		-I"$lib" $(pkg-config --cflags libelf) \
 		-o containers "$ABTF_TOP/tests/unit/containers.c" \
-		"$lib/util.c" "$lib/hashmap.c"
+		"$lib/util.c" "$lib/hashmap.c" $(pkg-config --libs libbpf)
 	run timeout 60 ./containers
 	echo "$output"
 	[ "$status" -eq 0 ]

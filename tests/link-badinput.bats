@@ -39,6 +39,13 @@ setup() {
 	need_built
 }
 
+# A tmpfs a test mounted on $WORK/w/full (a full disk) goes with it.
+teardown() {
+	if mountpoint -q "$WORK/w/full" 2>/dev/null; then
+		umount "$WORK/w/full"
+	fi
+}
+
 # make_archive: prog, the "vmlinux" of tests/link.bats, and archive.bin,
 # its .BTF (four members); both link. Nothing else is left in $PWD.
 make_archive() {
@@ -323,6 +330,30 @@ bad_archive() {
 	unchanged archive.bin prog a.o final.btf final-prog
 	# final BTF still compares
 	same_btf final.btf final-prog
+}
+
+@test "link-badinput: a full disk: the error says No space left on device, naming the output" {
+	[ "$(id -u)" -eq 0 ] || unavailable "mounting a tmpfs needs root"
+	make_archive
+	mkdir full
+	# (teardown unmounts it if the test fails)
+	mount -t tmpfs -o size=4k tmpfs full 2>/dev/null ||
+		unavailable "cannot mount a tmpfs here"
+	head -c 3000 /dev/zero >full/fill
+	cp prog full/prog 2>/dev/null || true
+	keep prog
+	for mode in --object -o; do
+		run --separate-stderr "$BTF_LINK" $mode full/out prog
+		echo "$mode: exit $status: $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ $stderr == "btf-link: error: full/out: cannot write: No space left on device"* ]]
+		[ ! -e full/out ]
+	done
+	ls -A full >"$WORK/full.ls"
+	umount full
+	[ "$(cat "$WORK/full.ls")" = "$(printf 'fill\nprog')" ]
+	unchanged prog
 }
 
 # make_kfuncs: kprog, tests/fixtures/kfuncs.c (kfunc sets in .BTF_ids)

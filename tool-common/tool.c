@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "tool.h"
 
 static int __attribute__((format(printf, 3, 4)))
@@ -117,6 +119,13 @@ int tool__check_output(const char *out, const struct tool_file *ins,
 			return fail(why, -EINVAL, "the output is the input %s; "
 				    "refusing to overwrite it", ins[i].path);
 	return tool__check_rewrite(out, why);
+}
+
+const char *tool__strerror(int err, char *buf, size_t size)
+{
+	if (libbpf_strerror(err, buf, size) && !buf[0])
+		snprintf(buf, size, "error %d", err < 0 ? -err : err);
+	return buf;
 }
 
 void tool__put_escaped(FILE *f, const char *s)

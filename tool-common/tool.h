@@ -53,6 +53,13 @@ int tool__check_output(const char *out, const struct tool_file *ins,
 void tool__put_escaped(FILE *f, const char *s);
 
 /*
+ * A library error (a negative errno) in words, libbpf's own codes (4000
+ * up) too; TOOL_STRERROR() gives it a buffer that lasts the statement.
+ */
+const char *tool__strerror(int err, char *buf, size_t size);
+#define TOOL_STRERROR(err)	tool__strerror((err), (char[96]){ 0 }, 96)
+
+/*
  * One message line on @f in one write, so that the lines of tools run in
  * parallel (make -j) never mix: "@prog: @kind@file: @msg\n", @file and
  * @msg escaped as by tool__put_escaped(); @file may be NULL.

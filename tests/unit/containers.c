@@ -117,10 +117,21 @@ static void test_strtab(void)
 	abtf__strtab_free(&st);
 }
 
+/* Error words: libbpf's codes named, never "Unknown error 4003". */
+static void test_strerror(void)
+{
+	CHECK(!strcmp(ABTF_STRERROR(-ENOSPC), strerror(ENOSPC)));
+	CHECK(!strcmp(ABTF_STRERROR(ENOSPC), strerror(ENOSPC)));
+	CHECK(!strstr(ABTF_STRERROR(-4001), "Unknown error"));
+	CHECK(!strstr(ABTF_STRERROR(-4003), "Unknown error"));
+	CHECK(strstr(ABTF_STRERROR(-4999), "4999") != NULL);
+}
+
 int main(void)
 {
 	test_grow();
 	test_hmap();
 	test_strtab();
+	test_strerror();
 	return failed;
 }
