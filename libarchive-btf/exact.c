@@ -672,6 +672,112 @@ static int resolve_ref(uint32_t *id, void *ctx)
 	return c->x->err;
 }
 
+/* ---- what reaches a forward declaration ---- */
+
+static bool is_fwd_like(const struct btf_type *t)
+{
+	int kind = BTF_INFO_KIND(t->info);
+
+	return kind == BTF_KIND_FWD ||
+	       ((kind == BTF_KIND_ENUM || kind == BTF_KIND_ENUM64) &&
+		!BTF_INFO_VLEN(t->info));
+}
+
+struct reach {
+	const uint8_t *types;
+	const uint32_t *off;
+	uint32_t nr;
+	uint32_t *cnt;		/* CSR: referrers of ID i at rev[cnt[i]..] */
+	uint32_t *rev;
+	uint32_t from;		/* the referrer being counted or filled */
+	bool fill;
+};
+
+static int reach_edge(uint32_t *id, void *ctx)
+{
+	struct reach *r = ctx;
+
+	if (!*id || *id > r->nr)
+		return 0;
+	if (r->fill)
+		r->rev[--r->cnt[*id]] = r->from;
+	else
+		r->cnt[*id]++;
+	return 0;
+}
+
+static int reach_edges(struct reach *r, bool fill)
+{
+	uint32_t id;
+
+	r->fill = fill;
+	for (id = 1; id <= r->nr; id++) {
+		r->from = id;
+		abtf__for_each_type_id((struct btf_type *)(r->types + r->off[id]),
+				       reach_edge, r);
+	}
+	return 0;
+}
+
+/*
+ * @fwd[id] = 1 for every type 1..@nr of @types (records at @off[id])
+ * that reaches a FWD, or an enum without values, through one reference
+ * or more. Such a type means something only once the root has decided
+ * what each FWD stands for (libbpf's walks bind a FWD to whichever struct
+ * of its name they meet first, in the order of the whole archive): no
+ * step below the root may merge it with another (docs/design.md, "one
+ * meaning"). The FWDs themselves are not marked: libbpf merges equal FWDs
+ * unconditionally.
+ */
+int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
+		    uint8_t *fwd)
+{
+	struct reach r = { .types = types, .off = off, .nr = nr };
+	uint32_t id, i, total = 0, *queue, head = 0, tail = 0;
+
+	memset(fwd, 0, (size_t)nr + 1);
+	r.cnt = calloc((size_t)nr + 2, sizeof(*r.cnt));
+	queue = malloc(((size_t)nr + 1) * sizeof(*queue));
+	if (!r.cnt || !queue) {
+		free(r.cnt);
+		free(queue);
+		return -ENOMEM;
+	}
+	reach_edges(&r, false);
+	for (id = 1; id <= nr + 1; id++) {	/* counts -> ends */
+		total += r.cnt[id];
+		r.cnt[id] = total;
+	}
+	r.rev = malloc(((size_t)total + 1) * sizeof(*r.rev));
+	if (!r.rev) {
+		free(r.cnt);
+		free(queue);
+		return -ENOMEM;
+	}
+	reach_edges(&r, true);	/* cnt[i]: the start of i's referrers */
+	r.cnt[nr + 1] = total;
+	for (id = 1; id <= nr; id++)
+		if (is_fwd_like((const void *)(types + off[id])))
+			queue[tail++] = id;
+	while (head < tail) {
+		uint32_t t = queue[head++];
+
+		for (i = r.cnt[t]; i < r.cnt[t + 1]; i++) {
+			uint32_t from = r.rev[i];
+
+			if (fwd[from])
+				continue;
+			fwd[from] = 1;
+			if (!is_fwd_like((const void *)(types + off[from])))
+				queue[tail++] = from;
+		}
+	}
+	free(r.cnt);
+	free(r.rev);
+	free(queue);
+	return 0;
+}
+
 /*
  * Map the input types @map marks EXACT_NEW to equal node types where
  * there are some; the rest stay EXACT_NEW. @toff: each input type's
@@ -683,25 +789,32 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
 			   .end_old = n->next_id };
 	size_t cnt = (size_t)in->nr_types + 1;
+	uint8_t *fwd = NULL;
 	uint32_t id;
 
 	if (!n->ex_map.cnt)
 		return 0;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));
+	fwd = malloc(cnt);
 	x.hyp = calloc(cnt, sizeof(*x.hyp));
 	x.walked = malloc(cnt * sizeof(*x.walked));
 	x.widx = malloc(cnt * sizeof(*x.widx));
-	if (!x.state || !x.hyp || !x.walked || !x.widx) {
+	if (!x.state || !fwd || !x.hyp || !x.walked || !x.widx) {
 		x.err = -ENOMEM;
 		goto out;
 	}
+	x.err = abtf__fwd_reach(in->types, toff, in->nr_types, fwd);
+	if (x.err)
+		goto out;
+	/* what reaches a FWD stays new: the root decides it */
 	for (id = 1; id < cnt; id++)
-		x.state[id] = map[id] && can_map(in_type(&x, id)) ? T_OPEN :
-			      T_DONE;
+		x.state[id] = map[id] && can_map(in_type(&x, id)) && !fwd[id] ?
+			      T_OPEN : T_DONE;
 	for (id = 1; id < cnt && !x.err; id++)
 		decide(&x, id, 0);
 out:
 	free(x.state);
+	free(fwd);
 	free(x.hyp);
 	free(x.walked);
 	free(x.widx);

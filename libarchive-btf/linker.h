@@ -328,6 +328,9 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 		    const uint32_t *toff);
 int abtf__exact_add(struct node *n, uint32_t id, size_t off);
+/* @fwd[id]: type @id of @types (at @off[id]) reaches a FWD (exact.c). */
+int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
+		    uint8_t *fwd);
 /*
  * A struct member type's signature, which every type a walk (exact.c's,
  * or libbpf's in node_dedup.c) may find equal to it shares: its records

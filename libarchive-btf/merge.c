@@ -498,7 +498,12 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	int err;
 
 	err = decide_all(l, n, sc);
-	if (!err && !l->opts.no_exact)
+	/*
+	 * Over a base, a type of one meaning in the module may still be
+	 * decided two ways by the root's dedup, against a base struct that
+	 * reaches a FWD: the root alone merges a module's types.
+	 */
+	if (!err && !l->opts.no_exact && !l->base)
 		err = abtf__exact_map(n, in, sc->map, sc->toff);
 	if (err)
 		return err;
@@ -675,11 +680,12 @@ static struct btf *libbpf_dedup(const struct abtf_linker *l, struct node *n,
 }
 
 /*
- * Deduplicate the node's merged BTF @raw (consumed): node_dedup.c into
- * *@raw_out, or btf__dedup() into *@btf_out where node_dedup.c leaves it
- * to libbpf (split BTF, a shape whose result is libbpf's table order's;
- * opts.libbpf_dedup and opts.no_exact, for tests). Returns 0 or a
- * negative errno.
+ * Deduplicate the node's merged BTF @raw (consumed) into *@raw_out, or
+ * into *@btf_out where libbpf decides: below the root by meaning alone
+ * (node_dedup.c's exact mode; a module's nodes not at all), at the root
+ * by libbpf's algorithm (node_dedup.c, or btf__dedup() for split BTF, a
+ * shape whose result is libbpf's table order's, and opts.libbpf_dedup).
+ * Returns 0 or a negative errno.
  */
 static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 		 size_t size, struct btf *base, void **raw_out,
@@ -690,7 +696,9 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 
 	*raw_out = NULL;
 	*btf_out = NULL;
-	if (!n->root)
+	if (!n->root && l->base)
+		ret = 0;	/* a module's: left to its root (above) */
+	else if (!n->root)
 		ret = abtf__node_dedup(&raw, &size, true);
 	else if (!base && !l->opts.libbpf_dedup)
 		ret = abtf__node_dedup(&raw, &size, false);

@@ -47,12 +47,14 @@
  * its base changes the rules, and a module's BTF is small.
  *
  * Exact mode (every node below the root of the merge tree): the same
- * algorithm without its two rules about forward declarations: in the
- * walk a FWD is equal only to a FWD, and an enum without values only to
- * one without values; step 4 does not run. Only types of one meaning are
- * merged then (docs/design.md, "one meaning"), and of two canonical
- * structs that both pass, the first is as good as the other: nothing is
- * left to btf__dedup().
+ * algorithm without its rules about forward declarations: in the walk a
+ * FWD is equal only to a FWD, and an enum without values only to one
+ * without values; step 4 does not run; and a type that reaches a FWD
+ * (abtf__fwd_reach()) is never merged, for what it means is only known
+ * once the root has bound its FWDs. Only types of one meaning, and whose
+ * meaning no FWD leaves open, are merged then (docs/design.md, "one
+ * meaning"); of two canonical structs that both pass, the first is as
+ * good as the other: nothing is left to btf__dedup().
  *
  * No recursion over type references: the walk and the reference types
  * use explicit stacks, so a chain of 100,000 typedefs costs no stack.
@@ -100,6 +102,7 @@ struct ndd {
 	uint32_t budget;	/* identical_structs() steps left in a walk */
 	struct strtab strs;	/* the new string section */
 	bool exact;		/* no FWD equal to a struct; none resolved */
+	uint8_t *fwd;		/* exact: type ID -> reaches a FWD: kept */
 };
 
 static const struct btf_type void_type;
@@ -710,6 +713,10 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 
 	if (is_mapped(d, id) || !is_composite(kind_of(t)))
 		return 0;
+	if (d->fwd && d->fwd[id]) {
+		d->map[id] = id;	/* the root decides it */
+		return 0;
+	}
 	h = hash_struct(t);
 	for (i = 0; i < vlen_of(t); i++)
 		h = mix(h, member_sig(d, m[i].type));
@@ -838,6 +845,10 @@ static int ref_finish(struct ndd *d, uint32_t id)
 		break;
 	default:
 		return -EINVAL;
+	}
+	if (d->fwd && d->fwd[id]) {
+		d->map[id] = id;	/* the root decides it */
+		return 0;
 	}
 	for (e = abtf__hmap_first(&d->table, h); e->val;
 	     e = abtf__hmap_next(&d->table, e))
@@ -977,6 +988,14 @@ static int run(struct ndd *d)
 	if (err)
 		return err;
 
+	if (d->exact) {
+		d->fwd = malloc((size_t)d->nr + 1);
+		if (!d->fwd)
+			return -ENOMEM;
+		err = abtf__fwd_reach(d->types, d->off, d->nr, d->fwd);
+		if (err)
+			return err;
+	}
 	d->map = malloc((d->nr + 1) * sizeof(*d->map));
 	d->hypot = malloc((d->nr + 1) * sizeof(*d->hypot));
 	/* at most one candidate per type */
@@ -1027,6 +1046,7 @@ static void *assemble(struct ndd *d, uint8_t *raw, uint32_t type_len,
 
 static void ndd_free(struct ndd *d)
 {
+	free(d->fwd);
 	free(d->off);
 	free(d->map);
 	free(d->hypot);

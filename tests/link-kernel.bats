@@ -64,6 +64,18 @@ setup_file() {
 	cmp plain.btf z4.btf
 }
 
+@test "link-kernel: the sample objects link to the types of libbpf's dedup alone" {
+	# tests/dedup/oracle.c: the link (one leaf, and a leaf per member)
+	# against btf__dedup() once over every member, by meaning
+	need_kernel ld
+	dedup_oracle_prog ./dedup-oracle
+	linked_sample linked.o
+	run ./dedup-oracle -v linked.o
+	echo "$output" | tail -n 40
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == *", 0 differences" ]]
+}
+
 @test "link-kernel: the sample objects: exact.c and node_dedup.c change no byte of the link" {
 	# their claims (tests/dedup-diff.bats has the fixtures'): the link
 	# against libbpf's dedup alone, and against libbpf's dedup after

@@ -128,6 +128,17 @@ linked_sample() {
 	ld -r -o "$out" "${objs[@]}" 2>/dev/null
 }
 
+# dedup_oracle_prog OUT: tests/dedup/oracle.c (a link against libbpf's
+# dedup alone, by meaning) built against this build's shared library.
+dedup_oracle_prog() {
+	local san=
+	readelf -dW "$ABTF_BUILD/libarchive-btf.so" > so.dyn || return 1
+	grep -q 'libasan' so.dyn && san="-fsanitize=address,undefined"
+	gcc $san -O2 -I"$ABTF_TOP/libarchive-btf" -I"$ABTF_TOP/tests/dedup" \
+		"$ABTF_TOP/tests/dedup/oracle.c" "$ABTF_TOP/tests/dedup/btf_equiv.c" \
+		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
+}
+
 # dedup_diff_prog OUT: tests/fixtures/dedup-diff.c built against this
 # build's shared library (tests/dedup-diff.bats says what it checks).
 dedup_diff_prog() {

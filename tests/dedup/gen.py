@@ -649,8 +649,11 @@ class Gen:
             self.deps(t[1], need, fwd, byval)
         elif c == 'func':
             self.deps(t[1], need, fwd, False)
+            # a parameter of a struct type, even in a function pointer's
+            # prototype, must be complete: BTF has no size for a FWD, and
+            # the kernel's verifier refuses such a FUNC_PROTO
             for p in t[2]:
-                self.deps(p, need, fwd, byval)
+                self.deps(p, need, fwd, True)
         elif c == 'anon':
             for m in t[2]:
                 self.deps(m[0], need, fwd, byval)

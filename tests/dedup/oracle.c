@@ -5,6 +5,7 @@
  * makes of the same members, with whatever libbpf is installed?
  *
  *   dedup-oracle [-v] FILE [BASE]
+ *   dedup-oracle [-v] --btf A B      two raw BTF files, by meaning
  *
  * FILE is a BTF archive (an ELF file whose .BTF holds several members, or
  * raw BTF members concatenated); BASE, when given, a final BTF that the
@@ -133,6 +134,28 @@ out:
 	return all;
 }
 
+/* --btf A B: two raw BTF files compared by meaning (for debugging). */
+static int compare_files(const char *a, const char *b, bool verbose)
+{
+	struct btf *ba = btf__parse_raw(a), *bb = btf__parse_raw(b);
+	struct btf_equiv *u = btf_equiv__new();
+	int diffs = 2;
+
+	if (ba && bb && u) {
+		int ia = btf_equiv__add(u, ba, -1), ib = btf_equiv__add(u, bb, -1);
+
+		btf_equiv__refine(u);
+		diffs = btf_equiv__diff(u, ia, ib, false, verbose, b, a, b) ?
+			1 : 0;
+	} else {
+		fprintf(stderr, "dedup-oracle: cannot read %s or %s\n", a, b);
+	}
+	btf_equiv__free(u);
+	btf__free(ba);
+	btf__free(bb);
+	return diffs;
+}
+
 int main(int argc, char **argv)
 {
 	bool verbose = false;
@@ -147,8 +170,11 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	if (argc == 4 && !strcmp(argv[1], "--btf"))
+		return compare_files(argv[2], argv[3], verbose);
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: dedup-oracle [-v] FILE [BASE]\n");
+		fprintf(stderr, "usage: dedup-oracle [-v] FILE [BASE] | "
+			"[-v] --btf A B\n");
 		return 2;
 	}
 	path = argv[1];
