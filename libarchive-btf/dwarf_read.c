@@ -1206,6 +1206,10 @@ int dw_die__child(struct dw_file *f, const struct dw_die *die,
 
 	if (!die->children)
 		return 1;
+	if (die->end >= die->cu->end) {	/* not even the null entry */
+		*why = "the unit ends before the DIE's children";
+		return -EINVAL;
+	}
 	err = dw_die__read(f, die->cu, die->end, child, why);
 	if (err)
 		return err;
@@ -1259,6 +1263,8 @@ int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why)
 	uint64_t next;
 	int err;
 
+	if (die->off == u->die)	/* no siblings: its tree ends the unit */
+		return 1;
 	if (die->have & DW_HAVE_SIBLING) {
 		next = die->sibling;
 		if (next <= die->off) {
@@ -1272,8 +1278,15 @@ int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why)
 	} else {
 		next = die->end;
 	}
-	if (next >= u->end)	/* no null entry: the unit's DIE's list */
-		return 1;
+	/*
+	 * Any list of DIEs but the unit DIE's (checked above) ends with a
+	 * null entry inside the unit; a unit that ends first is cut short
+	 * (DIEs would be lost without a word).
+	 */
+	if (next >= u->end) {
+		*why = "the unit ends before its list of DIEs does";
+		return -EINVAL;
+	}
 	err = dw_die__read(f, u, next, die, why);
 	if (err)
 		return err;

@@ -152,6 +152,34 @@ debug_info_at() {
 	unchanged short.o
 }
 
+@test "badinput: DWARF 5: a unit that ends before its DIE tree does" {
+	local at first last null
+	need_cmd python3
+	cat >u.c <<-'EOF'
+	struct point { int x, y; };
+	struct point origin;
+	int one(struct point *p) { return p->x; }
+	int two(int a) { return a * 2; }
+	EOF
+	gcc -g -gdwarf-5 -O2 -c u.c -o u.o
+	readelf --debug-dump=info u.o >info
+	sed -n 's/^ <1><\([0-9a-f]*\)>.*/\1/p' info >dies
+	first=$(sed -n 1p dies)		# right after the unit DIE
+	null=$(tail -n 1 dies)		# the list's terminating null entry
+	# at two(), which nothing refers to: it would be lost unsaid
+	last=$(sed -n 's/^ <1><\([0-9a-f]*\)>.*subprogram.*/\1/p' info | tail -n 1)
+	for at in "$first" "$last" "$null"; do
+		cp u.o cut.o
+		python3 "$BATS_TEST_DIRNAME/crafted/craft.py" cut-unit cut.o "0x$at"
+		keep cut.o
+		run --separate-stderr "$CC_BTF" --encode cut.o
+		one_error cut.o
+		[[ $stderr == "cc-btf: error: cut.o: DIE 0x"*"the unit ends before "* ]]
+		unchanged cut.o
+		rm cut.o cut.o.orig
+	done
+}
+
 @test "badinput: a parameter's location list cut short (.debug_loclists, .debug_loc)" {
 	local v sec
 	for v in 5 4; do

@@ -21,6 +21,12 @@ recipe below says, in place. Nothing here is a stored binary.
         func-int     the first FUNC refers to the first INT
         int-200      the first INT gets nr_bits 200
         self-struct  the first struct's first member gets the struct's type
+  craft.py cut-unit OBJ END
+      .debug_info (one unit) ends at byte END: its unit_length and the
+      section's sh_size say so, and the relocations of .rela.debug_info
+      past END become R_*_NONE at offset 0 (no-ops), so that only the DIE
+      tree is cut short: END at a DIE of the unit DIE's children leaves
+      the list of DIEs without its terminating null entry.
   craft.py zbomb OUT KIND
       OUT becomes a raw archive of one compressed member (cc-btf
       --compress's "BTFz" header) whose zlib stream inflates to 4095 MiB
@@ -183,6 +189,21 @@ def btf(path, recipe):
     open(path, 'wb').write(b)
 
 
+def cut_unit(path, end):
+    e = Elf(path)
+    i = e.index('.debug_info')
+    s = e.sh(i)
+    struct.pack_into('<I', e.b, s[4], end - 4)
+    struct.pack_into('<Q', e.b, e.sh_at(i) + 32, end)
+    r = e.sh(e.index('.rela.debug_info'))
+    for at in range(r[4], r[4] + r[5], 24):
+        off, = struct.unpack_from('<Q', e.b, at)
+        if off + 4 > end:
+            struct.pack_into('<QQq', e.b, at, 0, 0, 0)
+    e.save()
+    print('unit cut at byte 0x%x' % end, file=sys.stderr)
+
+
 def zbomb(path, kind):
     mib = 4095
     c = zlib.compressobj(9, zlib.DEFLATED, -15)
@@ -211,6 +232,8 @@ def main(argv):
         symndx(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'btf':
         btf(argv[2], argv[3])
+    elif argv[1] == 'cut-unit':
+        cut_unit(argv[2], int(argv[3], 0))
     elif argv[1] == 'zbomb':
         zbomb(argv[2], argv[3])
     else:
