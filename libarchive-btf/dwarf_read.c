@@ -1042,6 +1042,37 @@ static struct dw_unit *unit_of(struct dw_file *f, uint64_t off)
 	return NULL;
 }
 
+/*
+ * DW_AT_low_pc is an address, or the index of one that .debug_addr holds:
+ * anything else is a DIE read out of step with its abbreviation (a form
+ * changed in .debug_abbrev), whose DIEs past it would be misread or lost.
+ * The unit DIE's own index is not checked: its DW_AT_addr_base may
+ * follow it.
+ */
+static int check_low_pc(const struct dw_file *f, const struct dw_die *die,
+			const struct dw_value *v, const char **why)
+{
+	const struct dw_unit *u = die->cu;
+	uint64_t pos;
+
+	switch (v->form) {
+	case DW_FORM_addr:
+		return 0;
+	case DW_FORM_addrx: case DW_FORM_addrx1: case DW_FORM_addrx2:
+	case DW_FORM_addrx3: case DW_FORM_addrx4: case DW_FORM_GNU_addr_index:
+		if (!u->bases_read || (f->addr.buf &&
+		    table_entry(&f->addr, u, u->addr_base, v->u, u->addr_size,
+				&pos)))
+			return 0;
+		*why = "DW_AT_low_pc: address index past the end of "
+		       ".debug_addr";
+		return -EINVAL;
+	default:
+		*why = "DW_AT_low_pc of a form that is no address";
+		return -EINVAL;
+	}
+}
+
 static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 		      const struct dw_abbrevs *t, const struct dw_abbrev *a,
 		      const char **why)
@@ -1089,7 +1120,9 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 			goto out_form;
 		if (!s->want)
 			continue;
-		err = take_attr(die, s->name, &v, why);
+		err = s->name == DW_AT_low_pc ? check_low_pc(f, die, &v, why) : 0;
+		if (!err)
+			err = take_attr(die, s->name, &v, why);
 		if (err)
 			return err;
 	}
@@ -1148,8 +1181,8 @@ static int open_unit(struct dw_file *f, struct dw_unit *u, const char **why)
 	return 0;
 }
 
-int dw_die__read(struct dw_file *f, struct dw_unit *cu, uint64_t off,
-		 struct dw_die *die, const char **why)
+static int read_die(struct dw_file *f, struct dw_unit *cu, uint64_t off,
+		    struct dw_die *die, const char **why)
 {
 	struct dw_unit *u = cu;
 	const struct dw_abbrev *a;
@@ -1196,6 +1229,15 @@ int dw_die__read(struct dw_file *f, struct dw_unit *cu, uint64_t off,
 	die->children = a->children;
 	err = read_attrs(f, die, &c, u->abbrevs, a, why);
 	die->end = c.p - f->info.buf;
+	return err;
+}
+
+int dw_die__read(struct dw_file *f, struct dw_unit *cu, uint64_t off,
+		 struct dw_die *die, const char **why)
+{
+	int err = read_die(f, cu, off, die, why);
+
+	f->bad_off = err ? off : 0;
 	return err;
 }
 

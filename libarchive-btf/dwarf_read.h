@@ -88,6 +88,7 @@ struct dw_file {
 	size_t nr_units;
 	struct dw_abbrevs *tables;
 	size_t nr_tables, cap_tables;
+	uint64_t bad_off;	/* the DIE the last failed read was at */
 };
 
 /* What a DIE has; bit i is set when the attribute was there. */

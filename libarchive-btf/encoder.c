@@ -509,11 +509,15 @@ static int add_placed(struct abtf_encoder *enc, uint32_t id, struct sym *sym)
 static int bad_dwarf(struct abtf_encoder *enc, const struct dw_die *die,
 		     int err, const char *why)
 {
-	char buf[256];
+	char buf[256], at[48] = "";
 
 	if (err == -ENOMEM)
 		return err;
-	snprintf(buf, sizeof(buf), "bad DWARF: %s", why ? why : "?");
+	/* a DIE read under @die (its child, its sibling) is named too */
+	if (enc->dwf.bad_off && enc->dwf.bad_off != die->off)
+		snprintf(at, sizeof(at), "the DIE at 0x%llx: ",
+			 (unsigned long long)enc->dwf.bad_off);
+	snprintf(buf, sizeof(buf), "bad DWARF: %s%s", at, why ? why : "?");
 	return ir__die_error(&enc->ir, die, err, buf);
 }
 
@@ -847,8 +851,9 @@ static int walk_unit(struct abtf_encoder *enc, struct dw_unit *u)
 	}
 	err = dw_die__read(&enc->dwf, u, u->die, &cu, &why);
 	if (err && err != -ENOMEM)
-		pr_warn(&enc->pr, "%s: .debug_info: unit at 0x%llx: %s",
-			enc->path, (unsigned long long)u->off, why);
+		pr_warn(&enc->pr, "%s: .debug_info: unit at 0x%llx: DIE "
+			"0x%llx: %s", enc->path, (unsigned long long)u->off,
+			(unsigned long long)u->die, why);
 	if (err)
 		return err;
 	if (cu.have & DW_HAVE_DWO)	/* DWARF 4's GNU split DWARF */

@@ -341,6 +341,28 @@ elf_patch() {
 	unchanged cut.o
 }
 
+@test "badinput: clang: DW_AT_low_pc's form widened in .debug_abbrev: the DIE reader out of step" {
+	local code n=0
+	need_cmd clang python3
+	clang -g -O2 -c "$FIXTURES/functions.c" -o fn.o
+	# each subprogram abbreviation that starts "low_pc addrx": addrx
+	# (one byte for these indices) becomes addrx4, and the DIEs after
+	# are read four bytes out of step
+	for code in $(od -An -v -tx1 fn.o | tr -d ' \n' |
+		      grep -o '..2e01111b' | cut -c1-2 | sort -u); do
+		cp fn.o step.o
+		elf_patch step.o bytes .debug_abbrev "${code}2e01111b" "${code}2e01112c"
+		keep step.o
+		run --separate-stderr "$CC_BTF" --encode step.o
+		one_error step.o
+		[[ $stderr == "cc-btf: error: step.o: DIE 0x"*"the DIE at 0x"*"DW_AT_low_pc: address index past the end of .debug_addr"* ]]
+		unchanged step.o
+		rm step.o step.o.orig
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
 @test "badinput: a .debug_str cut short: an error, not anonymous types" {
 	need_cmd python3
 	gcc -g -c t.c -o str.o
