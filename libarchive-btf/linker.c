@@ -19,9 +19,9 @@
  *     name, in link order (step 4 of merge.c's rules).
  *  2. Leaves (parallel): read the leaf's members one at a time, validate
  *     each once, merge them (merge.c) and deduplicate the result.
- *  3. Levels (parallel within a level): merge up to ABTF_FAN_IN results of
- *     the level below, in order, and deduplicate, until one node is left:
- *     the root, which also rebuilds the DATASECs and deduplicates against
+ *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
+ *     more make levels), in order, and deduplicate them with libbpf's
+ *     algorithm; it also rebuilds the DATASECs and deduplicates against
  *     the base BTF for modules.
  *
  * Most of what a node takes in, it has already: each header's types come

@@ -198,8 +198,14 @@ struct abtf_linker {
 #ifndef ABTF_LEAF_BYTES
 #define ABTF_LEAF_BYTES	(16u << 20)
 #endif
+/*
+ * The root merges every leaf: below it, a type that reaches a FWD is
+ * never merged (docs/design.md, "one meaning"), so a level between the
+ * leaves and the root copied most of its input up again (the 6.12 test
+ * image: 1.1 s at level 1, 673,000 types passed up).
+ */
 #ifndef ABTF_FAN_IN
-#define ABTF_FAN_IN	4
+#define ABTF_FAN_IN	4096
 #endif
 
 static inline double abtf__now(void)
