@@ -42,7 +42,13 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	return buf ? 0 : n->err;
 }
 
-static void pair_groups(struct abtf_linker *l)
+/*
+ * Pair each member with the next group if it is the member's (size and
+ * hash). A group left over, one that no member matched (its slot count
+ * or size changed, its bytes damaged), would be ignored without a word,
+ * its member placed by name: it is an error.
+ */
+static int pair_groups(struct abtf_linker *l)
 {
 	struct abtf_addr_group g;
 	size_t off = 0, i;
@@ -59,6 +65,13 @@ static void pair_groups(struct abtf_linker *l)
 		off = g.end;
 		l->st.nr_addr_groups++;
 	}
+	off = abtf__addr_skip_pad(&l->addr, off);
+	if (off >= l->addr.size)
+		return 0;
+	pr_warn(&l->pr, "%s: .debug_btf_addr: byte %zu: a group that "
+		"matches no .BTF member (damaged, or its slot count or size "
+		"changed)", l->path, off);
+	return -EINVAL;
 }
 
 /*
@@ -300,6 +313,39 @@ static int place_by_name(struct abtf_linker *l)
  * member, the leaves validate their members as they merge them; otherwise
  * every member is validated and hashed first, to find which have a group.
  */
+static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
+			    uint32_t *shndx, uint64_t *off);
+
+/*
+ * In a final image every slot is 0 (the linker discarded what it held) or
+ * an address + 1 inside one of the image's sections: a slot outside them
+ * all would drop its FUNC or VAR without a word, so it is an error.
+ */
+static int check_slot_addrs(const struct abtf_linker *l)
+{
+	size_t ss = l->addr.slot_size, i;
+	uint32_t k, shndx;
+	uint64_t v, off;
+
+	for (i = 0; l->ehdr.e_type != ET_REL && i < l->nr_members; i++) {
+		const struct mplan *mp = &l->plans[i];
+		uint32_t n = mp->has_group ? mp->grp.nr_slots + mp->grp.nr_extra : 0;
+
+		for (k = 0; k < n; k++) {
+			v = abtf__addr_slot_value(&l->addr,
+						  mp->grp.slots_off + k * ss);
+			if (!v || section_of_addr(l, v - 1, &shndx, &off))
+				continue;
+			pr_warn(&l->pr, "%s: .BTF member %zu at byte %zu: "
+				".debug_btf_addr slot %u: address 0x%llx is in "
+				"no section of the image", l->path, i, mp->off,
+				k, (unsigned long long)(v - 1));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 {
 	int err;
@@ -308,7 +354,14 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 		err = abtf__run_level(l, leaves, nr, hash_leaf, NULL);
 		if (err)
 			return err;
-		pair_groups(l);
+		err = pair_groups(l);
+		if (err)
+			return err;
+	}
+	if (l->elf && l->addr.size) {
+		err = check_slot_addrs(l);
+		if (err)
+			return err;
 	}
 	return place_by_name(l);
 }

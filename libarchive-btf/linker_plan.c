@@ -502,6 +502,35 @@ int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 	return err;
 }
 
+/*
+ * A member's group has a slot for each of its FUNCs and VARs, in type ID
+ * order (docs/archive-format.md): a group with more or fewer would place
+ * them by the wrong slots (a FUNC dropped without a word), so it is an
+ * error.
+ */
+static int check_slot_count(const struct abtf_linker *l, size_t i,
+			    const struct abtf_member *m,
+			    const struct abtf_printer *pr)
+{
+	const struct mplan *mp = &l->plans[i];
+	uint32_t off = 0, n = 0;
+	struct btf_type t;
+
+	if (!mp->has_group)
+		return 0;
+	while (off < m->type_len) {
+		memcpy(&t, m->types + off, sizeof(t));
+		n += btf_is_func(&t) || btf_is_var(&t);
+		off += abtf__record_size(&t);
+	}
+	if (n == mp->grp.nr_slots)
+		return 0;
+	pr_warn(pr, "%s: .BTF member %zu at byte %zu: its .debug_btf_addr "
+		"group has %u slots for %u FUNCs and VARs", l->path, i,
+		mp->off, mp->grp.nr_slots, n);
+	return -EINVAL;
+}
+
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m)
 {
@@ -510,7 +539,7 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 
 	if (mp->nr_types) {	/* validated before */
 		abtf__member_describe(p, mp->off, mp->nr_types, m);
-		return 0;
+		return check_slot_count(l, i, m, pr);
 	}
 	err = abtf__member_check(p, mp->size, i, mp->off, mp->zsize != 0,
 				 l->path, pr, m);
@@ -521,7 +550,7 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 			i, mp->off, mp->size, m->size);
 		err = -EINVAL;
 	}
-	return err;
+	return err ? err : check_slot_count(l, i, m, pr);
 }
 
 /*

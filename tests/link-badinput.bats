@@ -356,6 +356,52 @@ bad_archive() {
 	unchanged prog
 }
 
+# craft_group CASE IN OUT: IN (the image of funcs-opt.c, one cc-btf
+# object) with its .debug_btf_addr group changed as CASE says.
+craft_group() {
+	section_bytes "$2" .debug_btf_addr "$WORK/w/addr.bin"
+	python3 - "$1" "$WORK/w/addr.bin" <<'PY'
+import struct, sys
+case, path = sys.argv[1], sys.argv[2]
+b = bytearray(open(path, "rb").read())
+nr_slots, size, h, nr_extra = struct.unpack_from("<4I", b, 4)
+if case == "one-more":          # a slot more, the group as long
+    assert nr_extra, "no extension"
+    struct.pack_into("<II", b, 4, nr_slots + 1, size)
+    struct.pack_into("<I", b, 16, nr_extra - 1)
+elif case == "one-more-longer":  # a slot more, the group grown by it
+    struct.pack_into("<I", b, 4, nr_slots + 1)
+elif case == "nowhere":         # the first slot used: in no section
+    k = next(k for k in range(nr_slots)
+             if struct.unpack_from("<Q", b, 32 + 8 * k)[0])
+    struct.pack_into("<Q", b, 32 + 8 * k, 0x7fff00000001)
+open(path, "wb").write(b)
+PY
+	objcopy --update-section .debug_btf_addr="$WORK/w/addr.bin" "$2" "$3"
+}
+
+@test "link-badinput: a .debug_btf_addr group that does not fit its member is an error, not silence" {
+	local feats=--btf_features=var,float,decl_tag,type_tag,enum64,optimized_func
+	gcc -g -O2 -c "$FIXTURES/funcs-opt.c" -o opt.o
+	"$CC_BTF" --encode opt.o
+	gcc -o optprog opt.o
+	craft_group one-more optprog more-prog ||
+		skip "no extension: GCC made no clone of funcs-opt.c"
+	craft_group one-more-longer optprog longer-prog
+	craft_group nowhere optprog nowhere-prog
+	keep more-prog longer-prog nowhere-prog
+	fails_with "more-prog: .BTF member 0 at byte 0: its .debug_btf_addr group has *" \
+		"$BTF_LINK" "$feats" -o out.btf more-prog
+	[[ $stderr =~ "group has "([0-9]+)" slots for "([0-9]+)" FUNCs and VARs"$ ]]
+	[ "${BASH_REMATCH[1]}" -eq $((BASH_REMATCH[2] + 1)) ]
+	fails_with "longer-prog: .debug_btf_addr: byte 0: a group that matches no .BTF member*" \
+		"$BTF_LINK" -o out.btf longer-prog
+	fails_with "nowhere-prog: .BTF member 0 at byte 0: .debug_btf_addr slot *" \
+		"$BTF_LINK" -o out.btf nowhere-prog
+	[[ $stderr == *": address 0x7fff00000000 is in no section of the image" ]]
+	unchanged more-prog longer-prog nowhere-prog
+}
+
 # make_kfuncs: kprog, tests/fixtures/kfuncs.c (kfunc sets in .BTF_ids)
 # through cc-btf, linked with link.lds; it links with decl_tag_kfuncs.
 KFUNC_FEATS=--btf_features=decl_tag,decl_tag_kfuncs
@@ -633,18 +679,27 @@ EXT_CASES="ext-type-id ext-name-off ext-len ext-nul"
 		keep "$case-prog"
 		for bl in "$BTF_LINK" "$san"; do
 			[ -x "$bl" ] || continue
-			# the default link never reads the extension
+			# the default link never reads the extension (but
+			# a group whose length is wrong matches no member)
 			run --separate-stderr "$bl" -o out.btf "$case-prog"
-			[ "$status" -eq 0 ] && [ -z "$stderr" ]
+			if [ "$case" = ext-len ]; then
+				[ "$status" -eq 2 ]
+			else
+				[ "$status" -eq 0 ]
+				[ -z "$stderr" ]
+			fi
 			rm -f out.btf
-			# with it: one error naming the file, or (a group
-			# that does not fit) the member placed by name
+			# with it: one error naming the file; a group that
+			# does not fit matches no member: an error too (it
+			# was once left unsaid, its member placed by name)
 			run --separate-stderr "$bl" "$feats" -o out.btf "$case-prog"
 			echo "$case: $bl: exit $status: $stderr"
 			[[ $stderr != *Sanitizer* ]] && [[ $stderr != *"runtime error"* ]]
 			if [ "$case" = ext-len ]; then
-				[ "$status" -eq 0 ] && [ -z "$stderr" ]
-				rm -f out.btf
+				[ "$status" -eq 2 ]
+				[ "${#stderr_lines[@]}" -eq 1 ]
+				[[ $stderr == "btf-link: error: $case-prog: .debug_btf_addr: byte 0: a group that matches no .BTF member"* ]]
+				[ ! -e out.btf ]
 				continue
 			fi
 			[ "$status" -eq 2 ] && [ "${#stderr_lines[@]}" -eq 1 ]
