@@ -25,9 +25,16 @@
 
 /* ---- node bookkeeping ---- */
 
-static int node_error(struct node *n, int err, const char *what)
+static void node_place(const struct node *n, char *buf, size_t size);
+
+/* One error of node @n of the link of @path: the file, the node, @what. */
+static int node_error(const char *path, struct node *n, int err,
+		      const char *what)
 {
-	pr_warn(&n->pr, "%s", what);
+	char place[96];
+
+	node_place(n, place, sizeof(place));
+	pr_warn(&n->pr, "%s: %s: %s", path, place, what);
 	return err;
 }
 
@@ -473,7 +480,8 @@ static int decide_all(struct abtf_linker *l, struct node *n,
 			      (const void *)(in->types + sc->toff[id]));
 		if (keep < 0)
 			return keep == -EINVAL ?
-			       node_error(n, keep, ".debug_btf_addr does not match its member") :
+			       node_error(l->path, n, keep, ".debug_btf_addr "
+					  "does not match its member") :
 			       keep;
 		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
@@ -843,7 +851,8 @@ static void clean_vars(struct abtf_linker *l, struct final_dsec *s)
 	s->nr = n;
 }
 
-static int append_datasec(struct node *n, struct final_dsec *s)
+static int append_datasec(const char *path, struct node *n,
+			  struct final_dsec *s)
 {
 	size_t sz = sizeof(struct btf_type) +
 		    s->nr * sizeof(struct btf_var_secinfo), i;
@@ -852,7 +861,8 @@ static int append_datasec(struct node *n, struct final_dsec *s)
 	int64_t name;
 
 	if (s->nr > 0xffff)
-		return node_error(n, -E2BIG, "too many variables in a section");
+		return node_error(path, n, -E2BIG,
+				  "too many variables in a section");
 	name = abtf__strtab_add(&n->strs, s->name);
 	if (name < 0 || grow_types(n, sz))
 		return -ENOMEM;
@@ -887,7 +897,7 @@ static int append_datasecs(struct abtf_linker *l, struct node *n)
 	for (i = 0; i < nr && !err; i++) {
 		clean_vars(l, &secs[i]);
 		if (secs[i].nr)
-			err = append_datasec(n, &secs[i]);
+			err = append_datasec(l->path, n, &secs[i]);
 	}
 	for (i = 0; i < nr; i++)
 		free(secs[i].vars);
