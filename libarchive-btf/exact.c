@@ -706,7 +706,7 @@ static int reach_edge(uint32_t *id, void *ctx)
 	return 0;
 }
 
-static int reach_edges(struct reach *r, bool fill)
+static void reach_edges(struct reach *r, bool fill)
 {
 	uint32_t id;
 
@@ -716,7 +716,6 @@ static int reach_edges(struct reach *r, bool fill)
 		abtf__for_each_type_id((struct btf_type *)(r->types + r->off[id]),
 				       reach_edge, r);
 	}
-	return 0;
 }
 
 /*

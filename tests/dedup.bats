@@ -30,7 +30,8 @@ setup() {
 @test "dedup: the table's shapes link to libbpf's types (tests/unit/dedup-table.c)" {
 	gcc -O2 -g -Wall -Wextra -I"$ABTF_TOP/libarchive-btf" \
 		-I"$ABTF_TOP/tests/dedup" "$ABTF_TOP/tests/unit/dedup-table.c" \
-		"$ABTF_TOP/tests/dedup/btf_equiv.c" -L"$ABTF_BUILD" \
+		"$ABTF_TOP/tests/dedup/btf_equiv.c" \
+		"$ABTF_TOP/tests/dedup/test_link.c" -L"$ABTF_BUILD" \
 		-larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o dedup-table
 	run timeout 60 ./dedup-table
 	echo "$output"

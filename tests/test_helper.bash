@@ -136,6 +136,7 @@ dedup_oracle_prog() {
 	grep -q 'libasan' so.dyn && san="-fsanitize=address,undefined"
 	gcc $san -O2 -I"$ABTF_TOP/libarchive-btf" -I"$ABTF_TOP/tests/dedup" \
 		"$ABTF_TOP/tests/dedup/oracle.c" "$ABTF_TOP/tests/dedup/btf_equiv.c" \
+		"$ABTF_TOP/tests/dedup/test_link.c" \
 		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
 }
 

@@ -52,34 +52,9 @@
 #include "archive_btf.h"
 
 #include "btf_equiv.h"
+#include "test_link.h"
 
 /* ---- the links ---- */
-
-static void print(enum abtf_print_level level, void *ctx, const char *fmt,
-		  va_list ap)
-{
-	if (level != ABTF_WARN)
-		return;
-	fprintf(stderr, "dedup-oracle: %s: ", (const char *)ctx);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-static struct abtf_linker *link_file(const char *path, const char *base,
-				     bool reference, size_t leaf_bytes)
-{
-	LIBBPF_OPTS(abtf_link_opts, opts, .print = print,
-		    .print_ctx = (void *)path, .base_path = base,
-		    .no_exact = reference, .libbpf_dedup = reference,
-		    .leaf_bytes = leaf_bytes, .force = true);
-	struct abtf_linker *l = abtf_linker__new(path, &opts);
-
-	if (l && abtf_linker__link(l)) {
-		abtf_linker__free(l);
-		return NULL;
-	}
-	return l;
-}
 
 /*
  * The naive reference: a raw archive's members, each added to one BTF
@@ -179,9 +154,9 @@ int main(int argc, char **argv)
 	}
 	path = argv[1];
 	base_path = argc == 3 ? argv[2] : NULL;
-	ref = link_file(path, base_path, true, SIZE_MAX);
-	def = link_file(path, base_path, false, 0);
-	deep = link_file(path, base_path, false, 1);
+	ref = test_link(path, base_path, true, SIZE_MAX);
+	def = test_link(path, base_path, false, 0);
+	deep = test_link(path, base_path, false, 1);
 	if (!ref || !def || !deep) {
 		fprintf(stderr, "dedup-oracle: %s: a link failed\n", path);
 		return 2;

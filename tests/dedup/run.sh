@@ -56,6 +56,7 @@ readelf -dW "$BUILD/libarchive-btf.so" 2>/dev/null | grep -q libasan &&
 	san="-fsanitize=address,undefined"
 gcc -O2 -g $san -I"$TOP/libarchive-btf" -I"$TOP/tests/dedup" \
 	"$TOP/tests/dedup/oracle.c" "$TOP/tests/dedup/btf_equiv.c" \
+	"$TOP/tests/dedup/test_link.c" \
 	-L"$BUILD" -larchive-btf -lbpf -Wl,-rpath,"$BUILD" \
 	-o "$WORK/dedup-oracle" || exit 2
 export ORACLE=$WORK/dedup-oracle CC_BTF=$BUILD/bin/cc-btf

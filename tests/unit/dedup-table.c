@@ -28,6 +28,7 @@
 
 #include "archive_btf.h"
 #include "btf_equiv.h"
+#include "test_link.h"
 
 /* ---- raw BTF, word by word ---- */
 
@@ -207,32 +208,6 @@ static int write_archive(const struct dcase *c, const char *path)
 	return ok ? 0 : -1;
 }
 
-static void print(enum abtf_print_level level, void *ctx, const char *fmt,
-		  va_list ap)
-{
-	if (level != ABTF_WARN)
-		return;
-	fprintf(stderr, "dedup-table: %s: ", (const char *)ctx);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-static struct abtf_linker *link_raw(const char *path, bool reference,
-				    size_t leaf_bytes)
-{
-	LIBBPF_OPTS(abtf_link_opts, opts, .print = print,
-		    .print_ctx = (void *)path, .no_exact = reference,
-		    .libbpf_dedup = reference, .leaf_bytes = leaf_bytes,
-		    .force = true);
-	struct abtf_linker *l = abtf_linker__new(path, &opts);
-
-	if (l && abtf_linker__link(l)) {
-		abtf_linker__free(l);
-		return NULL;
-	}
-	return l;
-}
-
 /*
  * The comparison itself: the defect's outcome, where the case has one,
  * must differ from the expected BTF (a comparison that finds nothing
@@ -292,9 +267,9 @@ static int run_case(const struct dcase *c)
 		btf__free(want);
 		return 1;
 	}
-	l[0] = link_raw(path, false, 0);
-	l[1] = link_raw(path, false, 1);
-	l[2] = link_raw(path, true, SIZE_MAX);
+	l[0] = test_link(path, NULL, false, 0);
+	l[1] = test_link(path, NULL, false, 1);
+	l[2] = test_link(path, NULL, true, SIZE_MAX);
 	e = btf_equiv__new();
 	if (!l[0] || !l[1] || !l[2] || !e) {
 		printf("%s: a link failed\n", c->name);
