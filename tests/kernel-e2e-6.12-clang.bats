@@ -6,7 +6,8 @@
 # clang, built with make LLVM=1 CC="cc-btf clang" (clang, ld.lld,
 # llvm-objcopy, ...), every object compiled from C with debug information
 # carrying BTF, vmlinux and module BTF compared by meaning with pahole on
-# the same images (TYPE_TAG and DECL_TAG counts equal), booted under qemu.
+# the same images (TYPE_TAG and DECL_TAG counts equal), booted under qemu,
+# relinked and rebuilt after a touch.
 # The work is tests/kernel/e2e.sh's (ABTF_E2E_CC=clang), cached in
 # ${ABTF_KERNEL_DIR:-tests/.work}/e2e-6.12-clang. One kernel build: pahole
 # runs on the cc-btf build's own images.
@@ -23,6 +24,10 @@ bats_require_minimum_version 1.5.0
 
 # The phases build on each other: never run two tests of this file at once.
 BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
+@test "kernel e2e 6.12 clang: the series applies with git apply --check to a pristine linux-source-6.12" {
+	series_applies
+}
 
 @test "kernel e2e 6.12 clang: make LLVM=1 CC=\"cc-btf clang\" builds the kernel and its modules with btf-link" {
 	e2e tools source config cc-btf
@@ -42,4 +47,16 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 
 @test "kernel e2e 6.12 clang: the kernel boots under qemu and accepts its BTF and the modules' BTF" {
 	e2e boot
+}
+
+@test "kernel e2e 6.12 clang: relinking gives the same BTF; resolve_btfids warns as with pahole's BTF" {
+	e2e relink
+}
+
+@test "kernel e2e 6.12 clang: touching one .c encodes that object only and relinks" {
+	e2e incremental
+}
+
+@test "kernel e2e 6.12 clang: a tree without CC_BTF_KBUILD (unpatched) refuses the wrapper, loudly" {
+	e2e unpatched
 }

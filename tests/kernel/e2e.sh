@@ -25,8 +25,9 @@
 #   repro        build 3: as build 2 with another make -j, BTF_LINK="btf-link
 #                -j 1" and BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be
 #                build 2's
-#   relink       the link step (rm vmlinux; make) of each build, timed
-#                (build 3 only if the repro phase made it)
+#   relink       the link step (rm vmlinux; make) of each build made,
+#                timed; resolve_btfids warns the same with build 2's BTF as
+#                with pahole's of the same image (the compare phase's)
 #   incremental  touch one .c in build 2: only its object is encoded again,
 #                vmlinux is relinked, its BTF bytes do not change
 #   unpatched    build 2's make with CC_BTF_KBUILD= (as an unpatched tree
@@ -758,12 +759,27 @@ relink() {
 	    "(LD $BTF_IMAGE, BTF, LD vmlinux, BTFIDS, the modules' LD and BTF)"
 }
 
+# btfids_warnings VMLINUX [BTF]: what resolve_btfids (the tree's own) warns
+# when it resolves a copy of VMLINUX against BTF (default: VMLINUX's own);
+# fails if resolve_btfids does.
+btfids_warnings() {
+	local copy=$RES/btfids.vmlinux rc=0
+	cp "$1" "$copy"
+	"$B_CC/tools/bpf/resolve_btfids/resolve_btfids" ${2:+--btf "$2"} "$copy" \
+		> "$RES/btfids.out" 2>&1 || rc=$?
+	rm -f "$copy"
+	[ $rc -eq 0 ] || { cat "$RES/btfids.out" >&2; return 1; }
+	sort -u "$RES/btfids.out"
+}
+
 phase_relink() {
-	local name names=cc-btf
-	relink pahole "$B_PAHOLE" args_pahole
+	local name names=cc-btf ours theirs
+	# build 1 and build 3 when the pahole and repro phases made them
+	# (the lab's tier; CI builds only build 2)
+	if [ -f "$B_PAHOLE/vmlinux" ]; then
+		relink pahole "$B_PAHOLE" args_pahole
+	fi
 	relink cc-btf "$B_CC" args_cc
-	# build 3 when the repro phase made it (tests/kernel-e2e.bats leaves
-	# BTF_ONLY to the 6.12 run, to save CI a kernel build)
 	if [ -f "$B_ONLY/vmlinux" ]; then
 		relink cc-btf-only "$B_ONLY" args_only
 		names+=" cc-btf-only"
@@ -774,15 +790,23 @@ phase_relink() {
 		if grep -E "orphan section|non-allocatable section" "$E2E/relink-$name.log" >&2; then
 			fail "$name: orphan or unexpected sections in the link (above)"
 		fi
-		# resolve_btfids resolves as much with btf-link's BTF as with pahole's
-		diff <(grep 'resolve_btfids' "$E2E/relink-pahole.log" | sort -u) \
-		     <(grep 'resolve_btfids' "$E2E/relink-$name.log" | sort -u) >&2 ||
-			fail "$name: resolve_btfids warns differently than with pahole (above)"
 	done
 	section "$B_CC/vmlinux" .BTF "$RES/relink.btf"
 	cmp -s "$RES/relink.btf" "$RES/cc-btf.vmlinux.btf" ||
 		fail "relinking cc-btf changed vmlinux's .BTF"
 	rm -f "$RES/relink.btf"
+	# resolve_btfids resolves as much with btf-link's BTF as with pahole's
+	# of the same image (the compare phase made it): the same warnings
+	[ -f "$RES/pahole-serial.vmlinux.btf" ] ||
+		die "no pahole BTF of cc-btf/$BTF_IMAGE: the compare phase comes first"
+	ours=$(btfids_warnings "$B_CC/vmlinux") ||
+		{ fail "resolve_btfids fails on cc-btf/vmlinux (above)"; return; }
+	theirs=$(btfids_warnings "$B_CC/vmlinux" "$RES/pahole-serial.vmlinux.btf") ||
+		{ fail "resolve_btfids fails with pahole's BTF (above)"; return; }
+	say "resolve_btfids: $(printf '%s' "$theirs" | grep -c .) warnings with pahole's BTF," \
+	    "$(printf '%s' "$ours" | grep -c .) with btf-link's"
+	diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") >&2 ||
+		fail "resolve_btfids warns differently with btf-link's BTF than with pahole's (above)"
 }
 
 phase_incremental() {
