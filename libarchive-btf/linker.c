@@ -18,7 +18,10 @@
  *     freed right after). Place the VARs of members without a group by
  *     name, in link order (step 4 of merge.c's rules).
  *  2. Leaves (parallel): read the leaf's members one at a time, validate
- *     each once, merge them (merge.c) and deduplicate the result.
+ *     each once, merge them (merge.c) and deduplicate the result, taking
+ *     every name for one of one meaning and noting each asked (ambig.c).
+ *     Then the names of more than one meaning, from the leaves' results;
+ *     a leaf that asked of one is merged again, knowing them.
  *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
  *     more make levels), in order, and deduplicate them with libbpf's
  *     algorithm; it also rebuilds the DATASECs and deduplicates against
@@ -28,14 +31,16 @@
  * again in every member that includes it. exact.c maps every input type
  * that has the meaning of a type of the node to that type instead of
  * appending it, and each node below the root deduplicates what is left by
- * meaning too (node_dedup.c's exact mode), but for what reaches a FWD:
- * on the 6.12 test image, of 1.26 million types in, 673,000 reach the
- * root (docs/performance.md). Only the root runs libbpf's whole
- * algorithm, with its rules for a FWD and a struct of its name: those
- * depend on every struct of that name in the archive, so a part of it
- * cannot decide them (docs/design.md, "one meaning", says why this gives
- * what btf__dedup() alone gives on the same members; tests/dedup/ checks
- * it on random programs).
+ * meaning too (node_dedup.c's exact mode), but for what reaches a FWD
+ * whose name may stand for two types in the archive (ambig.c): on the
+ * 6.12 test image, of 1.26 million types in, 42,886 reach the root
+ * (673,000 when every FWD held its referrers back; docs/performance.md).
+ * Only the root runs libbpf's whole algorithm, with its rules for a FWD
+ * and a struct of its name: for an ambiguous name those depend on every
+ * struct of that name in the archive, so a part of it cannot decide them
+ * (docs/design.md, "one meaning", says why this gives what btf__dedup()
+ * alone gives on the same members; tests/dedup/ checks it on random
+ * programs).
  *
  * What a merge keeps (merge.c): every type, except
  *  - a FUNC whose function is not in the final image (its slot reads 0, or
@@ -168,6 +173,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l->skip);
 	abtf__strtab_free(&l->drop_strs);
 	abtf__free_kfuncs(l);
+	abtf__ambig_free(l->ambig);
 	if (l->elf)
 		elf_end(l->elf);
 	if (l->fd >= 0)
@@ -323,6 +329,7 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 		if (err)
 			return err;
 	}
+
 	if (*nr == 1)
 		(*leaves)[0].root = true;
 	return 0;

@@ -17,6 +17,7 @@
 #include "archive.h"
 
 struct btf;
+struct abtf_ambig;
 
 /* ---- the input, read once at open; threads never call libelf ---- */
 
@@ -100,6 +101,8 @@ struct fsig {
 struct node {
 	size_t first, nr;	/* members or child nodes */
 	bool leaf, root;
+	/* which FWDs hold back what reaches them: NULL all (ambig.c) */
+	const struct abtf_ambig *amb;
 	bool libbpf_dedup;	/* deduplicated by btf__dedup() */
 	double t;		/* seconds its thread spent on it */
 
@@ -187,6 +190,8 @@ struct abtf_linker {
 	/* FUNCs not kept although their name is: member << 32 | ordinal */
 	uint64_t *skip;
 	size_t nr_skip, cap_skip;
+	/* ambig.c: names of more than one meaning, once the leaves are in */
+	struct abtf_ambig *ambig;
 
 	struct btf *base;
 	struct btf *btf;
@@ -199,10 +204,11 @@ struct abtf_linker {
 #define ABTF_LEAF_BYTES	(16u << 20)
 #endif
 /*
- * The root merges every leaf: below it, a type that reaches a FWD is
- * never merged (docs/design.md, "one meaning"), so a level between the
- * leaves and the root copied most of its input up again (the 6.12 test
- * image: 1.1 s at level 1, 673,000 types passed up).
+ * The root merges every leaf: below it, a type that reaches a FWD of an
+ * ambiguous name is never merged (docs/design.md, "one meaning"); when
+ * that was every FWD, a level between the leaves and the root copied most
+ * of its input up again (the 6.12 test image: 1.1 s at level 1, 673,000
+ * types passed up). With ambig.c, levels may pay again: not measured.
  */
 #ifndef ABTF_FAN_IN
 #define ABTF_FAN_IN	4096
@@ -304,9 +310,11 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
  * 1 when libbpf must decide (*@raw is then the same BTF, its strings
  * already deduplicated); a negative errno with *@raw as it was. @exact:
  * merge only types of one meaning (no FWD taken for a struct, none
- * resolved), as a node below the root must (never 1).
+ * resolved), as a node below the root must (never 1); what reaches a FWD
+ * of a name @amb calls ambiguous (NULL: any FWD) is not merged then.
  */
-int abtf__node_dedup(void **raw, size_t *size, bool exact);
+int abtf__node_dedup(void **raw, size_t *size, bool exact,
+		     const struct abtf_ambig *amb);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);
@@ -332,11 +340,16 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff);
+		    const uint32_t *toff, const struct abtf_ambig *amb);
 int abtf__exact_add(struct node *n, uint32_t id, size_t off);
-/* @fwd[id]: type @id of @types (at @off[id]) reaches a FWD (exact.c). */
+/*
+ * @fwd[id]: type @id of @types (at @off[id]) reaches a FWD, or an enum
+ * without values, whose name @amb (NULL: every name) says may stand for
+ * more than one type (exact.c). @strs: the types' strings.
+ */
 int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
-		    uint8_t *fwd);
+		    const char *strs, uint32_t str_len,
+		    const struct abtf_ambig *amb, uint8_t *fwd);
 /*
  * A struct member type's signature, which every type a walk (exact.c's,
  * or libbpf's in node_dedup.c) may find equal to it shares: its records
@@ -354,5 +367,27 @@ int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id);
 /* After each input: index the structs and unions it appended. */
 int abtf__exact_index(struct node *n);
 void abtf__exact_free(struct node *n);
+
+/*
+ * ambig.c: the names of the archive that may stand for more than one type
+ * (docs/design.md, "one meaning"), read from the leaves' results; *@out,
+ * or a negative errno.
+ */
+int abtf__ambig_build(struct abtf_linker *l, struct node *leaves, size_t nr,
+		      struct abtf_ambig **out);
+/*
+ * May a FWD (or enum without values) named @name stand for two types?
+ * NULL: every name may. A recorder says no to every name and notes it.
+ */
+bool abtf__ambig_fwd(const struct abtf_ambig *a, const char *name);
+struct abtf_ambig *abtf__ambig_recorder(void);
+/* Is @a a recorder (no FWD holds anything back)? */
+bool abtf__ambig_records(const struct abtf_ambig *a);
+/* 1 if @rec was asked of a name @known calls ambiguous; 0; a -errno. */
+int abtf__ambig_asked(const struct abtf_ambig *rec,
+		      const struct abtf_ambig *known);
+/* How many names are ambiguous; *@names: how many were seen. */
+size_t abtf__ambig_count(const struct abtf_ambig *a, size_t *names);
+void abtf__ambig_free(struct abtf_ambig *a);
 
 #endif /* __ABTF_LINKER_H */

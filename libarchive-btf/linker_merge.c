@@ -189,6 +189,7 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 			break;
 		}
 		for (i = 0; i < nup; i++) {
+			up[i].amb = l->ambig;
 			up[i].first = i * ABTF_FAN_IN;
 			up[i].nr = nr - up[i].first < ABTF_FAN_IN ?
 				   nr - up[i].first : ABTF_FAN_IN;
@@ -210,20 +211,100 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 	return err;
 }
 
+struct redo {
+	const struct node *leaves;
+	const bool *again;
+};
+
+/* A leaf ambig.c found wrong merged again, from scratch, knowing. */
+static int redo_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	const struct redo *r = ctx;
+	struct node fresh = { .first = n->first, .nr = n->nr, .leaf = true,
+			      .pr = n->pr, .amb = l->ambig };
+
+	if (!r->again[n - r->leaves])
+		return 0;
+	abtf__node_free(n);
+	*n = fresh;
+	return merge_leaf(l, n, NULL);
+}
+
+/*
+ * The names of more than one meaning, once the leaves are in: each leaf
+ * merged taking every name for settled (a recorder, @recs[i]); one that
+ * asked of a name that is not merges again, knowing (docs/design.md,
+ * "names of one meaning").
+ */
+static int settle_names(struct abtf_linker *l, struct node *leaves, size_t nr,
+			struct abtf_ambig **recs)
+{
+	size_t i, names, amb, again = 0;
+	struct redo r = { .leaves = leaves };
+	bool *redo;
+	int err;
+
+	err = abtf__ambig_build(l, leaves, nr, &l->ambig);
+	if (err)
+		return err;
+	redo = calloc(nr, sizeof(*redo));
+	if (!redo)
+		return -ENOMEM;
+	for (i = 0; !err && i < nr; i++) {
+		err = abtf__ambig_asked(recs[i], l->ambig);
+		if (err > 0) {
+			redo[i] = true;
+			again++;
+			err = 0;
+		}
+	}
+	amb = abtf__ambig_count(l->ambig, &names);
+	pr_debug(&l->pr, "%s: names: %zu of %zu of more than one meaning; "
+		 "%zu of %zu leaves merged again", l->path, amb, names, again,
+		 nr);
+	if (!err && again)
+	{
+		r.again = redo;
+		err = abtf__run_level(l, leaves, nr, redo_leaf, &r);
+	}
+	free(redo);
+	return err;
+}
+
 /* The leaves merged, then the tree above them up to the final BTF. */
 int abtf__merge_levels(struct abtf_linker *l, struct node *leaves,
 		       size_t nr)
 {
+	struct abtf_ambig **recs = NULL;
 	double t1 = abtf__now(), t2;
 	size_t i;
-	int err;
+	int err = 0;
 
-	err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
+	/* one leaf is the root: it knows nothing of the names (all held) */
+	if (nr > 1 && !l->base) {
+		recs = calloc(nr, sizeof(*recs));
+		err = recs ? 0 : -ENOMEM;
+		for (i = 0; !err && i < nr; i++) {
+			recs[i] = abtf__ambig_recorder();
+			if (!recs[i])
+				err = -ENOMEM;
+			leaves[i].amb = recs[i];
+		}
+	}
+	if (!err)
+		err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
+	if (!err)
+		level_report(l, 0, leaves, nr, abtf__now() - t1);
+	if (!err && recs)
+		err = settle_names(l, leaves, nr, recs);
+	for (i = 0; recs && i < nr; i++) {
+		leaves[i].amb = l->ambig;
+		abtf__ambig_free(recs[i]);
+	}
+	free(recs);
 	t2 = abtf__now();
 	l->st.t_merge += t2 - t1;
 	count_nodes(l, leaves, nr);
-	if (!err)
-		level_report(l, 0, leaves, nr, t2 - t1);
 	l->st.types_in = l->st.funcs = 0;
 	for (i = 0; i < nr; i++) {
 		l->st.types_in += leaves[i].types_in;

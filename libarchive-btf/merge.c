@@ -512,7 +512,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	 * reaches a FWD: the root alone merges a module's types.
 	 */
 	if (!err && !l->opts.no_exact && !l->base)
-		err = abtf__exact_map(n, in, sc->map, sc->toff);
+		err = abtf__exact_map(n, in, sc->map, sc->toff, n->amb);
 	if (err)
 		return err;
 	for (id = 1; id <= in->nr_types; id++)
@@ -707,9 +707,9 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 	if (!n->root && l->base)
 		ret = 0;	/* a module's: left to its root (above) */
 	else if (!n->root)
-		ret = abtf__node_dedup(&raw, &size, true);
+		ret = abtf__node_dedup(&raw, &size, true, n->amb);
 	else if (!base && !l->opts.libbpf_dedup)
-		ret = abtf__node_dedup(&raw, &size, false);
+		ret = abtf__node_dedup(&raw, &size, false, NULL);
 	if (ret < 0) {
 		node_place(n, place, sizeof(place));
 		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",

@@ -103,6 +103,7 @@ struct ndd {
 	struct strtab strs;	/* the new string section */
 	bool exact;		/* no FWD equal to a struct; none resolved */
 	uint8_t *fwd;		/* exact: type ID -> reaches a FWD: kept */
+	const struct abtf_ambig *amb;	/* exact: the FWDs that count */
 };
 
 static const struct btf_type void_type;
@@ -992,7 +993,8 @@ static int run(struct ndd *d)
 		d->fwd = malloc((size_t)d->nr + 1);
 		if (!d->fwd)
 			return -ENOMEM;
-		err = abtf__fwd_reach(d->types, d->off, d->nr, d->fwd);
+		err = abtf__fwd_reach(d->types, d->off, d->nr, d->strs.data,
+				      d->strs.len, d->amb, d->fwd);
 		if (err)
 			return err;
 	}
@@ -1056,10 +1058,11 @@ static void ndd_free(struct ndd *d)
 	abtf__strtab_free(&d->strs);
 }
 
-int abtf__node_dedup(void **raw, size_t *size, bool exact)
+int abtf__node_dedup(void **raw, size_t *size, bool exact,
+		     const struct abtf_ambig *amb)
 {
 	const struct btf_header *hdr = *raw;
-	struct ndd d = { .exact = exact };
+	struct ndd d = { .exact = exact, .amb = amb };
 	uint32_t type_len = 0;
 	int err, ret = 0;
 	void *out;

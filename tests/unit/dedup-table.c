@@ -164,6 +164,70 @@ static const struct dcase cases[] = {
 		STRS(STRTAB),
 	},
 },
+{
+	.name = "fwd-of-one-meaning-merged-below-the-root",
+	.why = "every s4 of the archive is { int a; }: a FWD s4 stands for "
+	       "it, so the three s3 are one (ambig.c lets exact.c take the FWD "
+	       "and the struct for one type below the root, as libbpf's walk "
+	       "does)",
+	.nr = 3,
+	.in = {
+		{	/* tu0: s3 sees s4 only as a FWD */
+			WORDS(T_FWD(S_s4, 0),			/* 1 */
+			      T_PTR(1),				/* 2 */
+			      T_STRUCT(S_s3, 1, 8),		/* 3 */
+			      M(S_p, 2, 0)),
+			STRS(STRTAB),
+		},
+		{	/* tu1: s4 { int a; } and s3 */
+			WORDS(T_INT(S_int, 4, 32),		/* 1 */
+			      T_STRUCT(S_s4, 1, 4),		/* 2 */
+			      M(S_a, 1, 0),
+			      T_PTR(2),				/* 3 */
+			      T_STRUCT(S_s3, 1, 8),		/* 4 */
+			      M(S_p, 3, 0)),
+			STRS(STRTAB),
+		},
+		{	/* tu2: as tu0, and a union through the FWD */
+			WORDS(T_FWD(S_s4, 0),			/* 1 */
+			      T_PTR(1),				/* 2 */
+			      T_STRUCT(S_s3, 1, 8),		/* 3 */
+			      M(S_p, 2, 0),
+			      T_PTR(3),				/* 4 */
+			      T_UNION(S_s0, 2, 8),		/* 5 */
+			      M(S_m0, 2, 0), M(S_m1, 4, 0)),
+			STRS(STRTAB),
+		},
+	},
+	.out = {
+		WORDS(T_INT(S_int, 4, 32),			/* 1 */
+		      T_STRUCT(S_s4, 1, 4),			/* 2 */
+		      M(S_a, 1, 0),
+		      T_PTR(2),					/* 3 */
+		      T_STRUCT(S_s3, 1, 8),			/* 4 */
+		      M(S_p, 3, 0),
+		      T_PTR(4),					/* 5 */
+		      T_UNION(S_s0, 2, 8),			/* 6 */
+		      M(S_m0, 3, 0), M(S_m1, 5, 0)),
+		STRS(STRTAB),
+	},
+	.wrong = {	/* the FWD left unresolved in the union's s3 */
+		WORDS(T_INT(S_int, 4, 32),			/* 1 */
+		      T_STRUCT(S_s4, 1, 4),			/* 2 */
+		      M(S_a, 1, 0),
+		      T_PTR(2),					/* 3 */
+		      T_STRUCT(S_s3, 1, 8),			/* 4 */
+		      M(S_p, 3, 0),
+		      T_FWD(S_s4, 0),				/* 5 */
+		      T_PTR(5),					/* 6 */
+		      T_STRUCT(S_s3, 1, 8),			/* 7 */
+		      M(S_p, 6, 0),
+		      T_PTR(7),					/* 8 */
+		      T_UNION(S_s0, 2, 8),			/* 9 */
+		      M(S_m0, 6, 0), M(S_m1, 8, 0)),
+		STRS(STRTAB),
+	},
+},
 };
 
 /* ---- running a case ---- */
