@@ -13,7 +13,8 @@
  *
  * The patched Makefile asks the wrapper which btf-link to run:
  *
- *	$(CC) --print-btf-link		e.g. cc-btf gcc --print-btf-link
+ *	$(CC) --print-btf-link		e.g. cc-btf gcc --print-btf-link,
+ *					cc-btf ccache gcc --print-btf-link
  *
  * prints the btf-link installed beside this cc-btf, or "btf-link" if there
  * is none there but one on PATH, and nothing when the objects will carry no
@@ -50,9 +51,16 @@
 #define KBUILD_BASENAME_OPT	"-DKBUILD_BASENAME="
 #define BUILD_VDSO_OPT		"-DBUILD_VDSO"	/* also BUILD_VDSO32, ... */
 
+/*
+ * The query ends the command, whatever the words before it: a launcher
+ * and the compiler ("cc-btf ccache gcc --print-btf-link"), or a compiler
+ * with options of its own ("gcc -m32"). No compiler knows the option, so
+ * no compile ends with it.
+ */
 bool cc_btf__is_print_btf_link(const struct cc_btf *cb)
 {
-	return cb->nr_args == 2 && !strcmp(cb->args[1], PRINT_BTF_LINK);
+	return cb->nr_args >= 2 &&
+	       !strcmp(cb->args[cb->nr_args - 1], PRINT_BTF_LINK);
 }
 
 /* Whether an executable @name is found on PATH. */

@@ -478,6 +478,25 @@ make_echo_cc() {
 	[ -z "$(gcc --print-btf-link 2>/dev/null)" ]
 }
 
+@test "wrapper: --print-btf-link through a launcher, in either order (ccache, distcc)" {
+	local want l
+	want=$(dirname "$(readlink -f "$CC_BTF")")/btf-link
+	for l in ccache distcc; do
+		need_cmd "$l"
+		# cc-btf outside: the launcher is one of the compiler's words
+		run --separate-stderr "$CC_BTF" "$l" gcc --print-btf-link
+		[ "$status" -eq 0 ]
+		[ "$output" = "$want" ]
+		# a compiler with options of its own
+		run --separate-stderr "$CC_BTF" "$l" gcc -m64 --print-btf-link
+		[ "$output" = "$want" ]
+	done
+	# cc-btf inside: ccache runs the query as it is, uncached
+	CCACHE_DIR=$WORK/ccache run --separate-stderr ccache "$CC_BTF" gcc --print-btf-link
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+}
+
 @test "wrapper: --detached writes OBJECT.btf and leaves the object alone" {
 	cd src
 	gcc -g -c t.c -o ref.o
