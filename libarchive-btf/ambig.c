@@ -109,6 +109,8 @@ struct abtf_ambig {
 
 static int buf_put(struct buf *b, const void *p, size_t n)
 {
+	if (!n)
+		return 0;
 	if (n > SIZE_MAX - b->len || abtf_grow(b->p, b->cap, b->len + n))
 		return -ENOMEM;
 	memcpy(b->p + b->len, p, n);
