@@ -467,27 +467,6 @@ static int member_names(struct leaf_names *ln, const struct input *in,
 	return err;
 }
 
-/* A leaf's deduplicated result as an input. */
-static int leaf_input(const struct node *n, struct input *in)
-{
-	const struct btf_header *hdr = n->raw;
-	uint32_t off = 0;
-
-	memset(in, 0, sizeof(*in));
-	if (!hdr)
-		return -EINVAL;
-	in->kind = IN_CHILD;
-	in->types = (const uint8_t *)n->raw + hdr->hdr_len + hdr->type_off;
-	in->type_len = hdr->type_len;
-	in->strs = (const char *)n->raw + hdr->hdr_len + hdr->str_off;
-	in->str_len = hdr->str_len;
-	while (off < in->type_len) {
-		off += abtf__record_size((const void *)(in->types + off));
-		in->nr_types++;
-	}
-	return 0;
-}
-
 struct pass {
 	struct node *leaves;
 	struct leaf_names *per_leaf;
@@ -501,9 +480,8 @@ static int names_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	int err;
 
 	(void)l;
-	err = leaf_input(n, &in);
-	if (!err)
-		err = member_names(ln, &in, n->amb);
+	abtf__child_input(n, &in);
+	err = member_names(ln, &in, n->amb);
 	abtf__hmap_free(&ln->seen);
 	return err;
 }
@@ -626,7 +604,8 @@ static bool self_ambiguous(const struct abtf_ambig *a, const struct arec *r)
 
 	if (r->amb || (r->kinds & (r->kinds - 1)))
 		return true;
-	if (r->enum_fwd_size && r->sig_len >= 5 && def_kind(a->sigs.p + r->sig, 1) == K_ENUM) {
+	if (r->enum_fwd_size && r->sig_len >= 5 &&
+	    def_kind(a->sigs.p + r->sig, 1) == K_ENUM) {
 		memcpy(&size, a->sigs.p + r->sig + 1, 4);
 		return size != r->enum_fwd_size;
 	}

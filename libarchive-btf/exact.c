@@ -9,12 +9,14 @@
  * Here a type of the input is mapped to a type of the node instead of
  * appended when the two have one meaning (docs/design.md, "The archive
  * linker"): same kind, name, sizes, members and values, and every type
- * they refer to mapped to the very type the node's refers to. A FWD is
- * only ever the same as a FWD: whether a FWD stands for a struct is
- * decided by the root's deduplication alone, over the whole archive,
- * because it depends on every struct of that name in it (design.md says
- * why deciding it here, in a part of the archive, merged types libbpf's
- * dedup keeps apart: issue 19).
+ * they refer to mapped to the very type the node's refers to. Whether a
+ * FWD stands for a struct depends on every struct of its name in the
+ * archive: where the name may stand for two types (ambig.c), a FWD is
+ * only the same as a FWD and what reaches it stays new, for the root's
+ * deduplication alone to decide (design.md says why deciding it here, in
+ * a part of the archive, merged types libbpf's dedup keeps apart: issue
+ * 19); where it has one meaning, a FWD and a struct of the name are equal
+ * inside a walk, as in libbpf's (fwd_settled()).
  *
  * How (the scheme of libbpf's own dedup):
  *  - types without a cycle through them (everything but structs and
@@ -909,7 +911,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 				in->str_len, amb, fwd);
 	if (x.err)
 		goto out;
-	/* what reaches a FWD stays new: the root decides it */
+	/* what reaches an ambiguous name's FWD stays new: the root decides */
 	for (id = 1; id < cnt; id++)
 		x.state[id] = map[id] && can_map(in_type(&x, id)) && !fwd[id] ?
 			      T_OPEN : T_DONE;

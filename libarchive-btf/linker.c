@@ -329,7 +329,6 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 		if (err)
 			return err;
 	}
-
 	if (*nr == 1)
 		(*leaves)[0].root = true;
 	return 0;

@@ -281,6 +281,8 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 
 /* linker_merge.c: the merge tree */
 int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);
+/* A finished non-root node's BTF (its raw result) as an input. */
+void abtf__child_input(const struct node *c, struct input *in);
 
 /* funcs.c */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);

@@ -94,9 +94,10 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	return err ? err : finish_node(l, n);
 }
 
-static void child_input(const struct node *c, struct input *in)
+void abtf__child_input(const struct node *c, struct input *in)
 {
 	const struct btf_header *hdr = c->raw;
+	uint32_t off = 0;
 
 	memset(in, 0, sizeof(*in));
 	in->kind = IN_CHILD;
@@ -106,17 +107,10 @@ static void child_input(const struct node *c, struct input *in)
 	in->str_len = hdr->str_len;
 	in->vars = c->vars;
 	in->nr_vars = c->nr_vars;
-}
-
-static uint32_t count_types(const uint8_t *types, uint32_t len)
-{
-	uint32_t off = 0, n = 0;
-
-	while (off < len) {
-		off += abtf__record_size((const void *)(types + off));
-		n++;
+	while (off < in->type_len) {
+		off += abtf__record_size((const void *)(in->types + off));
+		in->nr_types++;
 	}
-	return n;
 }
 
 static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
@@ -129,8 +123,7 @@ static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
 		struct node *c = &below[n->first + i];
 		struct input in;
 
-		child_input(c, &in);
-		in.nr_types = count_types(in.types, in.type_len);
+		abtf__child_input(c, &in);
 		err = abtf__node_merge(l, n, &in);
 		abtf__node_free(c);	/* merged: its memory can go */
 	}
@@ -262,8 +255,7 @@ static int settle_names(struct abtf_linker *l, struct node *leaves, size_t nr,
 	pr_debug(&l->pr, "%s: names: %zu of %zu of more than one meaning; "
 		 "%zu of %zu leaves merged again", l->path, amb, names, again,
 		 nr);
-	if (!err && again)
-	{
+	if (!err && again) {
 		r.again = redo;
 		err = abtf__run_level(l, leaves, nr, redo_leaf, &r);
 	}

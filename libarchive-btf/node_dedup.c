@@ -49,9 +49,10 @@
  * Exact mode (every node below the root of the merge tree): the same
  * algorithm without its rules about forward declarations: in the walk a
  * FWD is equal only to a FWD, and an enum without values only to one
- * without values; step 4 does not run; and a type that reaches a FWD
- * (abtf__fwd_reach()) is never merged, for what it means is only known
- * once the root has bound its FWDs. Only types of one meaning, and whose
+ * without values; step 4 does not run; and a type that reaches a FWD of
+ * a name that may stand for two types (abtf__fwd_reach(), ambig.c) is
+ * never merged, for what it means is only known once the root has bound
+ * its FWDs. Only types of one meaning, and whose
  * meaning no FWD leaves open, are merged then (docs/design.md, "one
  * meaning"); of two canonical structs that both pass, the first is as
  * good as the other: nothing is left to btf__dedup().
