@@ -829,7 +829,11 @@ static int final_dsec_cmp(const void *a, const void *b)
 	return c ? c : (x->key < y->key ? -1 : x->key > y->key);
 }
 
-/* Sorted, without overlaps (the kernel rejects them), inside the section. */
+/*
+ * Sorted, without overlaps (the kernel rejects them), inside the section;
+ * the DATASEC then ends where its last variable does, as pahole sizes it
+ * (a section's tail padding, as s390x's .data..percpu has, is not in it).
+ */
 static void clean_vars(struct abtf_linker *l, struct final_dsec *s)
 {
 	uint64_t end = 0;
@@ -849,6 +853,8 @@ static void clean_vars(struct abtf_linker *l, struct final_dsec *s)
 		s->vars[n++] = *v;
 	}
 	s->nr = n;
+	if (n)
+		s->size = end;
 }
 
 static int append_datasec(const char *path, struct node *n,

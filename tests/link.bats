@@ -161,22 +161,19 @@ datasec_entries() {
 	sed -n "/^\[[0-9]*\] DATASEC '\.data\.\.percpu'/,/^\[/ s/^	type_id=[0-9]* offset=\([0-9]*\) size=\([0-9]*\) (VAR '\([^']*\)')\$/\3 \1 \2/p" "$1"
 }
 
-# check_datasec DUMP ELF: DUMP's only DATASEC is '.data..percpu', sized as
-# ELF's section; its entries are sorted and do not overlap, and they are
-# exactly ELF's per-CPU symbols, at their offsets, with their sizes.
+# check_datasec DUMP ELF: DUMP's only DATASEC is '.data..percpu', inside
+# ELF's section and ending where its last entry does (pahole's rule); its
+# entries are sorted and do not overlap, and they are exactly ELF's
+# per-CPU symbols, at their offsets, with their sizes.
 check_datasec() {
-	local idx addr size name off sz end=0
+	local idx addr size name off sz end=0 dsize
 	read -r idx addr size < <(percpu_section "$2")
 	[ "$(grep -c "^\[[0-9]*\] DATASEC " "$1")" -eq 1 ] || {
 		echo "want one DATASEC:"
 		grep "^\[[0-9]*\] DATASEC " "$1"
 		return 1
 	}
-	grep -q "^\[[0-9]*\] DATASEC '.data..percpu' size=$size vlen=" "$1" || {
-		echo "want DATASEC '.data..percpu' size=$size:"
-		grep "^\[[0-9]*\] DATASEC " "$1"
-		return 1
-	}
+	dsize=$(sed -n "s/^\[[0-9]*\] DATASEC '.data..percpu' size=\([0-9]*\) vlen=.*/\1/p" "$1")
 	while read -r name off sz; do
 		[ "$off" -ge "$end" ] || {
 			echo "DATASEC entry $name @$off overlaps or is out of order"
@@ -184,6 +181,11 @@ check_datasec() {
 		}
 		end=$((off + sz))
 	done < <(datasec_entries "$1")
+	[ "$dsize" = "$end" ] && [ "$end" -le "$size" ] || {
+		echo "DATASEC '.data..percpu' size=$dsize: want $end (its last" \
+			"entry's end), within the section's $size bytes"
+		return 1
+	}
 	diff -u <(percpu_symbols "$2") <(datasec_entries "$1" | LC_ALL=C sort)
 }
 
@@ -228,6 +230,13 @@ var_type_sizes() {
 	}' "$1" "$1"
 }
 
+# last_end "size N {..., NAME @OFF size SZ}": OFF + SZ of the last entry.
+last_end() {
+	local off sz
+	read -r off sz < <(sed -E 's/.* @([0-9]+) size ([0-9]+)\}$/\1 \2/' <<< "$1")
+	echo $((off + sz))
+}
+
 # check_missing_vars NAME...: the last `run btf-link --compare REF OURS`
 # found OURS equal to REF but for the VARs NAME... (sorted) and their
 # DATASEC entries: one "~ datasec .data..percpu" line whose b side is the
@@ -248,7 +257,13 @@ check_missing_vars() {
 	a=${line#*: a: }
 	a=${a%% | b: *}
 	b=${line##* | b: }
-	[ "${a%% \{*}" = "${b%% \{*}" ] || { echo "sizes differ: $line"; return 1; }
+	# Each DATASEC ends where its last entry does (pahole's rule): ours
+	# is shorter where a missing variable was the section's last.
+	[ "${b%% \{*}" = "size $(last_end "$b")" ] || {
+		echo "our DATASEC does not end at its last entry: $line"
+		return 1
+	}
+	[ "${a%% \{*}" = "size $(last_end "$a")" ]
 	diff -u <(sed -e 's/^[^{]*{//' -e 's/}$//' -e 's/, /\n/g' <<< "$a" |
 		  grep -Ev "^($re) @") \
 		<(sed -e 's/^[^{]*{//' -e 's/}$//' -e 's/, /\n/g' <<< "$b") || {
