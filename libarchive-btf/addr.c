@@ -13,6 +13,7 @@
  * between groups skipped, a slot's value in a final image, or, in a
  * relocatable one, the relocation at the slot's offset.
  */
+#include <byteswap.h>
 #include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -59,8 +60,11 @@ void *abtf__addr_group_make(const struct abtf_addr_group_out *g, size_t *size)
 	hdr->ext_str_len = to_target32(g->ei_data, g->ext_str_len);
 	hdr->nr_flags = to_target32(g->ei_data, g->nr_flags);
 	p = (uint8_t *)(hdr + 1) + slots;
-	if (g->ext_type_len)
+	if (g->ext_type_len) {
 		memcpy(p, g->ext, (size_t)g->ext_type_len + g->ext_str_len);
+		if (!abtf__host_order(g->ei_data))
+			abtf__swap32s(p, g->ext_type_len);
+	}
 	p += (size_t)g->ext_type_len + g->ext_str_len;
 	if (g->nr_flags)
 		memcpy(p, g->flags, g->nr_flags);
@@ -111,6 +115,9 @@ bool abtf__addr_group_read(const struct abtf_addr_sec *s, size_t at,
 	} else {
 		return false;
 	}
+	if (s->swapped)		/* the 32-bit fields after the magic */
+		abtf__swap32s((uint8_t *)&h + sizeof(h.magic),
+			      hlen - sizeof(h.magic));
 	avail = s->size - at - hlen;
 	need = ((uint64_t)h.nr_slots + (hlen == sizeof(h) ? h.nr_extra : 0)) * ss;
 	if (need > avail)
@@ -138,10 +145,10 @@ uint64_t abtf__addr_slot_value(const struct abtf_addr_sec *s, size_t at)
 
 	if (s->slot_size == 8) {
 		memcpy(&v64, p, 8);
-		return v64;
+		return s->swapped ? bswap_64(v64) : v64;
 	}
 	memcpy(&v32, p, 4);
-	return v32;
+	return s->swapped ? bswap_32(v32) : v32;
 }
 
 /* ---- relocations ---- */

@@ -97,11 +97,12 @@ struct abtf_addr_group {
 	size_t end;		/* past the group and its padding */
 };
 
-/* The section's bytes (mapped, in host order) and its slot size. */
+/* The section's bytes (mapped, in the target's order) and its slot size. */
 struct abtf_addr_sec {
 	const uint8_t *data;
 	size_t size;
 	size_t slot_size;
+	bool swapped;		/* the target's byte order is not the host's */
 };
 
 /* The group at @at, if one is there, is valid and fits in the section. */

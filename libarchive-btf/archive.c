@@ -430,7 +430,7 @@ static int check_header(struct check *c, const struct btf_header *hdr,
 
 	if (hdr->magic != BTF_MAGIC) {
 		if (hdr->magic == 0x9feb)
-			return bad(c, 0, "BTF of the other byte order is not supported");
+			return bad(c, 0, "BTF of the other byte order than its file's");
 		return bad(c, 0, "bad BTF magic");
 	}
 	if (hdr->version != BTF_VERSION)

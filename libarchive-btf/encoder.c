@@ -1420,26 +1420,36 @@ static void *addr_section(const struct abtf_encoder *enc, const void *btf,
 	return abtf__addr_group_make(&g, size);
 }
 
-ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
-					const char *dst)
+/*
+ * The object's BTF in the object's own byte order, as pahole writes it:
+ * where that is not the host's, a swapped copy in *@copy for the caller
+ * to free.
+ */
+static const void *target_raw(const struct abtf_encoder *enc, uint32_t *size,
+			      void **copy)
+{
+	const void *raw = btf__raw_data(enc->btf, size);
+
+	*copy = NULL;
+	if (!raw || abtf__host_order(enc->ehdr.e_ident[EI_DATA]))
+		return raw;
+	*copy = malloc(*size);
+	if (!*copy)
+		return NULL;
+	memcpy(*copy, raw, *size);
+	abtf__btf_swap(*copy, *size);
+	return *copy;
+}
+
+/* .BTF (@raw, @size bytes: the object's order) and .debug_btf_addr. */
+static int write_sections(struct abtf_encoder *enc, const char *dst,
+			  const void *raw, uint32_t size)
 {
 	struct abtf_section secs[2];
-	const void *raw;
 	void *slots = NULL, *zbtf = NULL;
-	uint32_t size;
 	size_t nr = 1;
 	int err;
 
-	if (!enc->encoded)
-		return -EINVAL;
-	if (enc->ehdr.e_type != ET_REL) {
-		pr_warn(&enc->pr, "%s: not a relocatable object (ET_REL)",
-			enc->path);
-		return -EINVAL;
-	}
-	raw = btf__raw_data(enc->btf, &size);
-	if (!raw)
-		return -ENOMEM;
 	memset(secs, 0, sizeof(secs));
 	secs[0].name = ABTF_SEC_BTF;
 	secs[0].type = SHT_PROGBITS;
@@ -1447,7 +1457,9 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 	secs[0].data = raw;
 	secs[0].size = size;
 	if (enc->opts.compress) {
-		err = abtf__zmember_deflate(raw, size, &zbtf, &secs[0].size);
+		err = abtf__zmember_deflate(raw, size,
+				!abtf__host_order(enc->ehdr.e_ident[EI_DATA]),
+				&zbtf, &secs[0].size);
 		if (err)
 			return err;
 		secs[0].data = zbtf;
@@ -1483,18 +1495,42 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 	return err;
 }
 
-ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst)
+ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
+					const char *dst)
 {
 	const void *raw;
+	void *copy;
 	uint32_t size;
 	int err;
 
 	if (!enc->encoded)
 		return -EINVAL;
-	raw = btf__raw_data(enc->btf, &size);
+	if (enc->ehdr.e_type != ET_REL) {
+		pr_warn(&enc->pr, "%s: not a relocatable object (ET_REL)",
+			enc->path);
+		return -EINVAL;
+	}
+	raw = target_raw(enc, &size, &copy);
+	if (!raw)
+		return -ENOMEM;
+	err = write_sections(enc, dst, raw, size);
+	free(copy);
+	return err;
+}
+ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst)
+{
+	const void *raw;
+	void *copy;
+	uint32_t size;
+	int err;
+
+	if (!enc->encoded)
+		return -EINVAL;
+	raw = target_raw(enc, &size, &copy);
 	if (!raw)
 		return -ENOMEM;
 	err = abtf_write_file(dst, raw, size);
+	free(copy);
 	if (err)
 		pr_warn(&enc->pr, "%s: cannot write: %s", dst, ABTF_STRERROR(-err));
 	return err;

@@ -3,7 +3,9 @@
 #ifndef __ABTF_INTERNAL_H
 #define __ABTF_INTERNAL_H
 
+#include <endian.h>
 #include <gelf.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
 
@@ -136,6 +138,29 @@ const char *abtf__strerror(int err, char *buf, size_t size);
  * strings; not a security measure.
  */
 uint32_t abtf__hash32(const void *data, size_t size);
+
+/* ---- byte order (util.c) ---- */
+
+/* Whether @ei_data (ELFDATA2LSB or ELFDATA2MSB) is this host's order. */
+static inline bool abtf__host_order(unsigned char ei_data)
+{
+	return ei_data == (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB :
+						       ELFDATA2MSB);
+}
+
+/* Swap each 32-bit word of the @len bytes at @p (any alignment). */
+void abtf__swap32s(void *p, size_t len);
+
+/*
+ * Raw BTF of either byte order into the other, in place: the magic, every
+ * 32-bit word of the header and of the type section (each record of each
+ * kind is made of 32-bit words); strings are bytes. Leniently: header
+ * words past @size are left, and so is a type section that does not fit
+ * in @size or is misaligned, for abtf__member_check() to report on the
+ * swapped header. Returns false, and changes nothing, where @data starts
+ * with no BTF magic of either order.
+ */
+bool abtf__btf_swap(void *data, size_t size);
 
 /* ---- growing arrays (util.c) ---- */
 

@@ -256,7 +256,13 @@ static int load_base(struct abtf_linker *l)
 			l->opts.base_path, ABTF_STRERROR(-err));
 		return err;
 	}
-	return 0;
+	if (btf__endianness(l->base) != abtf__link_endianness(l)) {
+		pr_warn(&l->pr, "%s: the base BTF is of the other byte order "
+			"than %s", l->opts.base_path, l->path);
+		return -EINVAL;
+	}
+	/* merge.c reads the base's raw types: in the host's order */
+	return btf__set_endianness(l->base, abtf__host_endianness());
 }
 
 /*

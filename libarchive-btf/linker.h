@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <bpf/btf.h>
+
 #include "addr.h"
 #include "archive.h"
 
@@ -61,6 +63,7 @@ struct mplan {
 	size_t zsize;		/* compressed: its bytes in .BTF; 0 if plain */
 	uint32_t nr_types;	/* set once validated */
 	uint32_t hash;
+	uint32_t stored_hash;	/* swapped: its bytes' as in the file */
 	bool has_group;		/* paired with a .debug_btf_addr group */
 	bool check_hash;	/* paired by size: the leaf checks the hash */
 	struct abtf_addr_group grp;	/* has_group: its slots, extension, flags */
@@ -157,6 +160,7 @@ struct abtf_linker {
 	Elf *elf;		/* NULL for raw BTF input */
 	GElf_Ehdr ehdr;
 	size_t shstrndx;
+	bool swapped;		/* its byte order is not the host's */
 
 	size_t btf_off;		/* .BTF in the file */
 	size_t btf_size;
@@ -198,6 +202,24 @@ struct abtf_linker {
 	bool final_input;
 	struct abtf_link_stats st;
 };
+
+/* libbpf's name of the host's byte order. */
+static inline enum btf_endianness abtf__host_endianness(void)
+{
+	return __BYTE_ORDER == __LITTLE_ENDIAN ? BTF_LITTLE_ENDIAN :
+						 BTF_BIG_ENDIAN;
+}
+
+/* The input's byte order: the final BTF is written in it. */
+static inline enum btf_endianness
+abtf__link_endianness(const struct abtf_linker *l)
+{
+	enum btf_endianness h = abtf__host_endianness();
+
+	if (!l->swapped)
+		return h;
+	return h == BTF_LITTLE_ENDIAN ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN;
+}
 
 /* A leaf merges about this many bytes of members; a node this many inputs. */
 #ifndef ABTF_LEAF_BYTES
@@ -256,8 +278,14 @@ int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
  * Member @i's BTF (mplan.size bytes) into @dst: read, or read and inflated
  * (errors of the stream are printed to @pr; -EIO: the file could not be read).
  */
+/* The hash of member @i (read into @p) that its group's btf_hash is of. */
+uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
+			   const void *p);
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		      const struct abtf_printer *pr);
+/* The hash of member @i (read into @p) that its group's btf_hash is of. */
+uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
+			   const void *p);
 /* Validate member @i's BTF, read into @p, and describe it in @m. */
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m);

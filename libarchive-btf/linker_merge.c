@@ -43,7 +43,7 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 		err = abtf__check_member(l, i, *buf, &n->pr, m);
 	if (err)
 		return err;
-	if (mp->check_hash && abtf__hash32(*buf, mp->size) != mp->hash) {
+	if (mp->check_hash && abtf__member_hash(l, i, *buf) != mp->hash) {
 		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
 			".debug_btf_addr group is for another member",
 			l->path, i, mp->off);

@@ -35,7 +35,7 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	for (i = 0; buf && l->addr.size && i < n->nr; i++) {
 		struct mplan *mp = &l->plans[n->first + i];
 
-		mp->hash = abtf__hash32(ms[i].data, mp->size);
+		mp->hash = abtf__member_hash(l, n->first + i, ms[i].data);
 	}
 	free(buf);
 	free(ms);
@@ -149,6 +149,8 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 	memcpy(p, m->types, m->type_len);
 	p += m->type_len;
 	memcpy(p, ext, mp->grp.ext_type_len);
+	if (l->swapped)
+		abtf__swap32s(p, mp->grp.ext_type_len);
 	p += mp->grp.ext_type_len;
 	memcpy(p, m->strs, m->str_len);
 	p += m->str_len;

@@ -8,6 +8,7 @@
  *
  * The bottom of the linker: it calls no other linker_*.c file.
  */
+#include <byteswap.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -229,10 +230,8 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize)
 	l->addr.slot_size = abtf__addr_slot_size(l->ehdr.e_ident[EI_CLASS]);
 	if (elf_getshdrstrndx(l->elf, &l->shstrndx))
 		return abtf__link_elf_fail(l, "bad section header string table");
-	if (l->ehdr.e_ident[EI_DATA] !=
-	    (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB : ELFDATA2MSB))
-		return abtf__link_error(l, -EOPNOTSUPP,
-				  "ELF of the other byte order is not supported");
+	l->swapped = !abtf__host_order(l->ehdr.e_ident[EI_DATA]);
+	l->addr.swapped = l->swapped;
 	err = load_sections(l, fsize);
 	if (err)
 		return err;
@@ -309,6 +308,8 @@ static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
 
 	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
 				 l->nr_members, off, l->path, &l->pr);
+	if (!err && l->swapped)
+		abtf__btf_swap(&head, sizeof(head));
 	if (!err)
 		err = abtf__zmember_head_check(&head, btf_size, l->nr_members,
 					       off, l->path, &l->pr);
@@ -333,15 +334,20 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 	*zsize = 0;
 	if (abtf__is_zmember(&hdr, avail)) {
 		l->nr_zmembers++;
-		err = abtf__zmember_size(&hdr, avail, l->nr_members, off,
-					 l->path, &l->pr, size, btf_size);
+		err = abtf__zmember_size(&hdr, avail, l->swapped,
+					 l->nr_members, off, l->path, &l->pr,
+					 size, btf_size);
 		*zsize = *size;
 		return err ? err : zmember_head(l, off, *size, *btf_size);
 	}
 	if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
-	    hdr.magic != 0x9feb)
+	    hdr.magic != bswap_16(BTF_MAGIC))
 		return abtf__link_error(l, -EINVAL,
 				  "neither an ELF file nor raw BTF");
+	if (!l->elf && !off)	/* raw BTF: its first member's order */
+		l->swapped = hdr.magic == bswap_16(BTF_MAGIC);
+	if (l->swapped)
+		abtf__btf_swap(&hdr, sizeof(hdr));
 	err = abtf__member_size(&hdr, avail, l->nr_members, off, l->path,
 				&l->pr, size);
 	*btf_size = *size;
@@ -482,6 +488,30 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 
 /* ---- reading members ---- */
 
+/*
+ * Member @i, read into @p, in the host's byte order: a file of the other
+ * order has its members swapped as they are read, after their hash is
+ * taken of the bytes the file holds (.debug_btf_addr's, in its order).
+ */
+static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
+{
+	struct mplan *mp = &l->plans[i];
+
+	if (!l->swapped)
+		return;
+	if (l->addr.size)
+		mp->stored_hash = abtf__hash32(p, mp->size);
+	abtf__btf_swap(p, mp->size);
+}
+
+uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
+			   const void *p)
+{
+	const struct mplan *mp = &l->plans[i];
+
+	return l->swapped ? mp->stored_hash : abtf__hash32(p, mp->size);
+}
+
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		      const struct abtf_printer *pr)
 {
@@ -489,8 +519,10 @@ int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 	uint8_t *z;
 	int err;
 
-	if (!mp->zsize)
-		return abtf__read_btf(l, dst, mp->size, mp->off);
+	if (!mp->zsize) {
+		err = abtf__read_btf(l, dst, mp->size, mp->off);
+		goto out;
+	}
 	z = malloc(mp->zsize);
 	if (!z)
 		return -ENOMEM;
@@ -499,6 +531,9 @@ int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		err = abtf__zmember_inflate(z, mp->zsize, dst, mp->size, i,
 					    mp->off, l->path, pr);
 	free(z);
+out:
+	if (!err)
+		member_to_host(l, i, dst);
 	return err;
 }
 
@@ -593,8 +628,12 @@ static int read_leaf_bytes(struct abtf_linker *l, struct node *n, bool plain,
 	size_t i;
 	int err = 0;
 
-	if (plain)
-		return abtf__read_btf(l, buf, span, l->plans[n->first].off);
+	if (plain) {
+		err = abtf__read_btf(l, buf, span, l->plans[n->first].off);
+		for (i = 0; !err && i < n->nr; i++)
+			member_to_host(l, n->first + i, buf + at[i]);
+		return err;
+	}
 	for (i = 0; !err && i < n->nr; i++)
 		err = abtf__read_member(l, n->first + i, buf + at[i], &n->pr);
 	return err;

@@ -18,6 +18,14 @@
 
 #include "linker.h"
 
+/* The final BTF's bytes, in the input's byte order (libbpf swaps them). */
+static const void *final_raw(struct abtf_linker *l, uint32_t *size)
+{
+	if (btf__set_endianness(l->btf, abtf__link_endianness(l)))
+		return NULL;
+	return btf__raw_data(l->btf, size);
+}
+
 ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 {
 	const void *raw;
@@ -26,7 +34,7 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 
 	if (!l->btf)
 		return -EINVAL;
-	raw = btf__raw_data(l->btf, &size);
+	raw = final_raw(l, &size);
 	if (!raw)
 		return -ENOMEM;
 	err = abtf_write_file(dst, raw, size);
@@ -178,7 +186,7 @@ ABTF_API int abtf_linker__write_elf(struct abtf_linker *l, const char *dst)
 		return abtf__link_error(l, -EINVAL, "not an ELF file; write it with -o");
 	if (!dst && l->final_input)
 		return 0;	/* already final: leave the file alone */
-	raw = btf__raw_data(l->btf, &size);
+	raw = final_raw(l, &size);
 	if (!raw)
 		return -ENOMEM;
 	if (l->ehdr.e_type == ET_REL)
@@ -275,7 +283,7 @@ ABTF_API int abtf_linker__write_object(struct abtf_linker *l, const char *dst)
 		return abtf__link_error(l, -EINVAL,
 				  "a raw BTF input does not say the target: "
 				  "no object can be made for it");
-	raw = btf__raw_data(l->btf, &size);
+	raw = final_raw(l, &size);
 	if (!raw)
 		return -ENOMEM;
 	fd = abtf__tmpfile_for(dst, &tmp);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Printing, options, atomic file replacement, growing arrays, strings. */
+#include <byteswap.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
+#include <linux/btf.h>
 
 #include "internal.h"
 
@@ -337,4 +339,45 @@ void abtf__strtab_free(struct strtab *st)
 {
 	free(st->data);
 	abtf__hmap_free(&st->map);
+}
+
+void abtf__swap32s(void *p, size_t len)
+{
+	uint8_t *b = p;
+	uint32_t w;
+	size_t i;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		memcpy(&w, b + i, sizeof(w));
+		w = bswap_32(w);
+		memcpy(b + i, &w, sizeof(w));
+	}
+}
+
+bool abtf__btf_swap(void *data, size_t size)
+{
+	uint8_t *p = data;
+	struct btf_header h;
+	uint64_t types_at, end;
+
+	if (size < sizeof(h))
+		return false;
+	memcpy(&h, p, sizeof(h));
+	if (h.magic == bswap_16(BTF_MAGIC)) {
+		h.hdr_len = bswap_32(h.hdr_len);
+		h.type_off = bswap_32(h.type_off);
+		h.type_len = bswap_32(h.type_len);
+	} else if (h.magic != BTF_MAGIC) {
+		return false;
+	}
+	h.magic = bswap_16(h.magic);
+	memcpy(p, &h.magic, sizeof(h.magic));
+	/* the header's words, at least its fixed fields, within @size */
+	end = h.hdr_len > sizeof(h) ? h.hdr_len : sizeof(h);
+	abtf__swap32s(p + 4, (end < size ? end : size) - 4);
+	types_at = (uint64_t)h.hdr_len + h.type_off;
+	if (!(types_at % 4) && !(h.type_len % 4) &&
+	    types_at + h.type_len <= size)
+		abtf__swap32s(p + types_at, h.type_len);
+	return true;
 }

@@ -9,8 +9,10 @@
  * gives a valid compressed section. Unflagged, both concatenate the members
  * as they do plain ones, and only btf-link, which expects them, inflates
  * them. A member's header starts with "BTFz": a non-zero byte, unlike
- * padding, and neither byte of a BTF magic.
+ * padding, and neither byte of a BTF magic. Its fields are in the object's
+ * byte order, and so is the BTF it inflates to, as plain members are.
  */
+#include <byteswap.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -34,15 +36,26 @@ static int zbad(const struct abtf_printer *pr, const char *path, size_t idx,
 	return -EINVAL;
 }
 
-int abtf__zmember_size(const void *p, size_t avail, size_t idx, size_t base,
-		       const char *path, const struct abtf_printer *pr,
-		       size_t *size, size_t *raw_size)
+/* The header's fields into the other byte order. */
+static void swap_hdr(struct abtf_zhdr *h)
+{
+	h->method = bswap_32(h->method);
+	h->raw_size = bswap_32(h->raw_size);
+	h->z_size = bswap_32(h->z_size);
+}
+
+int abtf__zmember_size(const void *p, size_t avail, bool swapped, size_t idx,
+		       size_t base, const char *path,
+		       const struct abtf_printer *pr, size_t *size,
+		       size_t *raw_size)
 {
 	struct abtf_zhdr h;
 
 	if (avail < sizeof(h))
 		return zbad(pr, path, idx, base, "truncated header");
 	memcpy(&h, p, sizeof(h));
+	if (swapped)
+		swap_hdr(&h);
 	if (h.method != ABTF_ZMETHOD_ZLIB)
 		return zbad(pr, path, idx, base, "unknown compression method");
 	if (!h.z_size || h.z_size > avail - sizeof(h))
@@ -143,8 +156,8 @@ int abtf__zmember_head(abtf_zread_fn rd, void *ctx, size_t size, void *out,
 	return zbad(pr, path, idx, base, "not a valid zlib stream");
 }
 
-int abtf__zmember_deflate(const void *raw, size_t size, void **out,
-			  size_t *out_size)
+int abtf__zmember_deflate(const void *raw, size_t size, bool swapped,
+			  void **out, size_t *out_size)
 {
 	struct abtf_zhdr h = { .method = ABTF_ZMETHOD_ZLIB };
 	uLongf zlen;
@@ -164,6 +177,8 @@ int abtf__zmember_deflate(const void *raw, size_t size, void **out,
 	memcpy(h.magic, ABTF_ZMAGIC, sizeof(h.magic));
 	h.raw_size = size;
 	h.z_size = zlen;
+	if (swapped)
+		swap_hdr(&h);
 	memcpy(buf, &h, sizeof(h));
 	*out = buf;
 	*out_size = sizeof(h) + zlen;

@@ -18,7 +18,7 @@ struct abtf_printer;
 /* deflate never makes more than about 1032 bytes of one input byte */
 #define ABTF_ZMAX_RATIO		1040
 
-struct abtf_zhdr {
+struct abtf_zhdr {		/* in the object's byte order */
 	char magic[4];		/* ABTF_ZMAGIC */
 	uint32_t method;	/* ABTF_ZMETHOD_ZLIB */
 	uint32_t raw_size;	/* the BTF member once inflated */
@@ -30,12 +30,14 @@ bool abtf__is_zmember(const void *p, size_t avail);
 
 /*
  * Check the header of the compressed member @idx at byte @base of @path's
- * .BTF, of which @avail bytes are left: *@size gets the member's bytes in
- * the archive (header and stream), *@raw_size those of its BTF.
+ * .BTF, of which @avail bytes are left (@swapped: the file's byte order is
+ * not the host's): *@size gets the member's bytes in the archive (header
+ * and stream), *@raw_size those of its BTF.
  */
-int abtf__zmember_size(const void *p, size_t avail, size_t idx, size_t base,
-		       const char *path, const struct abtf_printer *pr,
-		       size_t *size, size_t *raw_size);
+int abtf__zmember_size(const void *p, size_t avail, bool swapped, size_t idx,
+		       size_t base, const char *path,
+		       const struct abtf_printer *pr, size_t *size,
+		       size_t *raw_size);
 
 /*
  * Inflate the compressed member @z (header included, @size bytes, checked
@@ -62,10 +64,11 @@ int abtf__zmember_head(abtf_zread_fn rd, void *ctx, size_t size, void *out,
 
 /*
  * The compressed member of the @size bytes of BTF at @raw, in a buffer
- * *@out of *@out_size bytes the caller frees. Deterministic: the same bytes
+ * *@out of *@out_size bytes the caller frees, its header's fields swapped
+ * from the host's byte order where @swapped. Deterministic: the same bytes
  * give the same member with the same zlib.
  */
-int abtf__zmember_deflate(const void *raw, size_t size, void **out,
-			  size_t *out_size);
+int abtf__zmember_deflate(const void *raw, size_t size, bool swapped,
+			  void **out, size_t *out_size);
 
 #endif /* __ABTF_ZMEMBER_H */

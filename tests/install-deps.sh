@@ -21,4 +21,5 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	linux-source-6.1 linux-source-6.12 bc flex bison libssl-dev xz-utils cpio parallel \
 	qemu-system-x86 busybox-static patch git clang lld llvm \
 	distcc man-db dpkg-dev debhelper fakeroot lintian \
+	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu \
 	libclang-rt-14-dev

@@ -10,8 +10,9 @@
  *	"=ADDR="	optional: the rest is a .debug_btf_addr section
  *	...		its groups ("BTFA"/"BTFB"), docs/archive-format.md
  *
- * The harness makes a relocatable x86-64 object of these sections (and an
- * empty symbol table) with libelf, links it (the archive reader, groups,
+ * The harness makes a relocatable object of these sections (and an empty
+ * symbol table) with libelf: an s390x one (big-endian) when the .BTF
+ * starts with a big-endian BTF magic, an x86-64 one otherwise, links it (the archive reader, groups,
  * merge, libbpf's dedup), compares the final BTF with itself (which must
  * find no difference) and writes it the three ways btf-link can: the
  * object rewritten, a .BTF-only object and a raw file.
@@ -20,6 +21,7 @@
  */
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 
 #include "fuzz.h"
 
@@ -65,6 +67,7 @@ static void write_object(const char *path, const void *btf, size_t btf_len,
 	Elf_Scn *symtab, *strtab;
 	Elf64_Ehdr *eh;
 	GElf_Shdr sh;
+	bool big;
 	Elf *e;
 	int fd;
 
@@ -75,9 +78,11 @@ static void write_object(const char *path, const void *btf, size_t btf_len,
 	e = elf_begin(fd, ELF_C_WRITE, NULL);
 	if (!e || !(eh = elf64_newehdr(e)))
 		fuzz_die(elf_errmsg(-1));
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	big = btf_len >= 2 && ((const uint8_t *)btf)[0] == 0xeb &&
+	      ((const uint8_t *)btf)[1] == 0x9f;
+	eh->e_ident[EI_DATA] = big ? ELFDATA2MSB : ELFDATA2LSB;
 	eh->e_type = ET_REL;
-	eh->e_machine = EM_X86_64;
+	eh->e_machine = big ? EM_S390 : EM_X86_64;
 	eh->e_version = EV_CURRENT;
 	add_scn(e, N_BTF, SHT_PROGBITS, 4, btf, btf_len);
 	if (addr)

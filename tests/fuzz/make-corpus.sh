@@ -8,11 +8,15 @@
 #   OUTDIR/encode/    each fixture compiled with gcc -g -O2 and clang -g -O2
 #                     (objects with DWARF, not yet encoded)
 #   OUTDIR/link-raw/  the .BTF of each of those objects encoded by
-#                     BINDIR/cc-btf (one member), and the .BTF archives below
+#                     BINDIR/cc-btf (one member), the same for s390x (big-
+#                     endian, where Debian's s390x-linux-gnu-gcc is
+#                     installed), and the .BTF archives below
 #   OUTDIR/archive/   archives: the fixtures' "vmlinux" of tests/link.bats
 #                     (ld -T link.lds; again of compressed members, cc-btf
 #                     --compress), ld -r of pairs of encoded fixtures,
-#                     as fuzz-archive.c reads them: 2 bytes of features
+#                     and the s390x "vmlinux" (big-endian) where Debian's
+#                     s390x-linux-gnu-gcc is installed, as fuzz-archive.c
+#                     reads them: 2 bytes of features
 #                     (0: default; 0xffff: all), the .BTF, "=ADDR=" and the
 #                     .debug_btf_addr groups
 #
@@ -33,14 +37,14 @@ rm -rf "$OUT"
 mkdir -p "$OUT"/{encode,link-raw,archive,tmp/obj}
 T=$OUT/tmp
 
-# archive_seed OBJ NAME: the archive seeds of a linked OBJ.
+# archive_seed OBJ NAME [OBJCOPY]: the archive seeds of a linked OBJ.
 archive_seed() {
-	local obj=$1 name=$2
-	objcopy --dump-section .BTF="$T/btf" "$obj" /dev/null 2>/dev/null ||
+	local obj=$1 name=$2 objcopy=${3:-objcopy}
+	"$objcopy" --dump-section .BTF="$T/btf" "$obj" /dev/null 2>/dev/null ||
 		return 0
 	cp "$T/btf" "$OUT/link-raw/archive-$name"
 	: > "$T/addr"
-	objcopy --dump-section .debug_btf_addr="$T/addr" "$obj" /dev/null \
+	"$objcopy" --dump-section .debug_btf_addr="$T/addr" "$obj" /dev/null \
 		2>/dev/null || :
 	{ printf '\0\0'; cat "$T/btf"; printf '=ADDR='; cat "$T/addr"; } \
 		> "$OUT/archive/$name"
@@ -85,6 +89,24 @@ for cc in gcc clang; do
 		archive_seed "$T/prog-z-$cc" "$cc-vmlinux-z"
 	fi
 done
+# big-endian: the "vmlinux" and the fixtures' BTF for s390x
+X=s390x-linux-gnu
+if command -v $X-gcc >/dev/null; then
+	for src in "$FIX"/*.c; do
+		n=$(basename "$src" .c)
+		o=$T/obj/s390x-$n.o
+		(cd "$FIX" && timeout 60 "$BIN/cc-btf" $X-gcc -g -O2 \
+			-ffunction-sections -fdata-sections \
+			-fdebug-prefix-map="$FIX=/fixtures" -c "$n.c" -o "$o") \
+			2>/dev/null || continue
+		$X-objcopy --dump-section .BTF="$OUT/link-raw/s390x-$n" "$o" \
+			/dev/null 2>/dev/null || :
+	done
+	if $X-ld -T "$FIX/link.lds" -o "$T/prog-s390x" \
+		"$T/obj/s390x-link-"{main,a,gc,b}.o 2>/dev/null; then
+		archive_seed "$T/prog-s390x" s390x-vmlinux $X-objcopy
+	fi
+fi
 rm -rf "$T"
 for d in encode link-raw archive; do
 	[ -n "$(ls -A "$OUT/$d")" ] || { echo "$0: no seeds for $d" >&2; exit 1; }
