@@ -753,9 +753,32 @@ static int var_symbol(struct abtf_encoder *enc, const struct dw_die *die,
 }
 
 /*
+ * Whether symbol @sym can be variable @name's: the name itself, or one of
+ * its '.'-separated parts (GCC's function-local static "hits.0", clang's
+ * "func.hits").
+ */
+static bool sym_of_var(const char *sym, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = sym;
+
+	for (;;) {
+		if (!strncmp(p, name, len) && (p[len] == '.' || !p[len]))
+			return true;
+		p = strchr(p, '.');
+		if (!p++)
+			return false;
+	}
+}
+
+/*
  * A VAR for a variable, at any depth, whose address is a non-empty per-CPU
- * object symbol; named after the symbol, as pahole does (a function-local
- * static "hits" is "hits.0").
+ * object symbol of its name; named after the symbol, as pahole does (a
+ * function-local static "hits" is "hits.0"). The name is checked because
+ * an address alone may mislead: libdwfl lays an object's sections out one
+ * after the other, so a variable of no size at the end of its section
+ * (mm/vmstat.c's vm_numa_event[0] without NUMA) has the address of the
+ * next section's first symbol (vmstat_work, per-CPU, on riscv64).
  */
 static int encode_var(struct abtf_encoder *enc, struct dw_die *die)
 {
@@ -771,6 +794,8 @@ static int encode_var(struct abtf_encoder *enc, struct dw_die *die)
 	err = integrate(enc, die);
 	if (err)
 		return err;
+	if ((die->have & DW_HAVE_NAME) && !sym_of_var(sym->name, die->name))
+		return 0;
 	type = ir__type_of_attr(&enc->ir, die);
 	if (type < 0)
 		return type;

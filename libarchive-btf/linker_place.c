@@ -364,6 +364,10 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 		err = check_slot_addrs(l);
 		if (err)
 			return err;
+		/* abtf__func_present() asks for the names of slots' FUNCs */
+		err = abtf__syms_by_name(l);
+		if (err)
+			return err;
 	}
 	return place_by_name(l);
 }
@@ -419,14 +423,24 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 	return 0;
 }
 
-/* pahole's rule: a FUNC survives if a defined STT_FUNC has its name. */
-static bool func_by_name(const struct abtf_linker *l, const char *name)
+/*
+ * pahole's rule: a FUNC survives if a defined STT_FUNC has its name, or
+ * with @suffixed, its name and a suffix ("name.isra.0": a clone).
+ */
+static bool func_by_name(const struct abtf_linker *l, const char *name,
+			 bool suffixed)
 {
-	size_t lo = abtf__first_sym(l, name);
+	size_t len = strlen(name), lo = abtf__first_sym(l, name);
 
-	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++)
-		if (l->syms[lo].type == STT_FUNC)
+	/* sorted by name: "name", then "name" and any byte, "name.suffix"
+	 * among them */
+	for (; lo < l->nr_syms && !strncmp(l->syms[lo].name, name, len); lo++) {
+		char next = l->syms[lo].name[len];
+
+		if (l->syms[lo].type == STT_FUNC &&
+		    (!next || (suffixed && next == '.')))
 			return true;
+	}
 	return false;
 }
 
@@ -442,10 +456,18 @@ int abtf__func_present(struct abtf_linker *l, const struct input *in,
 
 	switch (in->kind) {
 	case IN_SLOTS:
+		/*
+		 * Where the slot says, and under its name: objcopy
+		 * --prefix-symbols (arm64's and riscv's pi/, their EFI
+		 * stubs) renames a function after cc-btf saw it, and
+		 * pahole, which goes by name, has no FUNC for it then.
+		 */
 		err = abtf__slot_place(l, in->plan, slot, &pl);
-		return err ? err : pl.present;
+		if (err || !pl.present)
+			return err;
+		return func_by_name(l, name, true);
 	case IN_NAMES:
-		return func_by_name(l, name);
+		return func_by_name(l, name, false);
 	default:
 		return 1;
 	}

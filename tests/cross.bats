@@ -239,3 +239,35 @@ module() {
 	[ ! -e out.btf ]
 }
 
+# empty_then_percpu ARCH: tests/fixtures/percpu-after-empty.c: the per-CPU
+# VAR is the per-CPU variable's, not that of the variable of no size whose
+# address (through libdwfl's layout of the object) is the same.
+empty_then_percpu() {
+	local arch=$1
+	need_cross "$arch"
+	"$CC_BTF" "$arch-linux-gnu-gcc" -g -O2 -fno-toplevel-reorder \
+		-c "$FIXTURES/percpu-after-empty.c" -o pe.o
+	cp pe.o ref.o
+	pahole_serial ref.o ref.btf
+	btf_magic "$arch" pe.o
+	same_btf ref.btf sec.btf
+	bpftool btf dump file sec.btf > pe.dump
+	local id
+	id=$(sed -n "s/^\[\([0-9]*\)\] STRUCT 'tail_work' .*/\1/p" pe.dump)
+	[ -n "$id" ]
+	grep -q "^\[[0-9]*\] VAR 'tail_work' type_id=$id, linkage=static\$" pe.dump
+	[ "$(count_kind pe.dump VAR tail_work)" -eq 1 ]
+	[ "$(count_kind pe.dump VAR tail_event)" -eq 0 ]
+}
+
+@test "cross: riscv64: a variable of no size is not the per-CPU one after it" {
+	empty_then_percpu riscv64
+}
+
+@test "cross: s390x: a variable of no size is not the per-CPU one after it" {
+	empty_then_percpu s390x
+}
+
+@test "cross: aarch64: a variable of no size is not the per-CPU one after it" {
+	empty_then_percpu aarch64
+}

@@ -723,3 +723,25 @@ check_missing_vars() {
 	[ "$(datasec_entries final1.dump | wc -l)" -eq 13 ]
 	[ "$(stat -c %s final1.btf)" -lt "$(stat -c %s archive1.bin)" ]
 }
+
+@test "link: functions renamed by objcopy --prefix-symbols have no FUNC, as in pahole" {
+	need_tools
+	cc_objs o $PROG_OBJS pi
+	# arm64's pi/ (and riscv's, and their EFI stubs) rename every symbol
+	# of an object after it is compiled; the slots still find the code.
+	objcopy --prefix-symbols=__pi_ o/pi.o o/pi-renamed.o
+	link_prog prog $(objs o) o/pi-renamed.o
+	readelf -sW prog | grep -q ' FUNC .* __pi_pi_map_range$'
+	pahole_ref prog ref.btf
+	"$BTF_LINK" -o ours.btf prog
+	same_btf ref.btf ours.btf
+	bpftool btf dump file ours.btf > ours.dump
+	[ "$(count_kind ours.dump FUNC pi_map_range)" -eq 0 ]
+	[ "$(count_kind ours.dump FUNC pi_early_init)" -eq 0 ]
+	# Not renamed, the same object's functions are there.
+	link_prog plain $(objs o) o/pi.o
+	"$BTF_LINK" -o plain.btf plain
+	bpftool btf dump file plain.btf > plain.dump
+	[ "$(count_kind plain.dump FUNC pi_map_range)" -eq 1 ]
+	[ "$(count_kind plain.dump FUNC pi_early_init)" -eq 1 ]
+}
