@@ -745,3 +745,27 @@ check_missing_vars() {
 	[ "$(count_kind plain.dump FUNC pi_map_range)" -eq 1 ]
 	[ "$(count_kind plain.dump FUNC pi_early_init)" -eq 1 ]
 }
+
+@test "link: a struct two files define apart, declared in a header, as pahole" {
+	need_tools
+	local order n objs
+	# Linux's struct of_bus (tests/fixtures/fwd-two.h): a link kept a FWD
+	# of it that pahole does not have, in two of these orders.
+	for n in a b c; do
+		"$CC_BTF" gcc -g -O2 -c "$FIXTURES/fwd-two-$n.c" -o "$n.o"
+	done
+	for order in "c a b" "a b c" "b c a" "a c b"; do
+		objs=()
+		for n in $order; do
+			objs+=("$n.o")
+		done
+		gcc -o prog "${objs[@]}"
+		cp prog ref.elf
+		pahole_ref ref.elf ref.btf
+		"$BTF_LINK" -o ours.btf prog
+		same_btf ref.btf ours.btf
+		bpftool btf dump file ours.btf > ours.dump
+		[ "$(count_kind ours.dump STRUCT of_bus)" -eq 2 ]
+		[ "$(count_kind ours.dump FUNC of_match_bus)" -eq 1 ]
+	done
+}
