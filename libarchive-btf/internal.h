@@ -156,9 +156,9 @@ void abtf__swap32s(void *p, size_t len);
  * 32-bit word of the header and of the type section (each record of each
  * kind is made of 32-bit words); strings are bytes. Leniently: header
  * words past @size are left, and so is a type section that does not fit
- * in @size or is misaligned, for abtf__member_check() to report on the
- * swapped header. Returns false, and changes nothing, where @data starts
- * with no BTF magic of either order.
+ * in @size, is misaligned or follows a header shorter than its fields, for
+ * abtf__member_check() to report on the swapped header. Returns false, and
+ * changes nothing, where @data starts with no BTF magic of either order.
  */
 bool abtf__btf_swap(void *data, size_t size);
 

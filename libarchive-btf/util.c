@@ -376,7 +376,7 @@ bool abtf__btf_swap(void *data, size_t size)
 	end = h.hdr_len > sizeof(h) ? h.hdr_len : sizeof(h);
 	abtf__swap32s(p + 4, (end < size ? end : size) - 4);
 	types_at = (uint64_t)h.hdr_len + h.type_off;
-	if (!(types_at % 4) && !(h.type_len % 4) &&
+	if (h.hdr_len >= sizeof(h) && !(types_at % 4) && !(h.type_len % 4) &&
 	    types_at + h.type_len <= size)
 		abtf__swap32s(p + types_at, h.type_len);
 	return true;

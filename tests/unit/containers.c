@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/btf.h>
+
 #include "internal.h"
 
 static int failed;
@@ -127,11 +129,74 @@ static void test_strerror(void)
 	CHECK(strstr(ABTF_STRERROR(-4999), "4999") != NULL);
 }
 
+/* A BTF of one INT "int" and one PTR to it, in the host's order. */
+static size_t tiny_btf(uint8_t *buf)
+{
+	static const char strs[] = "\0int";
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(h), .type_off = 0, .type_len = 28,
+		.str_off = 28, .str_len = sizeof(strs),
+	};
+	uint32_t types[7] = {
+		1, BTF_KIND_INT << 24, 4, (BTF_INT_SIGNED << 24) | 32,
+		0, BTF_KIND_PTR << 24, 1,
+	};
+
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), types, sizeof(types));
+	memcpy(buf + sizeof(h) + sizeof(types), strs, sizeof(strs));
+	return sizeof(h) + sizeof(types) + sizeof(strs);
+}
+
+/* abtf__btf_swap(): both ways, and within the bytes it is given. */
+static void test_swap(void)
+{
+	uint8_t buf[64], orig[64], *p;
+	struct btf_header h;
+	size_t n = tiny_btf(buf);
+	uint32_t w;
+
+	memcpy(orig, buf, n);
+	CHECK(abtf__btf_swap(buf, n));
+	CHECK(buf[0] == (__BYTE_ORDER == __LITTLE_ENDIAN ? 0xeb : 0x9f));
+	memcpy(&w, buf + sizeof(h) + 12, 4);	/* the INT's encoding word */
+	CHECK(w == __builtin_bswap32((BTF_INT_SIGNED << 24) | 32));
+	CHECK(!memcmp(buf + n - 5, "\0int", 5));	/* strings are bytes */
+	CHECK(abtf__btf_swap(buf, n) && !memcmp(buf, orig, n));
+	CHECK(!abtf__btf_swap(buf, 23) && !memcmp(buf, orig, n));
+
+	/* hostile lengths: nothing past @size is touched */
+	p = malloc(sizeof(h));
+	memcpy(p, orig, sizeof(h));
+	((struct btf_header *)p)->hdr_len = 0xfffffff0;
+	((struct btf_header *)p)->type_len = 0xfffffff0;
+	CHECK(abtf__btf_swap(p, sizeof(h)));
+	memcpy(&h, p, sizeof(h));
+	CHECK(h.hdr_len == __builtin_bswap32(0xfffffff0));
+	free(p);
+	/* a type section past the bytes, or misaligned, is left as it is */
+	memcpy(buf, orig, n);
+	CHECK(abtf__btf_swap(buf, sizeof(h) + 8));
+	CHECK(!memcmp(buf + sizeof(h), orig + sizeof(h), 8));
+	memcpy(buf, orig, n);
+	((struct btf_header *)buf)->type_len = 26;
+	CHECK(abtf__btf_swap(buf, n));
+	CHECK(!memcmp(buf + sizeof(h), orig + sizeof(h), 26));
+	/* hdr_len short of the fixed fields: they are swapped all the same */
+	memcpy(buf, orig, n);
+	((struct btf_header *)buf)->hdr_len = 8;
+	CHECK(abtf__btf_swap(buf, n));
+	memcpy(&h, buf, sizeof(h));
+	CHECK(h.str_len == __builtin_bswap32(5));
+}
+
 int main(void)
 {
 	test_grow();
 	test_hmap();
 	test_strtab();
 	test_strerror();
+	test_swap();
 	return failed;
 }
