@@ -65,6 +65,7 @@ struct btf_link {
 	const char *out_obj;	/* --object: write a .BTF object here */
 	int nr_threads;		/* -j: 0 = one per CPU */
 	unsigned int features;	/* --btf_features: 0 = the default */
+	char ignored[256];	/* --btf_features' unknown names, for -v */
 	char **files;		/* the operands */
 	int nr_files;
 };
@@ -98,11 +99,12 @@ static const char usage_text[] =
 "                 make the BTF features in LIST (pahole's names, comma-\n"
 "                 separated; 'default': pahole's default set; '+LIST':\n"
 "                 the default set and LIST); repeatable, the lists add\n"
-"                 up; features not named are left out; an unknown or\n"
-"                 unsupported name is an error. Without it: the BTF of\n"
-"                 pahole 1.24 --btf_gen_floats\n"
+"                 up; features not named are left out; an unknown name\n"
+"                 is ignored (said with -v), a known one btf-link cannot\n"
+"                 make is an error. Without it: the BTF of pahole 1.24\n"
+"                 --btf_gen_floats\n"
 "  --btf_features_strict=LIST\n"
-"                 the same as --btf_features\n"
+"                 the same, but an unknown name is an error\n"
 "  --supported_btf_features\n"
 "                 list the features --btf_features can make and exit\n"
 "  --compare      compare A and B; print one line per difference\n"
@@ -456,6 +458,13 @@ static int do_link(struct btf_link *bl)
 		fputs(": BTF features: ", stderr);
 		print_features(stderr, bl->features);
 	}
+	if (bl->verbose && bl->ignored[0]) {
+		fprintf(stderr, PROG ": ");
+		tool__put_escaped(stderr, bl->files[0]);
+		fputs(": unknown BTF features ignored: ", stderr);
+		tool__put_escaped(stderr, bl->ignored);
+		fputc('\n', stderr);
+	}
 	if (check_link_files(bl))
 		return EXIT_TROUBLE;
 	l = abtf_linker__new(bl->files[0], &opts);
@@ -487,14 +496,28 @@ static int do_features(struct btf_link *bl)
 	return EXIT_SUCCESS;
 }
 
+/* Note @name among the ignored ones (-v says them; the first 255 bytes). */
+static void note_ignored(struct btf_link *bl, const char *name)
+{
+	size_t len = strlen(bl->ignored);
+
+	snprintf(bl->ignored + len, sizeof(bl->ignored) - len, "%s'%s'",
+		 len ? ", " : "", name);
+}
+
 /*
- * --btf_features=LIST: add LIST to bl->features. On an unknown name, parse
- * its names one by one to say which.
+ * --btf_features=LIST: add LIST to bl->features. Its names one by one
+ * where the list does not parse whole: as pahole, --btf_features ignores
+ * a name it does not know (a newer tree's, for an older tool) and
+ * --btf_features_strict refuses it. A known feature the link cannot make
+ * is refused in both, by the link.
  */
-static int add_features(struct btf_link *bl, const char *opt, const char *list)
+static int add_features(struct btf_link *bl, const char *opt, const char *list,
+			bool strict)
 {
 	char *copy, *name, *save = NULL;
 	unsigned int mask = 0;
+	int err = 0;
 
 	if (!abtf_btf_features__parse(list, &bl->features))
 		return 0;
@@ -503,19 +526,25 @@ static int add_features(struct btf_link *bl, const char *opt, const char *list)
 		error(NULL, "out of memory");
 		return -1;
 	}
-	for (name = strtok_r(copy, ",", &save); name;
+	if (*copy == '+')	/* the default set, whatever follows */
+		abtf_btf_features__parse("+", &mask);
+	for (name = strtok_r(copy + (*copy == '+'), ",", &save); name;
 	     name = strtok_r(NULL, ",", &save)) {
-		if (*name == '+' && name != copy)
-			break;		/* '+' only starts a list */
-		if (abtf_btf_features__parse(name, &mask)) {
-			name += *name == '+';
+		/* '+' only starts a list: "+name" later is no name */
+		if (*name != '+' && !abtf_btf_features__parse(name, &mask))
+			continue;
+		if (strict || *name == '+') {
+			error(NULL, "--%s=%s: unknown BTF feature '%s' (see "
+			      "--supported_btf_features)", opt, list, name);
+			err = -1;
 			break;
 		}
+		note_ignored(bl, name);
 	}
-	error(NULL, "--%s=%s: unknown BTF feature '%s' (see "
-	      "--supported_btf_features)", opt, list, name ? name : list);
+	if (!err)
+		bl->features |= mask | ABTF_FEATS_GIVEN;
 	free(copy);
-	return -1;
+	return err;
 }
 
 /* ---- command line ---- */
@@ -603,7 +632,7 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		case OPT_BTF_FEATURES_STRICT:
 			if (add_features(bl, c == OPT_BTF_FEATURES ?
 					 "btf_features" : "btf_features_strict",
-					 optarg))
+					 optarg, c == OPT_BTF_FEATURES_STRICT))
 				return EXIT_TROUBLE;
 			break;
 		case OPT_NO_VARS:

@@ -8,10 +8,11 @@
  * mask to each). "default" (and "all", pahole 1.26's word for it) stands
  * for pahole's default set; a list that starts with '+' is the default
  * set plus the names that follow. Empty names (",,") are skipped, as
- * strtok() skips them in pahole. Unlike pahole's --btf_features, which
- * ignores names it does not know, an unknown name is an error: pahole's
- * --btf_features_strict. Whether a link can do a feature is the linker's
- * question, not the parser's (abtf_btf_features__supported()).
+ * strtok() skips them in pahole. An unknown name is an error here, as
+ * with pahole's --btf_features_strict; btf-link's --btf_features, as
+ * pahole's, parses such a list name by name and ignores what it does not
+ * know. Whether a link can do a feature is the linker's question, not the
+ * parser's (abtf_btf_features__supported()).
  */
 #include <errno.h>
 #include <string.h>
