@@ -33,7 +33,11 @@
  * riscv, loongarch and mips define none. So an object is also the vDSO's
  * when its path has a directory named vdso* and it is compiled as
  * position-independent code (the last -f[no-]pic/PIC/pie/PIE says): the
- * kernel's own objects there (x86's vma.o, vdso-image-64.o) are not.
+ * kernel's own objects there (x86's vma.o, vdso-image-64.o) are not. Or
+ * assembled there: arm64's vgetrandom-chacha.S (6.12) is -fno-PIE with no
+ * BUILD_VDSO, and gas gives its function DWARF; the kernel's own assembly
+ * in such directories is the wrappers that .incbin the vDSO (s390's,
+ * powerpc's), which define no function.
  */
 #include <errno.h>
 #include <limits.h>
@@ -50,6 +54,9 @@
 #define BTF_LINK_NAME		"btf-link"
 #define KBUILD_BASENAME_OPT	"-DKBUILD_BASENAME="
 #define BUILD_VDSO_OPT		"-DBUILD_VDSO"	/* also BUILD_VDSO32, ... */
+/* kbuild's assembly: __ASSEMBLY__, __ASSEMBLER__ in later trees */
+#define ASSEMBLY_OPT		"-D__ASSEMBLY__"
+#define ASSEMBLER_OPT		"-D__ASSEMBLER__"
 
 /*
  * The query ends the command, whatever the words before it: a launcher
@@ -176,7 +183,9 @@ bool cc_btf__is_vdso_object(const struct cc_btf *cb)
 	if (!is_kernel_object(cb) && !(marker && *marker))
 		return false;
 	return has_arg_prefix(cb, BUILD_VDSO_OPT) ||
-	       (in_vdso_dir(output_arg(cb)) && is_pic(cb));
+	       (in_vdso_dir(output_arg(cb)) &&
+		(is_pic(cb) || has_arg_prefix(cb, ASSEMBLY_OPT) ||
+		 has_arg_prefix(cb, ASSEMBLER_OPT)));
 }
 
 int cc_btf__check_kbuild(const struct cc_btf *cb)

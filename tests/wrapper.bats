@@ -453,6 +453,23 @@ make_echo_cc() {
 	has_btf vdso/user.o
 }
 
+@test "wrapper: the vDSO's assembly without BUILD_VDSO (arm64's): a vdso* directory" {
+	# arm64's vgetrandom-chacha.S: -fno-PIE, no BUILD_VDSO; gas gives
+	# its function DWARF, so it would carry a FUNC into vdso.so
+	cd src
+	mkdir -p vdso
+	printf '\t.text\n\t.globl vf\n\t.type vf, @function\nvf:\n\tret\n\t.size vf, .-vf\n' > v.S
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -D__ASSEMBLY__ -fno-PIE -c v.S -o vdso/vs.o
+	no_btf vdso/vs.o
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -D__ASSEMBLER__ -fno-PIE -c v.S -o vdso/vt.o
+	no_btf vdso/vt.o
+	# elsewhere the same assembly keeps its BTF, and so it does outside kbuild
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -D__ASSEMBLY__ -fno-PIE -c v.S -o vs.o
+	has_btf vs.o
+	env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -D__ASSEMBLY__ -c v.S -o vdso/user.o
+	has_btf vdso/user.o
+}
+
 @test "wrapper: --print-btf-link names the btf-link beside cc-btf, or none" {
 	local dir
 	run --separate-stderr "$CC_BTF" gcc --print-btf-link
