@@ -18,10 +18,10 @@
  *     freed right after). Place the VARs of members without a group by
  *     name, in link order (step 4 of merge.c's rules).
  *  2. Leaves (parallel): read the leaf's members one at a time, validate
- *     each once, merge them (merge.c) and deduplicate the result, taking
- *     every name for one of one meaning and noting each asked (ambig.c).
- *     Then the names of more than one meaning, from the leaves' results;
- *     a leaf that asked of one is merged again, knowing them.
+ *     each once, merge them (merge.c) and deduplicate the result; a type
+ *     that reaches a FWD is left to the root. (ambig.c's names of one
+ *     meaning, which let the leaves pair a FWD with a struct, are off:
+ *     linker_merge.c says why.)
  *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
  *     more make levels), in order, and deduplicate them with libbpf's
  *     algorithm; it also rebuilds the DATASECs and deduplicates against
@@ -31,16 +31,14 @@
  * again in every member that includes it. exact.c maps every input type
  * that has the meaning of a type of the node to that type instead of
  * appending it, and each node below the root deduplicates what is left by
- * meaning too (node_dedup.c's exact mode), but for what reaches a FWD
- * whose name may stand for two types in the archive (ambig.c): on the
- * 6.12 test image, of 1.26 million types in, 42,886 reach the root
- * (673,000 when every FWD held its referrers back; docs/performance.md).
- * Only the root runs libbpf's whole algorithm, with its rules for a FWD
- * and a struct of its name: for an ambiguous name those depend on every
- * struct of that name in the archive, so a part of it cannot decide them
- * (docs/design.md, "one meaning", says why this gives what btf__dedup()
- * alone gives on the same members; tests/dedup/ checks it on random
- * programs).
+ * meaning too (node_dedup.c's exact mode), but for what reaches a FWD:
+ * on the 6.12 test image, of 1.26 million types in, 673,000 reach the
+ * root (docs/performance.md). Only the root runs libbpf's whole
+ * algorithm, with its rules for a FWD and a struct of its name, which
+ * depend on every struct of that name in the archive and on the order of
+ * libbpf's walks, so a part of it cannot decide them (docs/design.md,
+ * "one meaning"; tests/dedup/ checks the result against btf__dedup()
+ * alone on random programs).
  *
  * What a merge keeps (merge.c): every type, except
  *  - a FUNC whose function is not in the final image (its slot reads 0, or
