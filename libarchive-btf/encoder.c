@@ -766,8 +766,9 @@ static bool sym_of_var(const char *sym, const char *name)
 		if (!strncmp(p, name, len) && (p[len] == '.' || !p[len]))
 			return true;
 		p = strchr(p, '.');
-		if (!p++)
+		if (!p)
 			return false;
+		p++;
 	}
 }
 
