@@ -1543,6 +1543,7 @@ ABTF_API int abtf_encoder__write_object(struct abtf_encoder *enc,
 	free(copy);
 	return err;
 }
+
 ABTF_API int abtf_encoder__write_raw(struct abtf_encoder *enc, const char *dst)
 {
 	const void *raw;
