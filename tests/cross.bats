@@ -186,6 +186,20 @@ module() {
 	cmp plain.btf packed.btf
 }
 
+@test "cross: s390x: --object writes a big-endian object ld links, with the final BTF" {
+	need_cross s390x
+	cross_objs s390x o $PROG_OBJS
+	s390x-linux-gnu-ld -T "$FIXTURES/link.lds" -o vmlinux \
+		o/main.o o/a.o o/gc.o o/b.o
+	"$BTF_LINK" -o final.btf vmlinux
+	"$BTF_LINK" --object btf.o vmlinux
+	s390x-linux-gnu-readelf -h btf.o | grep -q 'big endian'
+	s390x-linux-gnu-readelf -h btf.o | grep -q 'IBM S/390'
+	btf_magic s390x btf.o
+	cmp sec.btf final.btf
+	s390x-linux-gnu-ld -r -o linked.o btf.o
+}
+
 @test "cross: s390x: a raw archive means what the same aarch64 archive means" {
 	need_cross s390x
 	need_cross aarch64
