@@ -465,7 +465,8 @@ int abtf__func_present(struct abtf_linker *l, const struct input *in,
 		err = abtf__slot_place(l, in->plan, slot, &pl);
 		if (err || !pl.present)
 			return err;
-		return func_by_name(l, name, true);
+		/* a clone of the extension goes by its symbol "name.isra.0" */
+		return func_by_name(l, name, slot >= in->plan->grp.nr_slots);
 	case IN_NAMES:
 		return func_by_name(l, name, false);
 	default:
