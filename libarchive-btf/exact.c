@@ -16,7 +16,9 @@
  * deduplication alone to decide (design.md says why deciding it here, in
  * a part of the archive, merged types libbpf's dedup keeps apart: issue
  * 19); where it has one meaning, a FWD and a struct of the name are equal
- * inside a walk, as in libbpf's (fwd_settled()).
+ * inside a walk, as in libbpf's (fwd_settled()). The linker now gives no
+ * node an answer (linker_merge.c's settle_names_below_root is off: that
+ * equality is not libbpf's), so every FWD counts as ambiguous here.
  *
  * How (the scheme of libbpf's own dedup):
  *  - types without a cycle through them (everything but structs and

@@ -275,12 +275,10 @@ size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 		   size_t off);
 /*
- * Member @i's BTF (mplan.size bytes) into @dst: read, or read and inflated
- * (errors of the stream are printed to @pr; -EIO: the file could not be read).
+ * Member @i's BTF (mplan.size bytes) into @dst: read, or read and inflated,
+ * in the host's byte order (errors of the stream are printed to @pr; -EIO:
+ * the file could not be read).
  */
-/* The hash of member @i (read into @p) that its group's btf_hash is of. */
-uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
-			   const void *p);
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		      const struct abtf_printer *pr);
 /* The hash of member @i (read into @p) that its group's btf_hash is of. */

@@ -432,13 +432,14 @@ static bool func_by_name(const struct abtf_linker *l, const char *name,
 {
 	size_t len = strlen(name), lo = abtf__first_sym(l, name);
 
-	/* sorted by name: "name", then "name" and any byte, "name.suffix"
-	 * among them */
+	/* sorted by name: "name" first, then "name" and any byte,
+	 * "name.suffix" among them */
 	for (; lo < l->nr_syms && !strncmp(l->syms[lo].name, name, len); lo++) {
 		char next = l->syms[lo].name[len];
 
-		if (l->syms[lo].type == STT_FUNC &&
-		    (!next || (suffixed && next == '.')))
+		if (next && !suffixed)
+			break;
+		if (l->syms[lo].type == STT_FUNC && (!next || next == '.'))
 			return true;
 	}
 	return false;

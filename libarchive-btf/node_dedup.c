@@ -50,8 +50,8 @@
  * algorithm without its rules about forward declarations: in the walk a
  * FWD is equal only to a FWD, and an enum without values only to one
  * without values; step 4 does not run; and a type that reaches a FWD of
- * a name that may stand for two types (abtf__fwd_reach(), ambig.c) is
- * never merged, for what it means is only known once the root has bound
+ * a name that may stand for two types (abtf__fwd_reach(), ambig.c; with
+ * settling off in linker_merge.c, every name) is never merged, for what it means is only known once the root has bound
  * its FWDs. Only types of one meaning, and whose
  * meaning no FWD leaves open, are merged then (docs/design.md, "one
  * meaning"); of two canonical structs that both pass, the first is as
