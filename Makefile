@@ -171,7 +171,7 @@ LAB_TESTS	:= $(wildcard tests/lab-*.bats)
 QUICK_TESTS	:= $(filter-out $(KERNEL_TESTS) $(LAB_TESTS),$(wildcard tests/*.bats))
 SAN_TESTS	:= $(addprefix tests/,badinput.bats link-badinput.bats link.bats \
 		     encoder.bats features.bats funcs.bats clang.bats compress.bats \
-		     cross.bats)
+		     cross.bats explain.bats)
 BATS_JOBS	:= $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null || echo 1))
 
 check: all

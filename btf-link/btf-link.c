@@ -15,11 +15,18 @@
  * compares two BTFs by meaning (abtf_btf__compare()) and prints one line
  * per difference (exit status 0 equal, 1 different, 2 error), and
  *
+ *   btf-link --explain NAME [--explain NAME]... [--base FILE] FILE
+ *
+ * links FILE as the first form would, writes nothing, and says on stdout
+ * why each NAME's FUNC or VAR is in the final BTF or not
+ * (abtf_linker__explain()), and
+ *
  *   btf-link --supported_btf_features
  *
  * lists the BTF features a link honours, as pahole does. Every error is
  * one line on stderr: "btf-link: error: FILE: what".
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -52,6 +59,7 @@ enum mode {
 	MODE_LINK,
 	MODE_COMPARE,
 	MODE_FEATURES,
+	MODE_EXPLAIN,
 };
 
 /* Everything one run needs: the parsed command line. */
@@ -66,6 +74,8 @@ struct btf_link {
 	int nr_threads;		/* -j: 0 = one per CPU */
 	unsigned int features;	/* --btf_features: 0 = the default */
 	char ignored[256];	/* --btf_features' unknown names, for -v */
+	const char **explain;	/* --explain: the names */
+	size_t nr_explain;
 	char **files;		/* the operands */
 	int nr_files;
 };
@@ -79,13 +89,16 @@ struct cmd {
 static const char usage_text[] =
 "Usage: " PROG " [-v] [-f] [-j N] [--base FILE] [--btf_features=LIST]...\n"
 "                [-o OUT | --object OUT] FILE\n"
+"       " PROG " --explain NAME [--explain NAME]... [-f] [-j N]\n"
+"                [--base FILE] [--btf_features=LIST]... FILE\n"
 "       " PROG " --compare [--no-vars] [--base FILE] A B\n"
 "       " PROG " { --supported_btf_features | -h | --help | --version }\n"
 "\n"
 "Link the BTF archive in FILE (vmlinux, a module, any linked ELF file or a\n"
 "raw BTF file) into one deduplicated BTF, written back into FILE's .BTF\n"
 "unless -o or --object is given. Or compare two BTFs by meaning,\n"
-"independently of type IDs and type order.\n"
+"independently of type IDs and type order. Or say why functions or\n"
+"variables are in the final BTF or not.\n"
 "\n"
 "Options:\n"
 "  -o FILE        write the final BTF as a raw BTF file; FILE is unchanged\n"
@@ -107,13 +120,16 @@ static const char usage_text[] =
 "                 the same, but an unknown name is an error\n"
 "  --supported_btf_features\n"
 "                 list the features --btf_features can make and exit\n"
+"  --explain NAME link FILE as usual but write nothing; print why NAME's\n"
+"                 FUNC or VAR is kept or left out, one line per FUNC\n"
+"                 and VAR of that name in the archive; repeatable\n"
 "  --compare      compare A and B; print one line per difference\n"
 "  --no-vars      ignore variables and DATASECs\n"
 "  -h, --help     show this help and exit\n"
 "  --version      show the version and exit\n"
 "\n"
-"Exit status: linking: 0 on success, 2 on error; --compare: 0 if A and B\n"
-"are equal, 1 if they differ, 2 on error.\n";
+"Exit status: linking, --explain: 0 on success, 2 on error; --compare: 0\n"
+"if A and B are equal, 1 if they differ, 2 on error.\n";
 
 /*
  * One line on stderr: "btf-link: " @kind, "@file: " and the message.
@@ -479,6 +495,325 @@ static int do_link(struct btf_link *bl)
 	return ret < 0 ? EXIT_TROUBLE : EXIT_SUCCESS;
 }
 
+/* ---- explain ---- */
+
+/* Why the link left a FUNC or VAR out (or where it is kept), in words. */
+static const char *const why_words[] = {
+	[ABTF_EXPLAIN_KEPT_IN_BASE] = "the base BTF has the same FUNC, which "
+		"the split BTF refers to",
+	[ABTF_EXPLAIN_DISCARDED] = "the linker discarded it (its "
+		".debug_btf_addr slot is 0: --gc-sections, /DISCARD/; in a "
+		"relocatable file, its symbol is undefined)",
+	[ABTF_EXPLAIN_RENAMED] = "its code is in the image, but no function "
+		"symbol has its name (renamed after compiling, as objcopy "
+		"--prefix-symbols does): pahole has no FUNC for it either",
+	[ABTF_EXPLAIN_NO_SYMBOL] = "its member has no .debug_btf_addr group "
+		"(made by pahole), and the symbol table has no symbol of its "
+		"name (a variable: and size)",
+	[ABTF_EXPLAIN_NO_SYMTAB] = "a raw BTF archive of several members has "
+		"no symbol table to place variables by",
+	[ABTF_EXPLAIN_NOT_FIRST] = "one FUNC per name, the first in link "
+		"order, is kept",
+	[ABTF_EXPLAIN_CLONE_UNUSED] = "the FUNC of a GCC clone, from its "
+		"object's .debug_btf_addr extension: only "
+		"--btf_features=optimized_func uses it",
+	[ABTF_EXPLAIN_WEAK_OVERRIDDEN] = "a weak definition that the linker "
+		"overrode: the FUNC is the definition's at the symbol "
+		"(optimized_func, consistent_func)",
+	[ABTF_EXPLAIN_NOT_CANONICAL] = "its parameters were optimized away "
+		"and a later definition keeps them: that one gives the FUNC",
+	[ABTF_EXPLAIN_UNEXPECTED_REG] = "a parameter is not in the register "
+		"the calling convention gives it (optimized_func)",
+	[ABTF_EXPLAIN_REORDERED] = "a clone's parameters are reordered "
+		"(optimized_func)",
+	[ABTF_EXPLAIN_OPTIMIZED] = "optimized-out parameters (optimized_func): "
+		"a parameter was optimized away in a .isra/.constprop clone or "
+		"under a changed calling convention (DW_CC_nocall), so the "
+		"prototype does not say how to call it",
+	[ABTF_EXPLAIN_AMBIGUOUS_ADDR] = "ambiguous address: the name's "
+		"function symbols lie at more than one address",
+	[ABTF_EXPLAIN_INCONSISTENT] = "inconsistent prototypes "
+		"(consistent_func): the objects that define it disagree",
+	[ABTF_EXPLAIN_NO_VAR_FEATURE] = "the link's BTF features leave out "
+		"variables (no 'var')",
+	[ABTF_EXPLAIN_NOT_PERCPU] = "not in the final .data..percpu: only "
+		"per-CPU variables get a VAR, as in pahole",
+	[ABTF_EXPLAIN_BAD_NAME] = "a name the kernel rejects "
+		"(encode_force leaves it out)",
+	[ABTF_EXPLAIN_OVERLAP] = "it overlaps the variable before it or runs "
+		"past its section (the kernel would reject the DATASEC)",
+};
+
+static const char *const fn_flag_words[] = {
+	"optimized parameters", "unexpected register", "reordered", "weak",
+	"optimized parameters, DW_CC_nocall",
+};
+
+struct explain_ctx {
+	unsigned int features;	/* the link's, as given */
+	char *line;		/* the record's line, built in a memstream */
+	size_t len;
+	FILE *f;
+};
+
+static void put_member(FILE *f, const struct abtf_explain_member *m)
+{
+	fprintf(f, "member %zu", m->index);
+	if (m->source)
+		fprintf(f, " (%s)", m->source);
+}
+
+/* What the record is about: "FUNC 'long f(int x)', static, of member 1 (f.c)" */
+static void put_what(FILE *f, const struct abtf_explain *r)
+{
+	unsigned int bit;
+	const char *sep = " [";
+
+	fprintf(f, "%s", r->kind == ABTF_EXPLAIN_FUNC ? "FUNC" : "VAR");
+	if (r->decl)
+		fprintf(f, " '%s'", r->decl);
+	fprintf(f, ", linkage %s", r->linkage == 0 ? "static" :
+				   r->linkage == 1 ? "global" : "extern");
+	if (r->extension)
+		fputs(", a clone's", f);
+	fputs(", of ", f);
+	put_member(f, &r->member);
+	if (r->placed)
+		fprintf(f, ", at 0x%llx in %s", (unsigned long long)r->addr,
+			r->section ? r->section : "?");
+	if (r->symbol)
+		fprintf(f, " (symbol %s)", r->symbol);
+	for (bit = 0; bit < 5; bit++) {
+		if (!(r->fn_flags & (1u << bit)))
+			continue;
+		fprintf(f, "%s%s", sep, fn_flag_words[bit]);
+		sep = ", ";
+	}
+	if (r->fn_flags & 0x1f)
+		fputc(']', f);
+}
+
+static void put_syms(FILE *f, const struct abtf_explain *r, bool funcs_only)
+{
+	const char *sep = "";
+	size_t i;
+
+	for (i = 0; i < r->nr_syms; i++) {
+		const struct abtf_explain_sym *s = &r->syms[i];
+
+		if (funcs_only && s->type != STT_FUNC)
+			continue;
+		fprintf(f, "%s%s %s at 0x%llx in %s", sep,
+			s->bind == STB_LOCAL ? "local" :
+			s->bind == STB_WEAK ? "weak" : "global", s->name,
+			(unsigned long long)s->value,
+			s->section ? s->section : "?");
+		sep = ", ";
+	}
+}
+
+/* The image's symbols of the name: what they say of a missing FUNC. */
+static void put_not_encoded(FILE *f, const struct abtf_explain *r,
+			    unsigned int features)
+{
+	bool func = false, var = false, pcpu = false, clone = false;
+	bool piece = false;
+	size_t i, len = strlen(r->name);
+
+	fputs("not encoded: no object gave a FUNC or VAR of this name", f);
+	for (i = 0; i < r->nr_syms; i++) {
+		const struct abtf_explain_sym *s = &r->syms[i];
+		const char *suffix = s->name + len;
+
+		if (s->type == STT_OBJECT) {
+			var |= !*suffix;
+			pcpu |= !*suffix && s->section &&
+				!strncmp(s->section, ".data..percpu", 13);
+		} else if (!*suffix) {
+			func = true;
+		} else if (strstr(suffix, ".part") || strstr(suffix, ".cold")) {
+			piece = true;
+		} else {
+			clone = true;
+		}
+	}
+	if (func || pcpu) {
+		fprintf(f, "; the image has a %s symbol of that name: its "
+			"object was compiled without DWARF (-g) or not through "
+			"cc-btf, or is assembler%s", func ? "function" :
+			"per-CPU variable", func ? ", or its DWARF has a "
+			"parameter without a name" : "");
+	} else if (var) {
+		fputs("; the image has a variable symbol of that name: only "
+		      "per-CPU variables (.data..percpu) get a VAR, as in "
+		      "pahole", f);
+	} else if (clone) {
+		fputs("; the image has only GCC's clones of it (inlined or "
+		      "cloned everywhere): a clone gets a FUNC only with "
+		      "--btf_features=optimized_func, from an object of a "
+		      "cc-btf that records clones", f);
+		if (features & ABTF_FEAT_OPTIMIZED_FUNC)
+			fputs(", and none did", f);
+	} else if (piece) {
+		fputs("; the image has only pieces of it that GCC split off "
+		      "(.part, .cold), which get no FUNC", f);
+	} else if (r->in_base) {
+		fputs("; the base BTF has it: it is the base's", f);
+		return;
+	} else if (r->no_symtab) {
+		fputs("; the input has no symbol table to look in (raw BTF)", f);
+		return;
+	} else {
+		fputs("; the image has no symbol of that name either: a "
+		      "function inlined everywhere, or static and unused (or "
+		      "the name is not in this image)", f);
+		return;
+	}
+	fputs(": ", f);
+	put_syms(f, r, false);
+	if (r->in_base)
+		fputs("; the base BTF has it", f);
+}
+
+/* The reason, and what it was compared with. */
+static void put_why(FILE *f, const struct abtf_explain *r)
+{
+	const char *words = (size_t)r->reason < sizeof(why_words) /
+		sizeof(why_words[0]) ? why_words[r->reason] : NULL;
+
+	fprintf(f, ": %s", words ? words : "(a reason this btf-link does "
+		"not know)");
+	switch (r->reason) {
+	case ABTF_EXPLAIN_NOT_FIRST:
+		if (!r->has_other)
+			break;
+		fputs(": that of ", f);
+		put_member(f, &r->other);
+		if (r->differs && r->other_decl)
+			fprintf(f, ", '%s'", r->other_decl);
+		break;
+	case ABTF_EXPLAIN_INCONSISTENT:
+		if (!r->has_other) {
+			fputs(": the first definition", f);
+			break;
+		}
+		fprintf(f, ": %s ", r->differs ? "differs from" : "matches");
+		put_member(f, &r->other);
+		if (r->other_decl)
+			fprintf(f, "'s '%s'", r->other_decl);
+		break;
+	case ABTF_EXPLAIN_AMBIGUOUS_ADDR:
+		if (!r->nr_syms)
+			break;
+		fputs(": ", f);
+		put_syms(f, r, true);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One line per record: "NAME: kept: FUNC 'decl', ..., of member N (SRC)",
+ * "NAME: dropped: ...: why", "NAME: not encoded: ...".
+ */
+static int print_explain(void *ctx, const struct abtf_explain *r)
+{
+	struct explain_ctx *xc = ctx;
+	FILE *f = open_memstream(&xc->line, &xc->len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "%s: ", r->name);
+	if (r->kind == ABTF_EXPLAIN_NONE) {
+		put_not_encoded(f, r, xc->features);
+	} else if (r->reason == ABTF_EXPLAIN_KEPT ||
+		   r->reason == ABTF_EXPLAIN_KEPT_IN_BASE) {
+		fputs("kept: ", f);
+		put_what(f, r);
+		if (r->reason == ABTF_EXPLAIN_KEPT_IN_BASE)
+			put_why(f, r);
+	} else {
+		fputs("dropped: ", f);
+		put_what(f, r);
+		put_why(f, r);
+	}
+	if (fclose(f)) {
+		free(xc->line);
+		xc->line = NULL;
+		return -ENOMEM;
+	}
+	tool__put_escaped(stdout, xc->line);
+	fputc('\n', stdout);
+	free(xc->line);
+	xc->line = NULL;
+	return 0;
+}
+
+/* --explain: link as usual, write nothing, say why. */
+static int do_explain(struct btf_link *bl)
+{
+	struct print_ctx pc = { .verbose = bl->verbose };
+	struct abtf_link_opts opts = {
+		.sz = sizeof(opts),
+		.print = print_lib,
+		.print_ctx = &pc,
+		.base_path = bl->base_path,
+		.force = bl->force,
+		.nr_threads = bl->nr_threads,
+		.features = bl->features,
+	};
+	struct explain_ctx xc = { .features = bl->features };
+	struct abtf_explain_opts xo = {
+		.sz = sizeof(xo),
+		.fn = print_explain,
+		.ctx = &xc,
+	};
+	struct tool_file ins[2] = {
+		{ .path = bl->files[0] }, { .path = bl->base_path },
+	};
+	struct abtf_linker *l;
+	int ret;
+
+	if (bl->nr_files != 1) {
+		error(NULL, "one FILE to explain, got %d (see --help)",
+		      bl->nr_files);
+		return EXIT_TROUBLE;
+	}
+	if (check_input(&ins[0]) || (bl->base_path && check_input(&ins[1])))
+		return EXIT_TROUBLE;
+	l = abtf_linker__new(bl->files[0], &opts);
+	if (!l)
+		return EXIT_TROUBLE;
+	ret = abtf_linker__explain(l, bl->explain, bl->nr_explain, &xo);
+	if (ret < 0 && !pc.nr_errors)
+		error(bl->files[0], "cannot explain: %s", TOOL_STRERROR(ret));
+	if (ret >= 0 && bl->verbose)
+		report(l, bl->files[0], ret);
+	abtf_linker__free(l);
+	if (fflush(stdout) || ferror(stdout)) {
+		error(NULL, "cannot write the explanations: %s",
+		      strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	return ret < 0 ? EXIT_TROUBLE : EXIT_SUCCESS;
+}
+
+/* --explain NAME: one more name. */
+static int add_explain(struct btf_link *bl, const char *name)
+{
+	const char **v = realloc(bl->explain,
+				 (bl->nr_explain + 1) * sizeof(*v));
+
+	if (!v) {
+		error(NULL, "out of memory");
+		return -1;
+	}
+	v[bl->nr_explain++] = name;
+	bl->explain = v;
+	return 0;
+}
+
 /* ---- features ---- */
 
 /* --supported_btf_features: pahole's format, names in pahole's order. */
@@ -553,6 +888,7 @@ static const struct cmd cmds[] = {
 	{ MODE_LINK,	 "link",	 do_link },
 	{ MODE_COMPARE,	 "compare",	 do_compare },
 	{ MODE_FEATURES, "features",	 do_features },
+	{ MODE_EXPLAIN,	 "explain",	 do_explain },
 };
 
 enum {
@@ -564,6 +900,7 @@ enum {
 	OPT_BTF_FEATURES,
 	OPT_BTF_FEATURES_STRICT,
 	OPT_SUPPORTED_FEATURES,
+	OPT_EXPLAIN,
 };
 
 static const struct option long_opts[] = {
@@ -580,6 +917,7 @@ static const struct option long_opts[] = {
 	{ "btf_features_strict", required_argument, NULL,
 	  OPT_BTF_FEATURES_STRICT },
 	{ "supported_btf_features", no_argument, NULL, OPT_SUPPORTED_FEATURES },
+	{ "explain",	required_argument,	NULL, OPT_EXPLAIN },
 	{}
 };
 
@@ -638,6 +976,10 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		case OPT_NO_VARS:
 			bl->no_vars = true;
 			break;
+		case OPT_EXPLAIN:
+			if (add_explain(bl, optarg))
+				return EXIT_TROUBLE;
+			break;
 		case OPT_BASE:
 			if (set_once(&bl->base_path, "--base", optarg))
 				return EXIT_TROUBLE;
@@ -678,7 +1020,20 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		error(NULL, "--no-vars needs --compare");
 		return EXIT_TROUBLE;
 	}
-	if (bl->mode != MODE_LINK &&
+	if (bl->nr_explain) {
+		if (bl->mode != MODE_LINK) {
+			error(NULL, "--explain is for a link, not for --compare "
+			      "or --supported_btf_features");
+			return EXIT_TROUBLE;
+		}
+		if (bl->out_raw || bl->out_obj) {
+			error(NULL, "--explain writes nothing: -o and --object "
+			      "are for linking");
+			return EXIT_TROUBLE;
+		}
+		bl->mode = MODE_EXPLAIN;
+	}
+	if (bl->mode != MODE_LINK && bl->mode != MODE_EXPLAIN &&
 	    (bl->out_raw || bl->out_obj || bl->force || bl->nr_threads ||
 	     bl->features)) {
 		error(NULL, "-o, --object, -f, -j and --btf_features are for "
@@ -732,7 +1087,8 @@ int main(int argc, char **argv)
 	libbpf_set_print(NULL);
 	malloc_tuning();
 	ret = parse_args(&bl, argc, argv);
-	if (ret >= 0)
-		return ret;
-	return dispatch(&bl);
+	if (ret < 0)
+		ret = dispatch(&bl);
+	free(bl.explain);
+	return ret;
 }

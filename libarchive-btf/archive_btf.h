@@ -289,6 +289,158 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst);
  */
 ABTF_API int abtf_linker__write_object(struct abtf_linker *l, const char *dst);
 
+/*
+ * Why a function or a variable is, or is not, in the final BTF
+ * (btf-link --explain; docs/design.md, "Why is my function not in BTF?").
+ * abtf_linker__explain() links (if not done yet), then reports, for each
+ * name asked about, every FUNC and VAR of that name that an archive member
+ * holds, in link order, with what the link decided about it: one record
+ * per FUNC or VAR, or one ABTF_EXPLAIN_NONE record when no member has one.
+ */
+enum abtf_explain_kind {
+	ABTF_EXPLAIN_FUNC,	/* a FUNC of an archive member */
+	ABTF_EXPLAIN_VAR,	/* a VAR of an archive member */
+	ABTF_EXPLAIN_NONE,	/* no member has a FUNC or VAR of the name */
+};
+
+enum abtf_explain_reason {
+	ABTF_EXPLAIN_KEPT,		/* in the final BTF */
+	ABTF_EXPLAIN_KEPT_IN_BASE,	/* kept, as the base BTF's same FUNC */
+	/* where the linker put it */
+	ABTF_EXPLAIN_DISCARDED,		/* discarded by the linker (slot 0) or
+					 * its symbol undefined (relocatable) */
+	ABTF_EXPLAIN_RENAMED,		/* its code is there, but no function
+					 * symbol has its name (objcopy
+					 * --prefix-symbols) */
+	ABTF_EXPLAIN_NO_SYMBOL,		/* a member without .debug_btf_addr
+					 * (pahole's): no symbol of its name
+					 * (a VAR: and size) */
+	ABTF_EXPLAIN_NO_SYMTAB,		/* a VAR of a raw archive of several
+					 * members: nothing to place it by */
+	/* which FUNC of a name */
+	ABTF_EXPLAIN_NOT_FIRST,		/* another FUNC of the name, first in
+					 * link order, was kept (.other) */
+	ABTF_EXPLAIN_CLONE_UNUSED,	/* a clone's FUNC (.extension), used
+					 * only with optimized_func */
+	ABTF_EXPLAIN_WEAK_OVERRIDDEN,	/* a weak definition the linker
+					 * overrode: not the canonical state */
+	ABTF_EXPLAIN_NOT_CANONICAL,	/* optimized parameters, and a later
+					 * state of the name has none */
+	/* the name gets no FUNC (optimized_func, consistent_func) */
+	ABTF_EXPLAIN_UNEXPECTED_REG,	/* a state has a parameter in another
+					 * register than the ABI's */
+	ABTF_EXPLAIN_REORDERED,		/* a state's parameters are reordered */
+	ABTF_EXPLAIN_OPTIMIZED,		/* the canonical state's parameters
+					 * were optimized away */
+	ABTF_EXPLAIN_AMBIGUOUS_ADDR,	/* the name's function symbols lie at
+					 * more than one address (.syms) */
+	ABTF_EXPLAIN_INCONSISTENT,	/* the states' prototypes differ
+					 * (consistent_func; .other, .differs) */
+	/* variables */
+	ABTF_EXPLAIN_NO_VAR_FEATURE,	/* the link's features leave out VARs */
+	ABTF_EXPLAIN_NOT_PERCPU,	/* not in the final .data..percpu */
+	ABTF_EXPLAIN_BAD_NAME,		/* a name the kernel rejects, left out
+					 * (encode_force) */
+	ABTF_EXPLAIN_OVERLAP,		/* overlaps the variable before it or
+					 * runs past its section */
+	/* ABTF_EXPLAIN_NONE */
+	ABTF_EXPLAIN_NOT_ENCODED,	/* no member has it; .syms: what the
+					 * image's symbol table has */
+};
+
+/* Facts cc-btf recorded about a FUNC (docs/archive-format.md, "Flags"). */
+#define ABTF_EXPLAIN_FN_OPTIMIZED	0x01	/* parameters optimized away,
+						 * in a clone or DW_CC_nocall */
+#define ABTF_EXPLAIN_FN_UNEXPECTED_REG	0x02
+#define ABTF_EXPLAIN_FN_REORDERED	0x04
+#define ABTF_EXPLAIN_FN_WEAK		0x08
+#define ABTF_EXPLAIN_FN_OPTIMIZED_ABI	0x10	/* ... with DW_CC_nocall */
+
+/* An archive member. */
+struct abtf_explain_member {
+	size_t index;		/* in link order, from 0 */
+	size_t offset;		/* where it starts in .BTF */
+	const char *source;	/* its compile unit's DW_AT_name, NULL if the
+				 * image does not tell */
+};
+
+/* A function or object symbol of the image (ELF's STT_ and STB_ values). */
+struct abtf_explain_sym {
+	const char *name;
+	const char *section;	/* the section it is defined in */
+	uint64_t value;
+	uint64_t size;
+	unsigned char type;	/* STT_FUNC or STT_OBJECT */
+	unsigned char bind;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
+};
+
+/*
+ * One record. Its strings and arrays are valid during the callback only.
+ * Fields after those a caller knows may be added: @sz says which are set.
+ */
+struct abtf_explain {
+	size_t sz;			/* sizeof(struct abtf_explain) */
+	const char *name;		/* the name asked about */
+	enum abtf_explain_kind kind;
+	enum abtf_explain_reason reason;
+	/* FUNC, VAR: the member that holds it, and what it is there */
+	struct abtf_explain_member member;
+	const char *decl;		/* C declaration: "long f(int x)" */
+	int linkage;			/* BTF's: 0 static, 1 global */
+	bool extension;			/* a clone's FUNC from the member's
+					 * .debug_btf_addr extension */
+	unsigned int fn_flags;		/* ABTF_EXPLAIN_FN_* */
+	/* where the image has it (placed: found) */
+	bool placed;
+	const char *section;		/* its output section */
+	uint64_t addr;			/* its address; relocatable input:
+					 * its offset in @section */
+	const char *symbol;		/* the symbol there: of its name or
+					 * a clone's ("f.isra.0") if one is,
+					 * else any (a renamed function's) */
+	/* NOT_FIRST: the FUNC kept; INCONSISTENT: the name's first state */
+	bool has_other;
+	struct abtf_explain_member other;
+	const char *other_decl;
+	/* its prototype differs from @other_decl: NOT_FIRST as C, and
+	 * INCONSISTENT by pahole's loose comparison (what decided) */
+	bool differs;
+	/* NOT_ENCODED, AMBIGUOUS_ADDR: the image's symbols named @name, or
+	 * @name and a '.' suffix (clones, pieces), in symbol table order */
+	const struct abtf_explain_sym *syms;
+	size_t nr_syms;
+	/* NOT_ENCODED: the base BTF (opts.base_path) has a FUNC or VAR of
+	 * the name */
+	bool in_base;
+	/* NOT_ENCODED: the input has no symbol table to look in (raw BTF) */
+	bool no_symtab;
+};
+
+/* Called once per record; a negative errno stops abtf_linker__explain(). */
+typedef int (*abtf_explain_fn_t)(void *ctx, const struct abtf_explain *rec);
+
+struct abtf_explain_opts {
+	size_t sz;		/* sizeof(struct abtf_explain_opts) */
+	abtf_explain_fn_t fn;
+	void *ctx;
+	size_t :0;
+};
+#define abtf_explain_opts__last_field ctx
+
+/*
+ * Link @l if it is not linked yet (abtf_linker__link()), then call
+ * opts->fn for the @nr_names names of @names in turn: each FUNC and VAR of
+ * that name in the archive, in link order, then nothing more for that
+ * name, or a single ABTF_EXPLAIN_NONE record. Nothing is written. Returns
+ * 0; -EALREADY if the input's BTF is already final (no archive to
+ * explain: link it with opts->force); -EPROTO if what the records say
+ * disagrees with the final BTF (a bug, said through the print callback);
+ * the callback's negative errno; or another -errno.
+ */
+ABTF_API int abtf_linker__explain(struct abtf_linker *l,
+				  const char *const *names, size_t nr_names,
+				  const struct abtf_explain_opts *opts);
+
 /* Options of the semantic comparison. */
 struct abtf_compare_opts {
 	size_t sz;		/* sizeof(struct abtf_compare_opts) */

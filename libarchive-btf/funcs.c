@@ -189,6 +189,21 @@ static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
 	sb_put(b, "?");
 }
 
+char *abtf__func_sig(const struct input *in, const uint32_t *toff,
+		     uint32_t id)
+{
+	struct mview m = { .in = in, .toff = toff };
+	struct sigbuf b = { 0 };
+
+	sb_put(&b, "");
+	sig_type(&m, mtype(&m, id)->type, &b, 0);
+	if (b.err) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
 /* ---- one leaf: a (name, signature) record per FUNC in the image ---- */
 
 static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags,
@@ -338,11 +353,6 @@ static int frec_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int cstr_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Is @sym @name or @name followed by a byte up to '.'? */
 static bool has_prefix(const char *sym, const char *name, size_t len)
 {
@@ -406,7 +416,8 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 	return ret;
 }
 
-static int drop_name(struct abtf_linker *l, const char *name, const char *why)
+static int drop_name(struct abtf_linker *l, const char *name, int why,
+		     const char *words)
 {
 	int64_t off = abtf__strtab_add(&l->drop_strs, name);
 
@@ -414,8 +425,10 @@ static int drop_name(struct abtf_linker *l, const char *name, const char *why)
 		return off;
 	if (abtf_grow(l->drop, l->cap_drop, l->nr_drop + 1))
 		return -ENOMEM;
-	l->drop[l->nr_drop++] = (const char *)(uintptr_t)off;
-	pr_debug(&l->pr, "%s: FUNC %s left out: %s", l->path, name, why);
+	l->drop[l->nr_drop].name = (const char *)(uintptr_t)off;
+	l->drop[l->nr_drop].why = why;
+	l->nr_drop++;
+	pr_debug(&l->pr, "%s: FUNC %s left out: %s", l->path, name, words);
 	return 0;
 }
 
@@ -434,30 +447,46 @@ static bool final_weak(const struct abtf_linker *l, const char *name)
 	return false;
 }
 
+/* A walk of a name's records in order: which is at its symbol's address. */
+struct at_sym_walk {
+	bool weak_won, seen_weak;
+};
+
+/*
+ * Is record @r at a symbol's address? A record of a weak definition is
+ * only if the final symbol is weak and it is the first weak one (the one
+ * ld keeps).
+ */
+static bool at_symbol(const struct abtf_linker *l, struct at_sym_walk *w,
+		      const struct frec *r)
+{
+	bool at = true;
+
+	if (l->elf && (r->flags & ABTF_FN_WEAK)) {
+		at = w->weak_won && !w->seen_weak;
+		w->seen_weak = true;
+	}
+	return at;
+}
+
 /*
  * pahole's canonical state of the name of records @r[0..@nr): the first
  * at a symbol's address that is not skipped for optimized parameters,
- * else the first at a symbol's address, else the first. A record of a weak
- * definition is at its symbol's address only if the final symbol is weak
- * and it is the first weak one (the one ld keeps).
+ * else the first at a symbol's address, else the first.
  */
 static size_t canonical(const struct abtf_linker *l, const struct frec *r,
 			size_t nr)
 {
-	bool weak_won = l->elf && final_weak(l, r[0].name), seen_weak = false;
+	struct at_sym_walk w = {
+		.weak_won = l->elf && final_weak(l, r[0].name),
+	};
 	size_t i, first = nr;
 
 	if (l->ehdr.e_type == ET_REL)
 		return 0;	/* see optimized() */
 
 	for (i = 0; i < nr; i++) {
-		bool at_sym = true;
-
-		if (l->elf && (r[i].flags & ABTF_FN_WEAK)) {
-			at_sym = weak_won && !seen_weak;
-			seen_weak = true;
-		}
-		if (!at_sym)
+		if (!at_symbol(l, &w, &r[i]))
 			continue;
 		if (!(r[i].flags & ABTF_FN_OPTIMIZED))
 			return i;
@@ -481,31 +510,49 @@ static bool optimized(const struct abtf_linker *l, const struct frec *r)
 	return r->flags & ABTF_FN_OPTIMIZED;
 }
 
-static int skip_rec(struct abtf_linker *l, uint64_t key)
+static int skip_rec(struct abtf_linker *l, uint64_t key, int why)
 {
 	if (abtf_grow(l->skip, l->cap_skip, l->nr_skip + 1))
 		return -ENOMEM;
-	l->skip[l->nr_skip++] = key;
+	l->skip[l->nr_skip].key = key;
+	l->skip[l->nr_skip].why = why;
+	l->nr_skip++;
 	return 0;
 }
 
-/* Keep the canonical record's FUNC: skip those of the name before it. */
+/*
+ * Keep the canonical record's FUNC: skip those of the name before it,
+ * each a weak definition the linker overrode or, at its symbol, one with
+ * optimized parameters (canonical() passed it over).
+ */
 static int keep_canonical(struct abtf_linker *l, const struct frec *r,
 			  size_t nr, size_t c)
 {
+	struct at_sym_walk w = { 0 };
 	size_t i;
 	int err = 0;
 
+	if (c)
+		w.weak_won = l->elf && final_weak(l, r[0].name);
 	for (i = 0; !err && i < c; i++)
-		err = skip_rec(l, r[i].key);
+		err = skip_rec(l, r[i].key, at_symbol(l, &w, &r[i]) ?
+			       ABTF_EXPLAIN_NOT_CANONICAL :
+			       ABTF_EXPLAIN_WEAK_OVERRIDDEN);
 	return err;
 }
 
-static int u64_cmp(const void *a, const void *b)
+static int fskip_cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct fskip *)a)->key;
+	uint64_t y = ((const struct fskip *)b)->key;
 
 	return x < y ? -1 : x > y;
+}
+
+static int fdrop_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct fdrop *)a)->name,
+		      ((const struct fdrop *)b)->name);
 }
 
 /* Decide per name, over the records sorted by name and archive order. */
@@ -530,16 +577,21 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 		}
 		c = canonical(l, r + i, j - i);
 		if (opt && (any & ABTF_FN_UNEXPECTED_REG))
-			err = drop_name(l, r[i].name, "unexpected register");
+			err = drop_name(l, r[i].name, ABTF_EXPLAIN_UNEXPECTED_REG,
+					"unexpected register");
 		else if (opt && (any & ABTF_FN_REORDERED))
-			err = drop_name(l, r[i].name, "reordered parameters");
+			err = drop_name(l, r[i].name, ABTF_EXPLAIN_REORDERED,
+					"reordered parameters");
 		else if (opt && optimized(l, &r[i + c]))
-			err = drop_name(l, r[i].name, "optimized parameters");
+			err = drop_name(l, r[i].name, ABTF_EXPLAIN_OPTIMIZED,
+					"optimized parameters");
 		else if (l->elf && (err = ambiguous_address(l, r[i].name)))
 			err = err < 0 ? err :
-			      drop_name(l, r[i].name, "ambiguous address");
+			      drop_name(l, r[i].name, ABTF_EXPLAIN_AMBIGUOUS_ADDR,
+					"ambiguous address");
 		else if (con && inconsistent)
-			err = drop_name(l, r[i].name, "inconsistent prototypes");
+			err = drop_name(l, r[i].name, ABTF_EXPLAIN_INCONSISTENT,
+					"inconsistent prototypes");
 		else
 			err = keep_canonical(l, r + i, j - i, c);
 	}
@@ -547,11 +599,11 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 		return err;
 	/* offsets into drop_strs, now that it no longer moves */
 	for (k = 0; k < l->nr_drop; k++)
-		l->drop[k] = l->drop_strs.data + (uintptr_t)l->drop[k];
+		l->drop[k].name = l->drop_strs.data + (uintptr_t)l->drop[k].name;
 	if (l->nr_drop)
-		qsort(l->drop, l->nr_drop, sizeof(*l->drop), cstr_cmp);
+		qsort(l->drop, l->nr_drop, sizeof(*l->drop), fdrop_cmp);
 	if (l->nr_skip)
-		qsort(l->skip, l->nr_skip, sizeof(*l->skip), u64_cmp);
+		qsort(l->skip, l->nr_skip, sizeof(*l->skip), fskip_cmp);
 	return 0;
 }
 
@@ -597,19 +649,27 @@ int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 	return err;
 }
 
-bool abtf__func_dropped(const struct abtf_linker *l, const char *name)
+int abtf__func_dropped(const struct abtf_linker *l, const char *name)
 {
-	return l->nr_drop && bsearch(&name, l->drop, l->nr_drop,
-				     sizeof(*l->drop), cstr_cmp);
+	struct fdrop key = { .name = name };
+	const struct fdrop *d;
+
+	if (!l->nr_drop)
+		return 0;
+	d = bsearch(&key, l->drop, l->nr_drop, sizeof(*l->drop), fdrop_cmp);
+	return d ? d->why : 0;
 }
 
-bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
-			uint32_t ordinal)
+int abtf__func_skipped(const struct abtf_linker *l, size_t member,
+		       uint32_t ordinal)
 {
-	uint64_t key = (uint64_t)member << 32 | ordinal;
+	struct fskip key = { .key = (uint64_t)member << 32 | ordinal };
+	const struct fskip *d;
 
-	return l->nr_skip && bsearch(&key, l->skip, l->nr_skip,
-				     sizeof(*l->skip), u64_cmp);
+	if (!l->nr_skip)
+		return 0;
+	d = bsearch(&key, l->skip, l->nr_skip, sizeof(*l->skip), fskip_cmp);
+	return d ? d->why : 0;
 }
 
 /* ---- the prototypes of FUNCs left out ---- */

@@ -78,7 +78,8 @@
  * .debug_btf_addr groups (whose format addr.c owns) and places VARs by
  * name; linker_merge.c runs the leaves and the levels (merge.c merges one
  * input into one node); linker_write.c writes the result. This file opens
- * and frees a link and runs the phases.
+ * and frees a link and runs the phases. linker_explain.c comes after the
+ * link, on request: why each FUNC and VAR of a name was kept or not.
  */
 #include <errno.h>
 #include <fcntl.h>

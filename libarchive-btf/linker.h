@@ -3,8 +3,9 @@
  * Internal state of the archive linker, shared by its phases (linker.c,
  * the entry; linker_plan.c, input, plan and threads; linker_place.c,
  * pairing with .debug_btf_addr and placing by name; linker_merge.c, the
- * merge tree; linker_write.c, output) and by merge.c (one merge node),
- * funcs.c, kfuncs.c, filter.c and exact.c. See the essay atop linker.c.
+ * merge tree; linker_write.c, output; linker_explain.c, why a FUNC or VAR
+ * is kept or not) and by merge.c (one merge node), funcs.c, kfuncs.c,
+ * filter.c and exact.c. See the essay atop linker.c.
  */
 #ifndef __ABTF_LINKER_H
 #define __ABTF_LINKER_H
@@ -144,6 +145,18 @@ struct node {
 	struct abtf_printer pr;
 };
 
+/* A name funcs.c leaves without a FUNC, and why (ABTF_EXPLAIN_*). */
+struct fdrop {
+	const char *name;
+	uint8_t why;
+};
+
+/* A FUNC funcs.c leaves out although its name keeps one, and why. */
+struct fskip {
+	uint64_t key;		/* member << 32 | its FUNC ordinal */
+	uint8_t why;
+};
+
 /* A kfunc of the image's .BTF_ids (kfuncs.c). */
 struct kfunc {
 	char *name;
@@ -189,10 +202,10 @@ struct abtf_linker {
 
 	/* consistent_func: names left without a FUNC, sorted (funcs.c) */
 	struct strtab drop_strs;
-	const char **drop;
+	struct fdrop *drop;
 	size_t nr_drop, cap_drop;
-	/* FUNCs not kept although their name is: member << 32 | ordinal */
-	uint64_t *skip;
+	/* FUNCs not kept although their name is, sorted by key */
+	struct fskip *skip;
 	size_t nr_skip, cap_skip;
 	/* ambig.c: names of more than one meaning, once the leaves are in */
 	struct abtf_ambig *ambig;
@@ -304,6 +317,11 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr);
 int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 			size_t i, const struct abtf_member *m, uint8_t **buf,
 			struct abtf_member *xm);
+/* The same whatever the features (explain: clones optimized_func leaves). */
+int abtf__member_extend_any(struct abtf_linker *l,
+			    const struct abtf_printer *pr, size_t i,
+			    const struct abtf_member *m, uint8_t **buf,
+			    struct abtf_member *xm);
 
 /* linker_merge.c: the merge tree */
 int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);
@@ -312,9 +330,17 @@ void abtf__child_input(const struct node *c, struct input *in);
 
 /* funcs.c */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
-bool abtf__func_dropped(const struct abtf_linker *l, const char *name);
-bool abtf__func_skipped(const struct abtf_linker *l, size_t member,
-			uint32_t ordinal);
+/* Why funcs.c leaves @name without a FUNC (ABTF_EXPLAIN_*), 0 if it does not. */
+int abtf__func_dropped(const struct abtf_linker *l, const char *name);
+/* Why funcs.c leaves out a member's FUNC, 0 if it does not. */
+int abtf__func_skipped(const struct abtf_linker *l, size_t member,
+		       uint32_t ordinal);
+/*
+ * The loose signature funcs.c compares prototypes by (types__match) of
+ * the FUNC @id of @in, whose records are at @toff[ID]: malloc()ed, or NULL.
+ */
+char *abtf__func_sig(const struct input *in, const uint32_t *toff,
+		     uint32_t id);
 int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
 			   uint32_t *map);
 
@@ -348,6 +374,17 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);
 int abtf__func_present(struct abtf_linker *l, const struct input *in,
 		       uint32_t slot, const char *name);
+/*
+ * The same, saying why not: ABTF_EXPLAIN_KEPT (0) if it is there,
+ * ABTF_EXPLAIN_DISCARDED, _RENAMED or _NO_SYMBOL if not, < 0 error.
+ */
+int abtf__func_placed(struct abtf_linker *l, const struct input *in,
+		      uint32_t slot, const char *name);
+/* merge.c: a VAR's rules. Is @pl in the final .data..percpu? */
+bool abtf__in_percpu_section(const struct abtf_linker *l,
+			     const struct place *pl);
+/* May a VAR have the name @p (pahole's btf_name_valid())? */
+bool abtf__var_name_valid(const char *p);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
 bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off);
@@ -360,6 +397,9 @@ static inline bool abtf__node_str_is(struct node *n, const struct input *in,
 		return n->smap[off] - 1 == node_off;
 	return abtf__node_str_cmp(n, in, off, node_off);
 }
+
+/* linker_plan.c: the STT_FILE symbol before local symbol @idx, or NULL */
+const char *abtf__sym_file(const struct abtf_linker *l, size_t idx);
 
 /* filter.c */
 int abtf__filter_input(const struct abtf_linker *l, struct input *in,

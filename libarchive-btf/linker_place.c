@@ -122,6 +122,19 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 			size_t i, const struct abtf_member *m, uint8_t **buf,
 			struct abtf_member *xm)
 {
+	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC)) {
+		*buf = NULL;
+		*xm = *m;
+		return 0;
+	}
+	return abtf__member_extend_any(l, pr, i, m, buf, xm);
+}
+
+int abtf__member_extend_any(struct abtf_linker *l,
+			    const struct abtf_printer *pr, size_t i,
+			    const struct abtf_member *m, uint8_t **buf,
+			    struct abtf_member *xm)
+{
 	const struct mplan *mp = &l->plans[i];
 	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
 				.hdr_len = sizeof(h) };
@@ -133,8 +146,7 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 
 	*buf = NULL;
 	*xm = *m;
-	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC) || !mp->has_group ||
-	    !mp->grp.ext_type_len)
+	if (!mp->has_group || !mp->grp.ext_type_len)
 		return 0;
 	ext = l->addr.data + mp->grp.ext_off;
 	h.type_len = m->type_len + mp->grp.ext_type_len;
@@ -447,10 +459,11 @@ static bool func_by_name(const struct abtf_linker *l, const char *name,
 
 /*
  * Is the function of a member's FUNC in the image? @slot: its slot (FUNCs
- * and VARs count, in type ID order). 1 yes, 0 no, < 0 error.
+ * and VARs count, in type ID order). ABTF_EXPLAIN_KEPT (0) yes; else why
+ * not; < 0 error.
  */
-int abtf__func_present(struct abtf_linker *l, const struct input *in,
-		       uint32_t slot, const char *name)
+int abtf__func_placed(struct abtf_linker *l, const struct input *in,
+		      uint32_t slot, const char *name)
 {
 	struct place pl;
 	int err;
@@ -464,13 +477,26 @@ int abtf__func_present(struct abtf_linker *l, const struct input *in,
 		 * pahole, which goes by name, has no FUNC for it then.
 		 */
 		err = abtf__slot_place(l, in->plan, slot, &pl);
-		if (err || !pl.present)
+		if (err)
 			return err;
+		if (!pl.present)
+			return ABTF_EXPLAIN_DISCARDED;
 		/* a clone of the extension goes by its symbol "name.isra.0" */
-		return func_by_name(l, name, slot >= in->plan->grp.nr_slots);
+		return func_by_name(l, name, slot >= in->plan->grp.nr_slots) ?
+		       ABTF_EXPLAIN_KEPT : ABTF_EXPLAIN_RENAMED;
 	case IN_NAMES:
-		return func_by_name(l, name, false);
+		return func_by_name(l, name, false) ? ABTF_EXPLAIN_KEPT :
+						      ABTF_EXPLAIN_NO_SYMBOL;
 	default:
-		return 1;
+		return ABTF_EXPLAIN_KEPT;
 	}
+}
+
+/* Is the function of a member's FUNC in the image? 1 yes, 0 no, < 0 error. */
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name)
+{
+	int ret = abtf__func_placed(l, in, slot, name);
+
+	return ret < 0 ? ret : ret == ABTF_EXPLAIN_KEPT;
 }

@@ -181,6 +181,30 @@ size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
 	return lo;
 }
 
+/*
+ * The name of the STT_FILE symbol that local symbol @idx follows, or NULL:
+ * ld writes each input file's local symbols after its STT_FILE (globals
+ * come last, all together, and name no file). For explain's messages.
+ */
+const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
+{
+	Elf_Data *d = l->symtab ? elf_getdata(l->symtab, NULL) : NULL;
+	GElf_Sym s;
+
+	if (!d || !idx || idx >= l->nr_symvals || !gelf_getsym(d, idx, &s) ||
+	    GELF_ST_BIND(s.st_info) != STB_LOCAL ||
+	    GELF_ST_TYPE(s.st_info) == STT_SECTION)
+		return NULL;
+	while (--idx) {
+		if (!gelf_getsym(d, idx, &s) ||
+		    GELF_ST_BIND(s.st_info) != STB_LOCAL)
+			return NULL;
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE)
+			return elf_strptr(l->elf, l->symtab_strs, s.st_name);
+	}
+	return NULL;
+}
+
 /* Every symbol by index, for relocations (by name: abtf__syms_by_name()). */
 static int load_symbols(struct abtf_linker *l)
 {

@@ -106,8 +106,8 @@ void abtf__node_free(struct node *n)
  * pahole keeps the variables of the final ".data..percpu" only: the vmlinux
  * linker script has merged its input subsections into it by now.
  */
-static bool in_percpu_section(const struct abtf_linker *l,
-			      const struct place *pl)
+bool abtf__in_percpu_section(const struct abtf_linker *l,
+			     const struct place *pl)
 {
 	const char *name = l->elf ? (pl->key < l->nr_secs ?
 				     l->secs[pl->key].name : NULL) :
@@ -211,7 +211,7 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 		break;
 	}
 	if (!err && pl->present && in->kind != IN_CHILD)
-		pl->present = in_percpu_section(l, pl);
+		pl->present = abtf__in_percpu_section(l, pl);
 	return err;
 }
 
@@ -220,7 +220,7 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
  * letter, '_' or '.', then letters, digits, '_' or '.', at most
  * KSYM_NAME_LEN (128) characters. The kernel rejects a VAR named otherwise.
  */
-static bool var_name_valid(const char *p)
+bool abtf__var_name_valid(const char *p)
 {
 	const char *limit = p + 128;
 
@@ -241,7 +241,7 @@ static int var_name_check(struct abtf_linker *l, struct node *n,
 {
 	char safe[96];
 
-	if (var_name_valid(name))
+	if (abtf__var_name_valid(name))
 		return 1;
 	if (l->feats & ABTF_FEAT_ENCODE_FORCE)
 		return 0;
