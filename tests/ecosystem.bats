@@ -88,8 +88,11 @@ path_without_sudo() {
 	echo "$output" | tail -n 30
 	[ "$status" -eq 0 ]
 	[ -x "$WORK/b/example/example" ]
-	# btf-link made the example's final BTF
+	# btf-link made the example's final BTF, equal to pahole's, and the
+	# example says so
 	has_sec "$WORK/b/example/example" .BTF
+	[[ $output == *"example: it worked."* ]]
+	[[ $output == *"equal by meaning to pahole's"* ]]
 }
 
 # ---- make install, pkg-config, symbols ----
