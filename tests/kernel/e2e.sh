@@ -434,6 +434,12 @@ check_image() {
 		2>"$RES/$name.archive" ||
 		fail "$name: btf-link cannot read the archive of $BTF_IMAGE again"
 	say "$name: archive: $(grep -m 1 ' members (' "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
+	# btf-link reads the archive and the slots of the BTF image, which
+	# is linked without the objects' DWARF (patch 0004)
+	readelf -SW "$dir/$BTF_IMAGE" | grep -qF ' .debug_btf_addr ' ||
+		fail "$name: $BTF_IMAGE has no .debug_btf_addr"
+	readelf -SW "$dir/$BTF_IMAGE" | grep -qE ' \.debug_(info|line|str|abbrev) ' &&
+		fail "$name: $BTF_IMAGE was linked with the objects' DWARF"
 	say "$name: vmlinux: final BTF $size bytes, __stop_BTF - __start_BTF $((stop - start))"
 
 	check_objects "$name" "$dir"
@@ -554,14 +560,16 @@ phase_compare() {
 	# pahole -j, as the kernel runs it, keeps one FUNC per name and
 	# thread, which thread depends on scheduling: its BTF changes from
 	# run to run. Without -j, it keeps the first in DWARF order, as
-	# btf-link does in link order. It reads the DWARF of the very image
-	# btf-link linked the archive of.
+	# btf-link does in link order. It reads the DWARF of vmlinux: the
+	# image btf-link linked the archive of is linked without DWARF
+	# (patch 0004), and vmlinux is the same link of the same objects,
+	# with the DWARF, kallsyms and the final BTF added.
 	# shellcheck disable=SC2086
 	serial=$(printf '%s\n' $flags | grep -vx -- -j | tr '\n' ' ')
-	say "vmlinux: against pahole without -j ($serial) on cc-btf/$BTF_IMAGE:"
+	say "vmlinux: against pahole without -j ($serial) on cc-btf/vmlinux:"
 	# shellcheck disable=SC2086
 	pahole -J $serial --btf_encode_detached="$RES/pahole-serial.vmlinux.btf" \
-		"$B_CC/$BTF_IMAGE" >/dev/null 2>&1 || die "pahole failed on cc-btf/$BTF_IMAGE"
+		"$B_CC/vmlinux" >/dev/null 2>&1 || die "pahole failed on cc-btf/vmlinux"
 	compare "$B_CC/vmlinux" "$RES/pahole-serial.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
 		"$RES/vmlinux-serial.diff" 20
 	tags_a=$(tag_counts "$RES/pahole-serial.vmlinux.btf")
