@@ -159,8 +159,8 @@ example: all
 
 # Test tiers. check: the quick suite, no kernel build (minutes). check-kernel:
 # the files that build real kernels (tests/.work/ caches them; the first run
-# takes about 35 minutes on 2 cores: the kernel sample, 6.1 with gcc, 6.12
-# with clang). check-lab: the kernel builds CI's 90 minutes cannot hold
+# takes about 50 minutes on 2 cores: the kernel sample, 6.1 with gcc through
+# ccache and distcc, 6.12 with clang, 6.12 for arm64). check-lab: the kernel builds CI's 90 minutes cannot hold
 # (tests/lab-*.bats: the plain pahole builds, 6.12 with gcc, another -j and
 # BTF_ONLY=1; about 45 minutes more). check-san: the input-handling suites
 # again on an ASan + UBSan build ($(O)-san). TESTS=FILES runs those files

@@ -22,4 +22,5 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	qemu-system-x86 busybox-static patch git clang lld llvm \
 	distcc man-db dpkg-dev debhelper fakeroot lintian \
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu \
+	libc6-dev-arm64-cross qemu-system-arm rsync kmod \
 	libclang-rt-14-dev

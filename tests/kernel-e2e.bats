@@ -3,20 +3,26 @@
 #
 # A real kernel, end to end: Debian's linux-source-6.1 with
 # kbuild-patches/v6.1, configured with tests/kernel/config-fragment,
-# built with CC="cc-btf gcc" (nothing else), compared by meaning with pahole
-# on the build's own images, booted under qemu, relinked and rebuilt after
-# a touch. One kernel build: the plain build with pahole, another -j and
-# BTF_ONLY=1 are the lab tier's (tests/lab-kernel-*.bats, make check-lab),
-# which CI's 2 cores cannot afford. The work is tests/kernel/e2e.sh's; each
-# test here runs one or more of its phases, in order, on the cache the
-# earlier ones left (${ABTF_KERNEL_DIR:-tests/.work}/e2e). From scratch on
-# 2 cores this file takes about 15 minutes; cached, two.
+# built with CC="cc-btf ccache gcc" and distcc as ccache's prefix (the
+# launchers kernel developers use; every compile a cache miss that a
+# distccd on 127.0.0.1 runs), compared by meaning with pahole on the
+# build's own images, booted under qemu, relinked and rebuilt after a
+# touch, packaged with bindeb-pkg, and built again from the cache alone.
+# The plain CC="cc-btf <compiler>" is the 6.12 files' (clang, arm64). One
+# kernel build and its warm copy: the plain build with pahole, another -j
+# and BTF_ONLY=1 are the lab tier's (tests/lab-kernel-*.bats, make
+# check-lab), which CI's 2 cores cannot afford. The work is
+# tests/kernel/e2e.sh's; each test here runs one or more of its phases, in
+# order, on the cache the earlier ones left
+# (${ABTF_KERNEL_DIR:-tests/.work}/e2e). From scratch on 2 cores this file
+# takes about 25 minutes; cached, five.
 #
 # Skipped only when e2e.sh says a prerequisite cannot be installed or the
 # host is not x86-64 (its exit status 77).
 
 load test_helper
 E2E_KERNEL=6.1
+E2E_LAUNCHER=ccache-distcc
 load kernel/e2e
 
 bats_require_minimum_version 1.5.0
@@ -28,7 +34,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	series_applies
 }
 
-@test "kernel e2e: make CC=\"cc-btf gcc\" alone builds the kernel and its modules with btf-link" {
+@test "kernel e2e: make CC=\"cc-btf ccache gcc\" (distcc as ccache's prefix) builds the kernel and its modules with btf-link" {
 	e2e tools source config cc-btf
 }
 
@@ -42,6 +48,10 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 
 @test "kernel e2e: btf-link takes the features the tree gives pahole 1.21 to 1.31 (scripts/pahole-flags.sh --btf-link)" {
 	e2e features
+}
+
+@test "kernel e2e: btf-link --explain explains every function name, and what it calls kept is the link's BTF" {
+	e2e explain
 }
 
 @test "kernel e2e: the kernel boots under qemu and accepts its BTF and the modules' BTF" {
@@ -58,4 +68,12 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 
 @test "kernel e2e: a tree without CC_BTF_KBUILD (unpatched) refuses the wrapper, loudly" {
 	e2e unpatched
+}
+
+@test "kernel e2e: make bindeb-pkg packages vmlinux and modules with their BTF; INSTALL_MOD_STRIP=1 keeps it" {
+	e2e package
+}
+
+@test "kernel e2e: through ccache and distcc: the cold build compiled by distccd, a new one all from the cache with the same BTF" {
+	e2e launchers
 }

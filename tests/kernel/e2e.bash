@@ -10,7 +10,9 @@ TARBALL=${ABTF_KERNEL_TARBALL:-/usr/src/linux-source-$E2E_KERNEL.tar.xz}
 # show e2e.sh's report on failure.
 e2e() {
 	local status=0
-	ABTF_E2E_KERNEL=$E2E_KERNEL ABTF_E2E_CC=${E2E_CC:-gcc} ABTF_BUILD=$ABTF_BUILD \
+	ABTF_E2E_KERNEL=$E2E_KERNEL ABTF_E2E_CC=${E2E_CC:-gcc} ABTF_E2E_ARCH=${E2E_ARCH:-x86_64} \
+		ABTF_E2E_LAUNCHER=${E2E_LAUNCHER:-} \
+		ABTF_BUILD=$ABTF_BUILD \
 		"$E2E_SH" "$@" \
 		> e2e.out 2>&1 || status=$?
 	case $status in

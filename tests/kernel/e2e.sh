@@ -21,6 +21,10 @@
 #                takes each on build 2's image, and where the tree gives
 #                pahole a --btf_features list (6.12, pahole 1.26 and
 #                later), btf-link gets the same
+#   explain      btf-link --explain, with the flags the tree gives it, of
+#                every FUNC name of vmlinux's BTF and every function symbol
+#                of vmlinux: each name explained, the FUNCs it calls kept
+#                exactly those of the final BTF
 #   boot         boot build 2 in qemu: /sys/kernel/btf, insmod, no BTF error
 #   repro        build 3: as build 2 with another make -j, BTF_LINK="btf-link
 #                -j 1" and BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be
@@ -33,6 +37,15 @@
 #   unpatched    build 2's make with CC_BTF_KBUILD= (as an unpatched tree
 #                has it): the wrapper refuses the touched object, names the
 #                patches, and leaves no object; then make again restores it
+#   package      make bindeb-pkg in build 2 (6.1): the linux-image package's
+#                modules and the -dbg package's vmlinux carry build 2's final
+#                .BTF bytes; modules_install with INSTALL_MOD_STRIP=1 keeps
+#                each module's .BTF and drops its DWARF
+#   launchers    with ABTF_E2E_LAUNCHER=ccache-distcc (below), build 2 was
+#                made through ccache and distcc from an empty cache: every C
+#                object a miss compiled by distccd; build 5 makes it again
+#                from scratch in the same directory, every object from the
+#                cache, with build 2's .BTF bytes in vmlinux and the modules
 # A phase needs the ones before it; each finds their results in the cache.
 #
 # Idempotent and cached: the source and every build directory are redone
@@ -45,6 +58,11 @@
 #   ABTF_E2E_CC          the compiler: gcc (default) or clang, which builds
 #                        with LLVM=1 (clang, ld.lld, llvm-objcopy, ...) in
 #                        a cache of its own (e2e-6.12-clang)
+#   ABTF_E2E_ARCH        the target: x86_64 (default) or arm64 (6.12 with
+#                        gcc: aarch64-linux-gnu-gcc, booted with
+#                        qemu-system-aarch64 -M virt), in e2e-6.12-arm64
+#   ABTF_E2E_LAUNCHER    ccache-distcc: build 2 through CC="cc-btf ccache
+#                        gcc" and distcc (the launchers phase); default none
 #   ABTF_KERNEL_DIR      the cache is $ABTF_KERNEL_DIR/e2e (e2e-6.12 for 6.12)
 #                        (default: tests/.work/e2e, git-ignored)
 #   ABTF_KERNEL_TARBALL  the source (default:
@@ -104,6 +122,44 @@ clang)	E2E=$E2E-clang
 *)	echo "e2e: error: ABTF_E2E_CC=$KCC: gcc or clang" >&2
 	exit 1 ;;
 esac
+# The target: x86-64 natively, or arm64 cross-compiled (6.12, gcc) and
+# booted with qemu-system-aarch64 -M virt.
+KARCH=${ABTF_E2E_ARCH:-x86_64}
+case $KARCH in
+x86_64)	CROSS=
+	KIMAGE=arch/x86/boot/bzImage
+	VDSO_SO=arch/x86/entry/vdso/vdso64.so
+	QEMU=qemu-system-x86_64 ;;
+arm64)	[ "$KVER" = 6.12 ] && [ "$KCC" = gcc ] || {
+		echo "e2e: error: ABTF_E2E_ARCH=arm64 is for 6.12 with gcc" >&2
+		exit 1
+	}
+	E2E=$E2E-arm64
+	CROSS=aarch64-linux-gnu-
+	KIMAGE=arch/arm64/boot/Image
+	VDSO_SO=arch/arm64/kernel/vdso/vdso.so
+	QEMU=qemu-system-aarch64 ;;
+*)	echo "e2e: error: ABTF_E2E_ARCH=$KARCH: x86_64 or arm64" >&2
+	exit 1 ;;
+esac
+# the compiler cc-btf runs
+KCC_BIN=$CROSS$KCC
+# ABTF_E2E_LAUNCHER=ccache-distcc: build 2 is made with CC="cc-btf ccache
+# gcc", distcc as ccache's prefix (CCACHE_PREFIX), from an empty cache and
+# compiled by a distccd of 127.0.0.1; later compiles (the incremental
+# phase's) by distcc on this machine
+LAUNCHER=${ABTF_E2E_LAUNCHER:-}
+case $LAUNCHER in
+"")	;;
+ccache-distcc)
+	export CCACHE_DIR=$E2E/ccache CCACHE_PREFIX=distcc CCACHE_NOCOMPRESS=1 \
+		DISTCC_DIR=$E2E/distcc DISTCC_HOSTS=localhost ;;
+*)	echo "e2e: error: ABTF_E2E_LAUNCHER=$LAUNCHER: ccache-distcc or nothing" >&2
+	exit 1 ;;
+esac
+# the architecture's own additions to the fragment (and the base
+# fragment's options it has no use for)
+ARCH_FRAGMENT=$HERE/config-fragment.$KARCH
 
 SRC=$E2E/src
 CONFIG=$E2E/config
@@ -120,7 +176,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=e2e KBUILD_BUILD_VERSION=1
 unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
 
-ALL_PHASES="tools source config pahole cc-btf check compare features boot repro relink incremental unpatched"
+ALL_PHASES="tools source config pahole cc-btf check compare features explain boot repro relink incremental unpatched package launchers"
 
 say() { printf 'e2e: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -147,7 +203,7 @@ stamp_of() { cat "$E2E/$1.stamp" 2>/dev/null || echo none; }
 kmake() {
 	local dir=$1 log=$2
 	shift 2
-	make -C "$SRC" O="$dir" ARCH=x86_64 "${LLVM_ARGS[@]}" "$@" >>"$log" 2>&1 || {
+	make -C "$SRC" O="$dir" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" "$@" >>"$log" 2>&1 || {
 		tail -n 40 "$log" >&2
 		die "make O=${dir#"$E2E"/} $* failed; the whole output is in $log"
 	}
@@ -155,9 +211,9 @@ kmake() {
 
 # The make arguments of each build.
 args_pahole() { echo "-j$JOBS"; }
-args_cc() { printf '%s\n' "-j$JOBS" "CC=$CC_BTF_BIN $KCC"; }
+args_cc() { printf '%s\n' "-j$JOBS" "CC=$CC_BTF_BIN ${LAUNCHER:+ccache }$KCC_BIN"; }
 args_only() {
-	printf '%s\n' "-j$((JOBS + 1))" "CC=$CC_BTF_BIN $KCC" "BTF_LINK=$BTF_LINK_BIN -j 1" BTF_ONLY=1
+	printf '%s\n' "-j$((JOBS + 1))" "CC=$CC_BTF_BIN $KCC_BIN" "BTF_LINK=$BTF_LINK_BIN -j 1" BTF_ONLY=1
 }
 
 # kmake_build DIR LOG ARGSFN [MORE...]: make with the build's arguments.
@@ -170,7 +226,7 @@ kmake_build() {
 
 # section FILE NAME OUT: dump an ELF section; fails if there is none.
 section() {
-	objcopy --dump-section "$2=$3" "$1" /dev/null 2>/dev/null
+	"${CROSS}objcopy" --dump-section "$2=$3" "$1" /dev/null 2>/dev/null
 }
 
 # section_size FILE NAME: the size of a section, in bytes.
@@ -184,7 +240,7 @@ section_size() {
 # symbol_addr FILE NAME: a symbol's value.
 symbol_addr() {
 	local hex
-	hex=$(nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
+	hex=$("${CROSS}nm" "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
 	[ -n "$hex" ] && echo $((16#$hex))
 }
 
@@ -210,11 +266,20 @@ missing_packages() {
 	command -v xz >/dev/null || pkgs+=(xz-utils)
 	command -v objcopy >/dev/null || pkgs+=(binutils)
 	command -v cpio >/dev/null || pkgs+=(cpio)
-	command -v qemu-system-x86_64 >/dev/null || pkgs+=(qemu-system-x86)
+	case $KARCH in
+	x86_64)	command -v qemu-system-x86_64 >/dev/null || pkgs+=(qemu-system-x86) ;;
+	arm64)	command -v qemu-system-aarch64 >/dev/null || pkgs+=(qemu-system-arm)
+		command -v "${CROSS}gcc" >/dev/null || pkgs+=(gcc-aarch64-linux-gnu)
+		[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || pkgs+=(libc6-dev-arm64-cross) ;;
+	esac
 	command -v bpftool >/dev/null || pkgs+=(bpftool)
 	command -v python3 >/dev/null || pkgs+=(python3)
 	command -v git >/dev/null || command -v patch >/dev/null || pkgs+=(patch)
 	static_busybox || pkgs+=(busybox-static)
+	if [ -n "$LAUNCHER" ]; then
+		command -v ccache >/dev/null || pkgs+=(ccache)
+		command -v distccd >/dev/null || pkgs+=(distcc)
+	fi
 	[ -f /usr/include/libelf.h ] || pkgs+=(libelf-dev)
 	[ -f /usr/include/openssl/opensslv.h ] || pkgs+=(libssl-dev)
 	[ ${#pkgs[@]} -eq 0 ] && return 0
@@ -306,13 +371,30 @@ check_config() {
 # cc_version: what identifies the compiler in the stamps.
 cc_version() {
 	case $KCC in
-	gcc) gcc -dumpfullversion ;;
+	gcc) "${CROSS}gcc" -dumpfullversion ;;
 	*) "$KCC" --version | head -n 1 ;;
 	esac
 }
 
+# arch_fragment: for a target other than x86-64, the fragment made of the
+# base one less the options its config-fragment.ARCH drops ("# drop:
+# CONFIG_X ...", options the target does not have), then that file;
+# FRAGMENT names it.
+arch_fragment() {
+	local drop
+	[ "$KARCH" = x86_64 ] && return 0
+	[ -f "$ARCH_FRAGMENT" ] || die "no $ARCH_FRAGMENT"
+	drop=$(sed -n 's/^# drop: *//p' "$ARCH_FRAGMENT" | tr ' ' '\n' | sed '/^$/d' | paste -sd'|')
+	{
+		grep -vE "^(${drop:-NONE})=" "$FRAGMENT"
+		cat "$ARCH_FRAGMENT"
+	} > "$E2E/fragment"
+	FRAGMENT=$E2E/fragment
+}
+
 phase_config() {
 	local key log=$E2E/config.log
+	arch_fragment
 	key="$(stamp_of source) $(sha "$FRAGMENT") $(cc_version) $(pahole --version)"
 	step_done config "$key" && [ -f "$CONFIG/.config" ] && return 0
 	: > "$log"
@@ -344,8 +426,8 @@ build() {
 	if grep -E "orphan section|non-allocatable section" "$log" >&2; then
 		fail "$name: orphan or unexpected sections (above)"
 	fi
-	if ! [ -f "$dir/vmlinux" ] || ! [ -f "$dir/arch/x86/boot/bzImage" ]; then
-		die "$name: make left no vmlinux or bzImage"
+	if ! [ -f "$dir/vmlinux" ] || ! [ -f "$dir/$KIMAGE" ]; then
+		die "$name: make left no vmlinux or $KIMAGE"
 	fi
 }
 
@@ -358,7 +440,13 @@ phase_pahole() {
 }
 
 phase_cc_btf() {
-	build cc-btf "$B_CC" args_cc "$(tools_key)"
+	if [ -n "$LAUNCHER" ] && ! { step_done cc-btf "$(stamp_of config) $(args_cc | tr '\n' ' ') $(tools_key)${LAUNCHER:+ $LAUNCHER}" &&
+	     [ -f "$B_CC/vmlinux" ]; }; then
+		rm -rf "$B_CC"
+		launched_build
+		return
+	fi
+	build cc-btf "$B_CC" args_cc "$(tools_key)${LAUNCHER:+ $LAUNCHER}"
 }
 
 # check_objects NAME DIR: every object that kbuild compiled from C with
@@ -380,7 +468,7 @@ check_objects() {
 				vdso_btf+=("$rel")
 			vdso=$((vdso + 1))
 			continue ;;
-		*"$CC_BTF_BIN $KCC "*" -g "*) ;;
+		*"$CC_BTF_BIN ${LAUNCHER:+ccache }$KCC_BIN "*" -g "*) ;;
 		*) continue ;;
 		esac
 		sections=$(readelf -SW "$obj")
@@ -400,9 +488,8 @@ check_objects() {
 	[ ${#vdso_btf[@]} -eq 0 ] ||
 		fail "$name: vDSO objects with .BTF: ${vdso_btf[*]:0:10}"
 	[ "$vdso" -gt 0 ] || fail "$name: no vDSO object seen"
-	readelf -SW "$dir/arch/x86/entry/vdso/vdso64.so" |
-		grep -F ' .BTF ' >/dev/null &&
-		fail "$name: vdso64.so has a .BTF section"
+	readelf -SW "$dir/$VDSO_SO" | grep -F ' .BTF ' >/dev/null &&
+		fail "$name: $VDSO_SO has a .BTF section"
 	return 0
 }
 
@@ -486,7 +573,7 @@ compare() {
 	esac
 	funcs "$a" "${2:-}" > "$out.a-funcs"
 	funcs "$b" "${2:-}" > "$out.b-funcs"
-	nm "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
+	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
 	if [ $# -eq 0 ]; then
 		lenders "$image" "$a" "$b" "$out" > "$out.lenders"
 	else
@@ -512,9 +599,9 @@ lenders() {
 	local image=$1 a=$2 b=$3 diff=$4 name obj tmp=$RES/lender
 	sed -n 's/^[~-] func \([^:]*\):.*/\1/p' "$diff" | sort -u > "$tmp.names"
 	[ -s "$tmp.names" ] || return 0
-	nm "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -u > "$tmp.once"
+	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -u > "$tmp.once"
 	find "$B_CC" -name '*.o' ! -name vmlinux.o ! -name '*.mod.o' -print0 |
-		xargs -0 nm -A --defined-only 2>/dev/null |
+		xargs -0 "${CROSS}nm" -A --defined-only 2>/dev/null |
 		awk -v names="$tmp.names" '
 			BEGIN { while ((getline n < names) > 0) want[n] = 1 }
 			$2 ~ /^[tTwW]$/ && ($3 in want) { sub(/:[^:]*$/, "", $1); print $3, $1 }' |
@@ -642,6 +729,45 @@ phase_features() {
 	rm -f "$RES/features.btf" "$RES/auto.conf" "$RES/fake-pahole"
 }
 
+# explain_with VERSION: the explain phase with the flags the tree gives
+# btf-link for pahole VERSION.
+explain_with() {
+	local flags names=$RES/explain.names out=$RES/explain.out kept=$RES/explain.kept
+	local asked said args=()
+	flags=$(tree_flags "$1") || die "cannot compute the flags for pahole $1"
+	flags=${flags#*|}
+	mapfile -t args < <(sed 's/^/--explain\n/' "$names")
+	# shellcheck disable=SC2086
+	"$BTF_LINK_BIN" $flags "${args[@]}" "$B_CC/$BTF_IMAGE" > "$out" ||
+		{ fail "btf-link $flags --explain ... $BTF_IMAGE failed"; return; }
+	# shellcheck disable=SC2086
+	"$BTF_LINK_BIN" $flags -o "$RES/explain.btf" "$B_CC/$BTF_IMAGE" ||
+		{ fail "btf-link $flags -o ... $BTF_IMAGE failed"; return; }
+	asked=$(wc -l < "$names")
+	said=$(cut -d: -f1 "$out" | sort -u | wc -l)
+	say "explain, pahole 1.${1#?}'s flags ($flags): $asked names asked, $said explained:"
+	sed -E 's/^[^:]*: ([^:]*): (FUNC|VAR)?.*/\1 \2/' "$out" | sort | uniq -c | sed 's/^/    /' >&2
+	[ "$said" -eq "$asked" ] || fail "explain: $asked names asked, $said explained"
+	sed -n 's/^\([^:]*\): kept: FUNC .*/\1/p' "$out" | sort > "$kept"
+	funcs "$RES/explain.btf" | sort | diff "$kept" - >&2 ||
+		fail "explain: the FUNCs --explain calls kept are not those of the same link (above)"
+	rm -f "$RES/explain.btf"
+}
+
+phase_explain() {
+	local v
+	mkdir -p "$RES"
+	[ -f "$RES/cc-btf.vmlinux.btf" ] || die "explain: the check phase comes first"
+	{
+		funcs "$RES/cc-btf.vmlinux.btf"
+		"${CROSS}nm" "$B_CC/vmlinux" | awk '$2 ~ /^[tTwW]$/ { sub(/\..*/, "", $3); print $3 }'
+	} | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' | sort -u > "$RES/explain.names"
+	# the installed pahole's (the build's), and the newest's
+	v=$(pahole --version | tr -dc 0-9)
+	explain_with "$v"
+	[ "$v" = 131 ] || explain_with 131
+}
+
 # pahole_flags: the flags the tree gives pahole (scripts/pahole-flags.sh in
 # 6.1, PAHOLE_FLAGS of scripts/Makefile.btf in 6.12), for the configuration.
 pahole_flags() {
@@ -655,9 +781,14 @@ pahole_flags() {
 	echo "${flags%%|*}"
 }
 
-# initramfs DIR OUT: busybox, e2e-init as /init, DIR's modules.
+# initramfs DIR OUT: busybox and e2e-init as /init (x86-64), or e2e-init.c
+# built for the target (the host's busybox cannot run there); DIR's modules.
 initramfs() {
 	local dir=$1 out=$2 list=$2.list ko
+	if [ "$KARCH" != x86_64 ]; then
+		"${CROSS}gcc" -static -O2 -o "$RES/init" "$HERE/e2e-init.c" ||
+			die "${CROSS}gcc cannot build a static e2e-init.c"
+	fi
 	{
 		echo "dir /dev 0755 0 0"
 		echo "nod /dev/console 0600 0 0 c 5 1"
@@ -665,13 +796,41 @@ initramfs() {
 		echo "dir /sys 0755 0 0"
 		echo "dir /bin 0755 0 0"
 		echo "dir /modules 0755 0 0"
-		echo "file /bin/busybox $(readlink -f /bin/busybox) 0755 0 0"
-		echo "file /init $HERE/e2e-init 0755 0 0"
+		if [ "$KARCH" = x86_64 ]; then
+			echo "file /bin/busybox $(readlink -f /bin/busybox) 0755 0 0"
+			echo "file /init $HERE/e2e-init 0755 0 0"
+		else
+			echo "file /init $RES/init 0755 0 0"
+		fi
 		for ko in $(modules_of "$dir"); do
 			echo "file /modules/$(basename "$ko") $dir/$ko 0644 0 0"
 		done
 	} > "$list"
 	"$dir/usr/gen_init_cpio" "$list" > "$out"
+}
+
+# qemu_machine, qemu_console: the machine and its serial console.
+qemu_machine() {
+	case $KARCH in
+	arm64) echo "-M virt -cpu cortex-a57" ;;
+	esac
+}
+qemu_console() {
+	case $KARCH in
+	x86_64) echo ttyS0 ;;
+	arm64) echo ttyAMA0 ;;
+	esac
+}
+
+# fnv1a64 FILE: FNV-1a (64 bits) of FILE, as e2e-init.c computes it.
+fnv1a64() {
+	python3 - "$1" <<'PY'
+import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("%016x" % h)
+PY
 }
 
 # report LOG KEY: the value of the guest's "E2E: KEY VALUE" line.
@@ -684,11 +843,13 @@ phase_boot() {
 	mkdir -p "$RES"
 	[ -x "$B_CC/usr/gen_init_cpio" ] || die "no usr/gen_init_cpio in the cc-btf build"
 	initramfs "$B_CC" "$RES/initramfs.cpio"
-	say "booting cc-btf/arch/x86/boot/bzImage (qemu, $ACCEL)"
-	timeout "$BOOT_TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -m 256M -smp 2 \
-		-nographic -no-reboot -kernel "$B_CC/arch/x86/boot/bzImage" \
+	say "booting cc-btf/$KIMAGE (qemu, $ACCEL)"
+	local machine=()
+	read -r -a machine <<< "$(qemu_machine)"
+	timeout "$BOOT_TIMEOUT" "$QEMU" "${machine[@]}" -accel "$ACCEL" -m 256M -smp 2 \
+		-nographic -no-reboot -kernel "$B_CC/$KIMAGE" \
 		-initrd "$RES/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=7" \
+		-append "console=$(qemu_console) panic=-1 oops=panic loglevel=7" \
 		</dev/null >"$log" 2>&1 || rc=$?
 	[ $rc -eq 0 ] || fail "qemu exited with $rc (124: timeout after ${BOOT_TIMEOUT}s); see $log"
 	grep -q '^E2E: end' <(tr -d '\r' < "$log") ||
@@ -699,8 +860,13 @@ phase_boot() {
 	got=$(report "$log" vmlinux-btf-size)
 	[ "$got" = "$size" ] ||
 		fail "/sys/kernel/btf/vmlinux is ${got:-missing} bytes, vmlinux's .BTF $size"
-	[ "$(report "$log" vmlinux-btf-md5)" = "$md5" ] ||
-		fail "/sys/kernel/btf/vmlinux is not vmlinux's .BTF"
+	if [ "$KARCH" = x86_64 ]; then
+		[ "$(report "$log" vmlinux-btf-md5)" = "$md5" ] ||
+			fail "/sys/kernel/btf/vmlinux is not vmlinux's .BTF"
+	else
+		[ "$(report "$log" vmlinux-btf-fnv)" = "$(fnv1a64 "$RES/cc-btf.vmlinux.btf")" ] ||
+			fail "/sys/kernel/btf/vmlinux is not vmlinux's .BTF"
+	fi
 	for ko in $(modules_of "$B_CC"); do
 		m=$(basename "$ko" .ko)
 		[ "$(report "$log" "insmod $m")" = ok ] || fail "insmod $m failed"
@@ -854,7 +1020,8 @@ phase_unpatched() {
 	: > "$log"
 	touch "$SRC/$TOUCH_C"
 	mapfile -t args < <(args_cc)
-	make -C "$SRC" O="$B_CC" ARCH=x86_64 "${LLVM_ARGS[@]}" "${args[@]}" CC_BTF_KBUILD= "$obj" \
+	make -C "$SRC" O="$B_CC" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" \
+		"${args[@]}" CC_BTF_KBUILD= "$obj" \
 		>>"$log" 2>&1 || rc=$?
 	[ $rc -ne 0 ] || fail "make with CC_BTF_KBUILD= succeeded"
 	grep -q "^cc-btf: error: $obj: this kernel tree lacks archive-btf's kbuild patches" "$log" ||
@@ -866,6 +1033,194 @@ phase_unpatched() {
 	cmp "$RES/cc-btf.vmlinux.btf" "$RES/after.btf" >&2 ||
 		fail "vmlinux's .BTF changed after the refused build was redone"
 	rm -f "$RES/after.btf"
+}
+
+# same_btf NAME DIR [PREFIX]: DIR's vmlinux and modules (the modules under
+# PREFIX/lib/modules/*/ if given, as installed) carry build 2's .BTF bytes.
+same_btf() {
+	local name=$1 dir=$2 prefix=${3:-} ko m n=0
+	section "$dir/vmlinux" .BTF "$RES/same.btf" && cmp -s "$RES/same.btf" "$RES/cc-btf.vmlinux.btf" ||
+		fail "$name: vmlinux's .BTF is not build 2's"
+	for ko in $(modules_of "$B_CC"); do
+		m=$dir/$ko
+		[ -z "$prefix" ] || m=$(find "$prefix/lib/modules" -path "*/$ko" | head -n 1)
+		[ -n "$m" ] && [ -f "$m" ] || { fail "$name: no $ko"; continue; }
+		section "$B_CC/$ko" .BTF "$RES/same-a.btf"
+		if section "$m" .BTF "$RES/same-b.btf" &&
+		   cmp -s "$RES/same-a.btf" "$RES/same-b.btf"; then
+			n=$((n + 1))
+		else
+			fail "$name: ${m#"$E2E"/}'s .BTF is not build 2's"
+		fi
+	done
+	rm -f "$RES/same.btf" "$RES/same-a.btf" "$RES/same-b.btf"
+	say "$name: vmlinux and $n modules with build 2's .BTF bytes"
+}
+
+# deb_of NAME: the one package NAME*.deb that bindeb-pkg wrote beside build 2.
+deb_of() {
+	local debs=()
+	mapfile -t debs < <(find "$E2E" -maxdepth 1 -name "$1_*.deb")
+	[ ${#debs[@]} -eq 1 ] || die "package: ${#debs[@]} $1 packages in $E2E"
+	echo "${debs[0]}"
+}
+
+phase_package() {
+	local log=$E2E/package.log pkg=$E2E/package image dbg ko n=0
+	if [ "$KVER" != 6.1 ] || [ "$KARCH" != x86_64 ]; then
+		say "package: written for 6.1's builddeb on x86-64: nothing to check"
+		return
+	fi
+	# bindeb-pkg's build dependencies (dpkg-checkbuilddeps)
+	command -v dpkg-buildpackage >/dev/null || unavailable "dpkg-dev missing: tests/install-deps.sh installs it"
+	command -v rsync >/dev/null || unavailable "rsync missing: tests/install-deps.sh installs it"
+	command -v depmod >/dev/null || [ -x /sbin/depmod ] || unavailable "kmod missing: tests/install-deps.sh installs it"
+	: > "$log"
+	rm -rf "$pkg" "$E2E"/*.deb "$E2E"/*.buildinfo "$E2E"/*.changes
+	# (packages uncompressed: xz of the -dbg package's vmlinux is most
+	# of the time otherwise, and tests nothing of ours)
+	KDEB_COMPRESS=none kmake_build "$B_CC" "$log" args_cc bindeb-pkg
+	image=$(deb_of "linux-image-$(cat "$B_CC/include/config/kernel.release")")
+	dbg=$(deb_of "linux-image-$(cat "$B_CC/include/config/kernel.release")-dbg")
+	mkdir -p "$pkg/image" "$pkg/dbg" "$pkg/strip"
+	dpkg-deb -x "$image" "$pkg/image"
+	dpkg-deb -x "$dbg" "$pkg/dbg"
+	say "package: $(basename "$image"), $(basename "$dbg")"
+	# builddeb strips the modules' DWARF (objcopy --strip-debug) and
+	# keeps the whole vmlinux in -dbg
+	same_btf "package" "$pkg/dbg/usr/lib/debug/lib/modules/"* "$pkg/image"
+	# modules_install with INSTALL_MOD_STRIP=1: strip --strip-debug
+	kmake_build "$B_CC" "$log" args_cc INSTALL_MOD_PATH="$pkg/strip" INSTALL_MOD_STRIP=1 modules_install
+	while IFS= read -r ko; do
+		n=$((n + 1))
+		readelf -SW "$ko" | grep -qF ' .debug_info ' &&
+			fail "package: INSTALL_MOD_STRIP=1 left DWARF in ${ko#"$pkg"/}"
+	done < <(find "$pkg/strip/lib/modules" -name '*.ko')
+	[ "$n" -gt 0 ] || fail "package: modules_install installed no module"
+	cp "$B_CC/vmlinux" "$pkg/strip/vmlinux"
+	same_btf "INSTALL_MOD_STRIP=1" "$pkg/strip" "$pkg/strip"
+	rm -rf "$pkg"
+}
+
+# start_distccd LOG: a distccd on 127.0.0.1, on a free port, for this run
+# only (killed on exit, and by its own timeout at the latest); DISTCC_HOSTS
+# names it, and distcc may not fall back to compiling here.
+start_distccd() {
+	local port _
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	timeout 3600 distccd --no-detach --daemon --allow 127.0.0.1 --listen 127.0.0.1 \
+		--port "$port" --jobs "$JOBS" --log-stderr --log-level info 2>"$1" &
+	DISTCCD_PID=$!
+	trap 'kill $DISTCCD_PID 2>/dev/null || true' EXIT
+	for _ in $(seq 50); do
+		python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
+			"$port" 2>/dev/null && break
+		sleep 0.2
+	done
+	export DISTCC_HOSTS="127.0.0.1:$port/$JOBS" DISTCC_FALLBACK=0
+}
+
+# ccache_stat NAME: one counter of ccache --print-stats.
+ccache_stat() {
+	ccache --print-stats | awk -v k="$1" '$1 == k { print $2 }'
+}
+
+# ccache_misses LOG: the source files of the compiles that missed the
+# cache, by ccache's log, but for /dev/null and standard input (probes).
+ccache_misses() {
+	awk '{ pid = $2 }
+	     / Source file: / { src[pid] = $NF }
+	     / Result: cache_miss$/ && src[pid] != "/dev/null" && src[pid] != "-" { print src[pid] }' "$1"
+}
+
+# ccache_hits: direct and preprocessed hits together.
+ccache_hits() {
+	echo $(( $(ccache_stat direct_cache_hit) + $(ccache_stat preprocessed_cache_hit) ))
+}
+
+# launched_build: build 2 from scratch through the launchers: an empty
+# cache, every compile a miss that distccd on 127.0.0.1 runs. What it saw
+# is kept in launchers-cold for the launchers phase.
+launched_build() {
+	local dlog=$E2E/distccd.log encoded remote local_c
+	rm -rf "$CCACHE_DIR" "$DISTCC_DIR" "$E2E/launchers-cold"
+	mkdir -p "$DISTCC_DIR"
+	start_distccd "$dlog"
+	CC_BTF_OPTS=-v build cc-btf "$B_CC" args_cc "$(tools_key)${LAUNCHER:+ $LAUNCHER}"
+	kill "$DISTCCD_PID" 2>/dev/null || true
+	export DISTCC_HOSTS=localhost
+	unset DISTCC_FALLBACK
+	# the objects cc-btf encoded, and the sources distccd compiled (of
+	# the tree or generated in the build directory) as objects
+	sed -nE 's/^cc-btf: ([^:]*\.o): [0-9]+ types.*/\1/p' "$E2E/cc-btf.log" | sort -u > "$E2E/encoded.list"
+	grep 'COMPILE_OK' "$dlog" | awk '{ print $NF }' |
+		sed -E "s#^($SRC|$B_CC)/##; s#\\.[cS]\$#.o#" | sort -u > "$E2E/remote.list"
+	encoded=$(wc -l < "$E2E/encoded.list")
+	remote=$(grep -c 'COMPILE_OK' "$dlog" || true)
+	# the objects compiled from C that distccd did not compile (distcc
+	# sends no assembly out)
+	local_c=$(comm -23 "$E2E/encoded.list" "$E2E/remote.list" | while read -r o; do
+		[ -f "$SRC/${o%.o}.c" ] || [ -f "$B_CC/${o%.o}.c" ] && echo "$o"
+	done | wc -l)
+	echo "$encoded $remote $(ccache_stat cache_miss) $(ccache_hits) $local_c" > "$E2E/launchers-cold"
+}
+
+# launchers_cold: the checks of build 2's cold run.
+launchers_cold() {
+	local encoded remote miss hit local_c
+	[ -f "$E2E/launchers-cold" ] ||
+		die "launchers: no record of build 2's cold run; remove $B_CC to build it again"
+	read -r encoded remote miss hit local_c < "$E2E/launchers-cold"
+	say "launchers: build 2 (cold): cc-btf encoded $encoded objects; ccache $miss misses," \
+	    "$hit hits (a source compiled twice alike); distccd compiled $remote," \
+	    "and all objects from C but $local_c"
+	[ "$encoded" -gt 0 ] || fail "launchers: build 2 encoded no object"
+	[ "$miss" -gt "$hit" ] && [ $((miss + hit)) -ge "$encoded" ] ||
+		fail "launchers: build 2 (empty cache): $miss misses, $hit hits, $encoded objects"
+	# an object from C that distccd did not compile came from the cache
+	[ "$local_c" -le "$hit" ] && [ "$remote" -gt 0 ] ||
+		fail "launchers: $local_c objects from C compiled on this machine, $hit cache hits"
+}
+
+phase_launchers() {
+	local log=$E2E/launchers.log encoded miss hit
+	if [ -z "$LAUNCHER" ]; then
+		say "launchers: build 2 was made without them (ABTF_E2E_LAUNCHER): nothing to check"
+		return
+	fi
+	[ -f "$RES/cc-btf.vmlinux.btf" ] || die "launchers: the check phase comes first"
+	launchers_cold
+	# build 5: build 2 again from scratch, every compile from the cache
+	# (no distccd: a miss would fail); the cache hashes the build
+	# directory, the same path
+	: > "$log"
+	ccache -z >/dev/null
+	mv "$B_CC" "$B_CC.cold"
+	mkdir -p "$B_CC"
+	cp "$CONFIG/.config" "$B_CC/.config"
+	rm -f "$E2E/ccache-warm.log"
+	CCACHE_LOGFILE=$E2E/ccache-warm.log DISTCC_HOSTS=127.0.0.1:1/1 DISTCC_FALLBACK=0 \
+		CC_BTF_OPTS=-v kmake_build "$B_CC" "$log" args_cc
+	encoded=$(grep -cE '^cc-btf: [^:]*\.o: [0-9]+ types' "$log" || true)
+	miss=$(ccache_stat cache_miss)
+	hit=$(ccache_hits)
+	# kbuild's compiler probes (cc-option: "-c -x c /dev/null -o
+	# .tmp_PID/tmp.o", with the PID in a -gsplit-dwarf object) miss
+	# again; the tree's sources may not
+	ccache_misses "$E2E/ccache-warm.log" > "$E2E/ccache-warm.misses"
+	say "launchers: build 5 (warm, a new build directory): cc-btf encoded $encoded objects;" \
+	    "ccache $miss misses ($(grep -c . "$E2E/ccache-warm.misses") of the tree's sources), $hit hits"
+	[ ! -s "$E2E/ccache-warm.misses" ] ||
+		fail "launchers: build 5 compiled again: $(head -n 5 "$E2E/ccache-warm.misses" | tr '\n' ' ')"
+	[ "$encoded" -gt 0 ] && [ "$hit" -ge "$encoded" ] ||
+		fail "launchers: build 5: $hit cache hits, $encoded objects encoded"
+	grep -qxF "  BTF     $BTF_OBJECT" "$log" || fail "launchers: build 5 has no BTF step"
+	same_btf "launchers: build 5" "$B_CC"
+	# the cold build stays: the phases after this one may use it
+	rm -rf "$B_CC.warm"
+	mv "$B_CC" "$B_CC.warm"
+	mv "$B_CC.cold" "$B_CC"
+	rm -rf "$B_CC.warm"
 }
 
 main() {
