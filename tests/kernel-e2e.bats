@@ -7,15 +7,15 @@
 # launchers kernel developers use; every compile a cache miss that a
 # distccd on 127.0.0.1 runs), compared by meaning with pahole on the
 # build's own images, booted under qemu, relinked and rebuilt after a
-# touch, packaged with bindeb-pkg, and built again from the cache alone.
-# The plain CC="cc-btf <compiler>" is the 6.12 files' (clang, arm64). One
-# kernel build and its warm copy: the plain build with pahole, another -j
-# and BTF_ONLY=1 are the lab tier's (tests/lab-kernel-*.bats, make
-# check-lab), which CI's 2 cores cannot afford. The work is
+# touch, packaged with bindeb-pkg. The plain CC="cc-btf <compiler>" is the
+# 6.12 files' (clang, arm64). One kernel build: the plain build with
+# pahole, the same build again from the cache alone, another -j and
+# BTF_ONLY=1 are the lab tier's (tests/lab-kernel-*.bats, make check-lab),
+# which CI's 2 cores cannot afford. The work is
 # tests/kernel/e2e.sh's; each test here runs one or more of its phases, in
 # order, on the cache the earlier ones left
 # (${ABTF_KERNEL_DIR:-tests/.work}/e2e). From scratch on 2 cores this file
-# takes about 25 minutes; cached, five.
+# takes about 20 minutes; cached, five.
 #
 # Skipped only when e2e.sh says a prerequisite cannot be installed or the
 # host is not x86-64 (its exit status 77).
@@ -74,6 +74,6 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e package
 }
 
-@test "kernel e2e: through ccache and distcc: the cold build compiled by distccd, a new one all from the cache with the same BTF" {
+@test "kernel e2e: through ccache and distcc: from an empty cache, every object from C compiled by distccd" {
 	e2e launchers
 }

@@ -3,11 +3,12 @@
 #
 # The lab tier's half of the 6.1 end-to-end run (make check-lab): the
 # patched linux-source-6.1 built as before with plain make and pahole, and
-# the CC="cc-btf gcc" build of tests/kernel-e2e.bats compared with that
-# build's vmlinux and relinked beside it. One kernel build more than CI's
-# 2 cores can afford; the cache is the same
+# the CC="cc-btf ccache gcc" build of tests/kernel-e2e.bats compared with
+# that build's vmlinux and relinked beside it, and built again from
+# scratch with every object from ccache (the warm phase: about 5 minutes).
+# More kernel builds than CI's 2 cores can afford; the cache is the same
 # (${ABTF_KERNEL_DIR:-tests/.work}/e2e), so after tests/kernel-e2e.bats
-# this file takes about 12 minutes.
+# this file takes about 17 minutes.
 #
 # Skipped only when e2e.sh says a prerequisite cannot be installed or the
 # host is not x86-64 (its exit status 77).
@@ -32,4 +33,8 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 
 @test "kernel e2e 6.1 lab: relinking both builds; the cc-btf build's BTF unchanged" {
 	e2e relink
+}
+
+@test "kernel e2e 6.1 lab: the ccache build again from scratch: every object from the cache, the same BTF" {
+	e2e cc-btf check warm
 }
