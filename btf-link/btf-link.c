@@ -444,18 +444,27 @@ static int write_outputs(struct btf_link *bl, struct abtf_linker *l,
 	return ret;
 }
 
-static int do_link(struct btf_link *bl)
+/* The library's options for linking FILE, as the command line gives them. */
+static struct abtf_link_opts link_opts(const struct btf_link *bl,
+				       struct print_ctx *pc)
 {
-	struct print_ctx pc = { .verbose = bl->verbose };
 	struct abtf_link_opts opts = {
 		.sz = sizeof(opts),
 		.print = print_lib,
-		.print_ctx = &pc,
+		.print_ctx = pc,
 		.base_path = bl->base_path,
 		.force = bl->force,
 		.nr_threads = bl->nr_threads,
 		.features = bl->features,
 	};
+
+	return opts;
+}
+
+static int do_link(struct btf_link *bl)
+{
+	struct print_ctx pc = { .verbose = bl->verbose };
+	struct abtf_link_opts opts = link_opts(bl, &pc);
 	struct abtf_linker *l;
 	int ret;
 
@@ -754,15 +763,7 @@ static int print_explain(void *ctx, const struct abtf_explain *r)
 static int do_explain(struct btf_link *bl)
 {
 	struct print_ctx pc = { .verbose = bl->verbose };
-	struct abtf_link_opts opts = {
-		.sz = sizeof(opts),
-		.print = print_lib,
-		.print_ctx = &pc,
-		.base_path = bl->base_path,
-		.force = bl->force,
-		.nr_threads = bl->nr_threads,
-		.features = bl->features,
-	};
+	struct abtf_link_opts opts = link_opts(bl, &pc);
 	struct explain_ctx xc = { .features = bl->features };
 	struct abtf_explain_opts xo = {
 		.sz = sizeof(xo),

@@ -294,19 +294,27 @@ static const char *decl_tag_error(const uint8_t *types, const uint32_t *offs,
 	}
 }
 
-/* Each type's offset in @types, by ID (the records checked before). */
-static uint32_t *type_offsets(const struct check *c, const uint8_t *types)
+/*
+ * Each type's offset in @types, by ID (1 to @nr_types; the records checked
+ * before): malloc()ed, NULL on ENOMEM.
+ */
+uint32_t *abtf__type_offsets(const uint8_t *types, uint32_t nr_types)
 {
 	uint32_t *offs, off = 0, id;
 
-	offs = malloc((c->nr_types + 1) * sizeof(*offs));
+	offs = malloc(((size_t)nr_types + 1) * sizeof(*offs));
 	if (!offs)
 		return NULL;
-	for (id = 1; id <= c->nr_types; id++) {
+	for (id = 1; id <= nr_types; id++) {
 		offs[id] = off;
 		off += abtf__record_size((const void *)(types + off));
 	}
 	return offs;
+}
+
+static uint32_t *type_offsets(const struct check *c, const uint8_t *types)
+{
+	return abtf__type_offsets(types, c->nr_types);
 }
 
 /* Pass 3, for members with DECL_TAGs: each tags what it may. */

@@ -58,6 +58,9 @@ int abtf__member_padding(const uint8_t *p, size_t avail, size_t idx,
 			 size_t base, const char *path,
 			 const struct abtf_printer *pr, size_t *pad);
 
+/* Each type's record offset in checked @types, by ID; malloc()ed. */
+uint32_t *abtf__type_offsets(const uint8_t *types, uint32_t nr_types);
+
 /* Size of the BTF type record @t, or 0 for an unknown kind. */
 static inline size_t abtf__record_size(const struct btf_type *t)
 {

@@ -237,17 +237,13 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 		       const struct input *in, uint32_t nr_slots,
 		       struct sigbuf *b)
 {
-	uint32_t *toff = malloc((in->nr_types + 1) * sizeof(*toff));
+	uint32_t *toff = abtf__type_offsets(in->types, in->nr_types);
 	struct mview m = { .in = in, .toff = toff };
-	uint32_t off = 0, id, slot = 0, nr_funcs = 0;
+	uint32_t id, slot = 0, nr_funcs = 0;
 	int err = 0;
 
 	if (!toff)
 		return -ENOMEM;
-	for (id = 1; id <= in->nr_types; id++) {
-		toff[id] = off;
-		off += abtf__record_size((const void *)(in->types + off));
-	}
 	for (id = 1; !err && id <= in->nr_types; id++) {
 		const struct btf_type *t = mtype(&m, id);
 		const char *name = in->strs + t->name_off;
@@ -281,43 +277,31 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 	return err < 0 ? err : 0;
 }
 
-/*
- * One member: read alone (as place_by_name() does), so that the pass holds
- * one member's bytes at a time, not a whole leaf's (16 MB); its messages
- * go to @n's.
- */
+struct sigs_ctx {
+	struct abtf_linker *l;
+	struct node *n;
+	struct sigbuf *b;
+};
+
+static int sigs_of(const struct input *in, uint32_t nr_slots, void *ctx)
+{
+	struct sigs_ctx *c = ctx;
+
+	return member_sigs(c->l, c->n, in, nr_slots, c->b);
+}
+
+/* One member, read alone (abtf__with_member()); its messages go to @n's. */
 static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 			struct sigbuf *b)
 {
-	struct node one = { .nr = 1, .leaf = true, .first = idx, .pr = n->pr };
-	const struct mplan *mp = &l->plans[idx];
-	const uint8_t *types = NULL;
-	struct abtf_member m, xm;
-	uint8_t *buf, *xbuf = NULL;
-	void *copy = NULL;
-	struct input in;
+	struct sigs_ctx c = { .l = l, .n = n, .b = b };
 	int err;
 
-	buf = abtf__read_leaf(l, &one, &m);
-	if (!buf)
-		return one.err;
-	err = abtf__member_extend(l, &n->pr, idx, &m, &xbuf, &xm);
-	if (!err)
-		types = abtf__aligned_types(&xm, &copy);
-	if (!err && !types)
-		err = -ENOMEM;
-	if (!err) {
-		abtf__member_input(l, mp, &xm, types, &in);
-		err = member_sigs(l, n, &in, mp->grp.nr_slots +
-				  (xbuf ? mp->grp.nr_extra : 0), b);
-	}
+	err = abtf__with_member(l, &n->pr, idx, false, sigs_of, &c);
 	if (err == -EINVAL && !n->msg[0])
 		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
 			".debug_btf_addr group has too few slots",
-			l->path, idx, mp->off);
-	free(copy);
-	free(xbuf);
-	free(buf);
+			l->path, idx, l->plans[idx].off);
 	return err;
 }
 

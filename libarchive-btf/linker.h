@@ -322,6 +322,10 @@ int abtf__member_extend_any(struct abtf_linker *l,
 			    const struct abtf_printer *pr, size_t i,
 			    const struct abtf_member *m, uint8_t **buf,
 			    struct abtf_member *xm);
+typedef int (*abtf_member_fn_t)(const struct input *in, uint32_t nr_slots,
+				void *ctx);
+int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
+		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx);
 
 /* linker_merge.c: the merge tree */
 int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);

@@ -275,6 +275,19 @@ static unsigned int fn_flags(const struct xctx *x, uint32_t k)
 	return abtf__addr_flags(&x->l->addr, &mp->grp, k);
 }
 
+/* Whether symbol @s is at @pl: in its section, at its offset there. */
+static bool sym_is_at(const struct abtf_linker *l, const struct lsym *s,
+		      const struct place *pl)
+{
+	uint64_t off = s->value;
+
+	if (s->shndx != pl->key)
+		return false;
+	if (l->ehdr.e_type != ET_REL)
+		off -= l->secs[s->shndx].addr;
+	return off == pl->off;
+}
+
 /*
  * The defined symbol named @name, or @name and a '.' suffix (a clone),
  * at @pl, or NULL.
@@ -287,13 +300,8 @@ static const struct lsym *sym_at(const struct abtf_linker *l,
 	for (; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
 		const struct lsym *s = &l->syms[i];
 		char next = s->name[len];
-		uint64_t off = s->value;
 
-		if ((next && next != '.') || s->shndx != pl->key)
-			continue;
-		if (l->ehdr.e_type != ET_REL)
-			off -= l->secs[s->shndx].addr;
-		if (off == pl->off)
+		if ((!next || next == '.') && sym_is_at(l, s, pl))
 			return s;
 	}
 	return NULL;
@@ -308,17 +316,9 @@ static const struct lsym *any_sym_at(const struct abtf_linker *l,
 {
 	size_t i;
 
-	for (i = 0; i < l->nr_syms; i++) {
-		const struct lsym *s = &l->syms[i];
-		uint64_t off = s->value;
-
-		if (s->shndx != pl->key)
-			continue;
-		if (l->ehdr.e_type != ET_REL)
-			off -= l->secs[s->shndx].addr;
-		if (off == pl->off)
-			return s;
-	}
+	for (i = 0; i < l->nr_syms; i++)
+		if (sym_is_at(l, &l->syms[i], pl))
+			return &l->syms[i];
 	return NULL;
 }
 
@@ -676,18 +676,14 @@ static int explain_var(struct xctx *x, size_t n, uint32_t id, uint32_t slot,
 static int walk_input(struct xctx *x, const struct input *in,
 		      uint32_t nr_slots)
 {
-	uint32_t *toff = malloc((in->nr_types + 1) * sizeof(*toff));
-	uint32_t off = 0, id, slot = 0, func = 0, var = 0;
+	uint32_t *toff = abtf__type_offsets(in->types, in->nr_types);
+	uint32_t id, slot = 0, func = 0, var = 0;
 	size_t first_rec = x->nr_recs, k, n;
 	const char *src;
 	int err = 0;
 
 	if (!toff)
 		return -ENOMEM;
-	for (id = 1; id <= in->nr_types; id++) {
-		toff[id] = off;
-		off += abtf__record_size((const void *)(in->types + off));
-	}
 	x->in = in;
 	x->toff = toff;
 	for (id = 1; !err && id <= in->nr_types; id++) {
@@ -723,39 +719,18 @@ static int walk_input(struct xctx *x, const struct input *in,
 	return err;
 }
 
+static int walk_one(const struct input *in, uint32_t nr_slots, void *ctx)
+{
+	return walk_input(ctx, in, nr_slots);
+}
+
 /*
  * Member @i, with its extension whatever the features (a clone's FUNC that
  * only optimized_func would use is worth a word), one at a time.
  */
 static int walk_member(struct xctx *x, size_t i)
 {
-	struct abtf_linker *l = x->l;
-	struct node one = { .nr = 1, .leaf = true, .first = i, .pr = l->pr };
-	const struct mplan *mp = &l->plans[i];
-	const uint8_t *types = NULL;
-	struct abtf_member m, xm;
-	uint8_t *buf, *xbuf = NULL;
-	void *copy = NULL;
-	struct input in;
-	int err;
-
-	buf = abtf__read_leaf(l, &one, &m);
-	if (!buf)
-		return one.err;
-	err = abtf__member_extend_any(l, &l->pr, i, &m, &xbuf, &xm);
-	if (!err)
-		types = abtf__aligned_types(&xm, &copy);
-	if (!err && !types)
-		err = -ENOMEM;
-	if (!err) {
-		abtf__member_input(l, mp, &xm, types, &in);
-		err = walk_input(x, &in, mp->grp.nr_slots +
-				 (xbuf ? mp->grp.nr_extra : 0));
-	}
-	free(copy);
-	free(xbuf);
-	free(buf);
-	return err;
+	return abtf__with_member(x->l, &x->l->pr, i, true, walk_one, x);
 }
 
 /* ---- the final BTF: every verdict held to it ---- */

@@ -113,6 +113,45 @@ keep_msg(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
 }
 
 /*
+ * Member @i read alone, so that a pass over the archive holds one member's
+ * bytes at a time, not a whole leaf's (16 MB), with its extension (with
+ * optimized_func, or whatever the features if @any_ext), as an input: @fn
+ * gets it and the number of slots its FUNCs and VARs use. Messages go to
+ * @pr; @fn's error is returned.
+ */
+int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
+		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx)
+{
+	struct node one = { .nr = 1, .leaf = true, .first = i, .pr = *pr };
+	const struct mplan *mp = &l->plans[i];
+	const uint8_t *types = NULL;
+	struct abtf_member m, xm;
+	uint8_t *buf, *xbuf = NULL;
+	void *copy = NULL;
+	struct input in;
+	int err;
+
+	buf = abtf__read_leaf(l, &one, &m);
+	if (!buf)
+		return one.err;
+	err = any_ext ? abtf__member_extend_any(l, pr, i, &m, &xbuf, &xm) :
+			abtf__member_extend(l, pr, i, &m, &xbuf, &xm);
+	if (!err)
+		types = abtf__aligned_types(&xm, &copy);
+	if (!err && !types)
+		err = -ENOMEM;
+	if (!err) {
+		abtf__member_input(l, mp, &xm, types, &in);
+		err = fn(&in, mp->grp.nr_slots + (xbuf ? mp->grp.nr_extra : 0),
+			 ctx);
+	}
+	free(copy);
+	free(xbuf);
+	free(buf);
+	return err;
+}
+
+/*
  * With optimized_func, a member whose group carries an extension (clone
  * FUNCs, docs/archive-format.md) is read as one BTF: its types then the
  * extension's, its strings then the extension's, validated as a whole.
