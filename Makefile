@@ -7,6 +7,7 @@
 #   make check-kernel    the tests that build and boot real kernels (CI's)
 #   make check-lab       the kernel builds CI cannot afford (pahole, 6.12 gcc)
 #   make check-san       the input-handling tests on an ASan + UBSan build
+#   make check-upstream  the comparisons with upstream pahole (ABTF_LAB_PAHOLE)
 #   make install         install under $(DESTDIR)$(PREFIX)
 #   make V=1             show the commands
 #   make O=/tmp/b        build out of tree
@@ -183,6 +184,15 @@ check-kernel: all
 check-lab: all
 	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(or $(TESTS),$(LAB_TESTS))
 
+# check-upstream: the tests that compare with upstream pahole (v1.30 or
+# later, which Debian 12 lacks: build it from source and name it with
+# ABTF_LAB_PAHOLE=PATH). The other tiers skip them without it; this tier
+# fails instead.
+UPSTREAM_TESTS	:= tests/features.bats tests/funcs.bats tests/link-kernel.bats
+check-upstream: all
+	$(Q)ABTF_UPSTREAM=1 ABTF_BUILD=$(OUT) bats $(BATS_JOBS) \
+		--filter "lab's (upstream )?pahole" $(UPSTREAM_TESTS)
+
 check-san:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 O=$(O)-san check \
 		TESTS="$(or $(TESTS),$(SAN_TESTS))"
@@ -283,7 +293,7 @@ fuzz: fuzz-build
 
 .PHONY: fuzz-dedup fuzz fuzz-build fuzz-bins
 
-.PHONY: all example check check-kernel check-lab check-san install uninstall deb clean
+.PHONY: all example check check-kernel check-lab check-san check-upstream install uninstall deb clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

@@ -211,8 +211,9 @@ same_as_pahole() {
 }
 
 @test "features: with the lab's upstream pahole, each feature set means the same" {
-	local P=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole} f
-	[ -x "$P" ] || skip "no upstream pahole at $P (set ABTF_LAB_PAHOLE)"
+	local P f
+	need_lab_pahole
+	P=$LAB_PAHOLE
 	need_link
 	make_prog
 	for f in "" var float enum64 var,float float,enum64 \
@@ -395,8 +396,9 @@ expected_tags() {
 }
 
 @test "features: decl_tag_kfuncs means what the lab's upstream pahole makes" {
-	local P=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole} f
-	[ -x "$P" ] || skip "no upstream pahole at $P (set ABTF_LAB_PAHOLE)"
+	local P f
+	need_lab_pahole
+	P=$LAB_PAHOLE
 	need_link
 	kfunc_prog prog -T "$FIXTURES/link.lds"
 	kfunc_prog mod.ko -r

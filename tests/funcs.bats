@@ -19,7 +19,7 @@ FEATS=var,float,decl_tag,type_tag,enum64
 FEATS_CF=$FEATS,consistent_func
 # Linux 6.12's list (scripts/Makefile.btf), for the lab's pahole.
 FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
-LAB_PAHOLE=${LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
 
 need_tools() {
 	need_cmd gcc bpftool nm python3 objcopy
@@ -120,7 +120,7 @@ funcs() {
 
 @test "consistent_func: the same functions as the lab's pahole with Linux 6.12's features" {
 	need_tools
-	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	need_lab_pahole
 	build_prog
 	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf prog
 	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
@@ -232,7 +232,7 @@ clones_as_predicted() {
 
 @test "optimized_func: the same functions as the lab's pahole with Linux 6.12's features" {
 	need_tools
-	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	need_lab_pahole
 	build_opt
 	"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func -o ours.btf optprog
 	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
@@ -323,7 +323,7 @@ clang_as_pahole() {
 @test "optimized_func: clang's units, the same functions as the lab's pahole" {
 	need_tools
 	need_cmd clang
-	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	need_lab_pahole
 	local d
 	for d in 5 4; do
 		build_clang -gdwarf-$d

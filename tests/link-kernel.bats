@@ -92,11 +92,11 @@ setup_file() {
 # Linux 6.12's --btf_features list (scripts/Makefile.btf) and the lab's
 # upstream pahole (1.31), which CI does not have.
 FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
-LAB_PAHOLE=${LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
 
-@test "link-kernel: optimized_func and consistent_func: the functions pahole 1.31 makes of the sample" {
+@test "link-kernel: optimized_func and consistent_func: the functions the lab's pahole (1.31) makes of the sample" {
 	need_kernel ld
-	[ -x "$LAB_PAHOLE" ] || skip "no upstream pahole at $LAB_PAHOLE (the lab's only)"
+	need_lab_pahole
 	linked_sample linked.o
 	cp linked.o for-pahole.o
 	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \

@@ -36,6 +36,21 @@ need_cmd() {
 	done
 }
 
+# need_lab_pahole: upstream pahole (v1.30 or later, built from source in
+# the lab), named by ABTF_LAB_PAHOLE (default /work/lab/dwarves/build/pahole),
+# in LAB_PAHOLE. Without it the test skips in every tier but its own:
+# make check-upstream (ABTF_UPSTREAM=1) runs the tests that need it, and
+# there a missing pahole fails them.
+need_lab_pahole() {
+	LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+	[ -x "$LAB_PAHOLE" ] && return 0
+	if [ "${ABTF_UPSTREAM:-0}" = 1 ]; then
+		echo "no upstream pahole at $LAB_PAHOLE: make check-upstream needs one (ABTF_LAB_PAHOLE=PATH)"
+		return 1
+	fi
+	skip "no upstream pahole at $LAB_PAHOLE (ABTF_LAB_PAHOLE; make check-upstream needs it)"
+}
+
 # need_built: fail (never skip) when the tools under test are missing:
 # a build that failed must not pass as a run with nothing to test.
 need_built() {
