@@ -413,7 +413,7 @@ phase_config() {
 # (what it is built with) changed since the last time.
 build() {
 	local name=$1 dir=$2 fn=$3 key log=$E2E/$1.log
-	key="$(stamp_of config) $($fn | tr '\n' ' ') $4"
+	key=$(build_key "$fn" "$4")
 	: > "$log"
 	if ! step_done "$name" "$key" || ! [ -f "$dir/vmlinux" ]; then
 		say "building $name from scratch: make $($fn | tr '\n' ' ')"
@@ -432,6 +432,16 @@ build() {
 	fi
 }
 
+# build_key ARGSFN EXTRA: what a build is made with, as its stamp records.
+build_key() {
+	echo "$(stamp_of config) $($1 | tr '\n' ' ') $2"
+}
+
+# cc_key: build 2's EXTRA: the tools, and the launchers it went through.
+cc_key() {
+	echo "$(tools_key)${LAUNCHER:+ $LAUNCHER}"
+}
+
 tools_key() {
 	sha "$CC_BTF_BIN" "$BTF_LINK_BIN" | tr '\n' ' '
 }
@@ -441,13 +451,13 @@ phase_pahole() {
 }
 
 phase_cc_btf() {
-	if [ -n "$LAUNCHER" ] && ! { step_done cc-btf "$(stamp_of config) $(args_cc | tr '\n' ' ') $(tools_key)${LAUNCHER:+ $LAUNCHER}" &&
+	if [ -n "$LAUNCHER" ] && ! { step_done cc-btf "$(build_key args_cc "$(cc_key)")" &&
 	     [ -f "$B_CC/vmlinux" ]; }; then
 		rm -rf "$B_CC"
 		launched_build
 		return
 	fi
-	build cc-btf "$B_CC" args_cc "$(tools_key)${LAUNCHER:+ $LAUNCHER}"
+	build cc-btf "$B_CC" args_cc "$(cc_key)"
 }
 
 # check_objects NAME DIR: every object that kbuild compiled from C with
@@ -1147,7 +1157,7 @@ launched_build() {
 	rm -rf "$CCACHE_DIR" "$DISTCC_DIR" "$E2E/launchers-cold"
 	mkdir -p "$DISTCC_DIR"
 	start_distccd "$dlog"
-	CC_BTF_OPTS=-v build cc-btf "$B_CC" args_cc "$(tools_key)${LAUNCHER:+ $LAUNCHER}"
+	CC_BTF_OPTS=-v build cc-btf "$B_CC" args_cc "$(cc_key)"
 	kill "$DISTCCD_PID" 2>/dev/null || true
 	export DISTCC_HOSTS=localhost
 	unset DISTCC_FALLBACK
