@@ -52,7 +52,7 @@ mkdir -p "$WORK"
 
 # The oracle, built against this build's library.
 san=
-readelf -dW "$BUILD/libarchive-btf.so" 2>/dev/null | grep -q libasan &&
+readelf -dW "$BUILD/libarchive-btf.so" 2>/dev/null | grep libasan >/dev/null &&
 	san="-fsanitize=address,undefined"
 gcc -O2 -g $san -I"$TOP/libarchive-btf" -I"$TOP/tests/dedup" \
 	"$TOP/tests/dedup/oracle.c" "$TOP/tests/dedup/btf_equiv.c" \
@@ -89,7 +89,7 @@ check() {
 	report() {	# CHECK OUTPUT STATUS
 		[ "$3" -eq 0 ] && return 0
 		echo "seed $s ($n files, $cc $flags): $1: oracle exit $3"
-		printf '%s\n' "$2" | head -20 | sed 's/^/  /'
+		printf '%s\n' "$2" | sed -n '1,20s/^/  /p'
 		fail=1
 	}
 	# raw archive

@@ -241,7 +241,7 @@ section_size() {
 # symbol_addr FILE NAME: a symbol's value.
 symbol_addr() {
 	local hex
-	hex=$("${CROSS}nm" "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
+	hex=$("${CROSS}nm" "$1" | awk -v s="$2" '$3 == s && !n++ { print $1 }')
 	[ -n "$hex" ] && echo $((16#$hex))
 }
 
@@ -290,7 +290,7 @@ missing_packages() {
 # The initramfs has no libraries: busybox must be linked statically.
 static_busybox() {
 	[ -x /bin/busybox ] &&
-		! readelf -lW /bin/busybox 2>/dev/null | grep -q 'program interpreter'
+		! readelf -lW /bin/busybox 2>/dev/null | grep 'program interpreter' >/dev/null
 }
 
 phase_tools() {
@@ -519,7 +519,7 @@ check_image() {
 		fail "$name: vmlinux: __stop_BTF - __start_BTF = $((stop - start)), the final BTF is $size bytes"
 	[ "$(section_size "$dir/vmlinux" .BTF)" -eq "$size" ] ||
 		fail "$name: vmlinux: .BTF is $(section_size "$dir/vmlinux" .BTF) bytes, the final BTF $size"
-	readelf -SW "$dir/vmlinux" | grep -qF .debug_btf_addr &&
+	readelf -SW "$dir/vmlinux" | grep -F .debug_btf_addr >/dev/null &&
 		fail "$name: vmlinux has a .debug_btf_addr section"
 	section "$dir/vmlinux" .BTF "$RES/$name.vmlinux.btf" ||
 		fail "$name: no .BTF in vmlinux"
@@ -534,9 +534,9 @@ check_image() {
 	say "$name: archive: $(grep -m 1 ' members (' "$RES/$name.archive" | sed 's/^[^:]*: [^:]*: //')"
 	# btf-link reads the archive and the slots of the BTF image, which
 	# is linked without the objects' DWARF (patch 0004)
-	readelf -SW "$dir/$BTF_IMAGE" | grep -qF ' .debug_btf_addr ' ||
+	readelf -SW "$dir/$BTF_IMAGE" | grep -F ' .debug_btf_addr ' >/dev/null ||
 		fail "$name: $BTF_IMAGE has no .debug_btf_addr"
-	readelf -SW "$dir/$BTF_IMAGE" | grep -qE ' \.debug_(info|line|str|abbrev) ' &&
+	readelf -SW "$dir/$BTF_IMAGE" | grep -E ' \.debug_(info|line|str|abbrev) ' >/dev/null &&
 		fail "$name: $BTF_IMAGE was linked with the objects' DWARF"
 	say "$name: vmlinux: final BTF $size bytes, __stop_BTF - __start_BTF $((stop - start))"
 
@@ -846,7 +846,7 @@ PY
 
 # report LOG KEY: the value of the guest's "E2E: KEY VALUE" line.
 report() {
-	tr -d '\r' < "$1" | sed -n "s/^E2E: $2 //p" | head -n 1
+	tr -d '\r' < "$1" | sed -n "s/^E2E: $2 //p" | sed -n 1p
 }
 
 phase_boot() {
@@ -1054,7 +1054,7 @@ same_btf() {
 		fail "$name: vmlinux's .BTF is not build 2's"
 	for ko in $(modules_of "$B_CC"); do
 		m=$dir/$ko
-		[ -z "$prefix" ] || m=$(find "$prefix/lib/modules" -path "*/$ko" | head -n 1)
+		[ -z "$prefix" ] || m=$(find "$prefix/lib/modules" -path "*/$ko" -print -quit)
 		[ -n "$m" ] && [ -f "$m" ] || { fail "$name: no $ko"; continue; }
 		section "$B_CC/$ko" .BTF "$RES/same-a.btf"
 		if section "$m" .BTF "$RES/same-b.btf" &&
@@ -1104,7 +1104,7 @@ phase_package() {
 	kmake_build "$B_CC" "$log" args_cc INSTALL_MOD_PATH="$pkg/strip" INSTALL_MOD_STRIP=1 modules_install
 	while IFS= read -r ko; do
 		n=$((n + 1))
-		readelf -SW "$ko" | grep -qF ' .debug_info ' &&
+		readelf -SW "$ko" | grep -F ' .debug_info ' >/dev/null &&
 			fail "package: INSTALL_MOD_STRIP=1 left DWARF in ${ko#"$pkg"/}"
 	done < <(find "$pkg/strip/lib/modules" -name '*.ko')
 	[ "$n" -gt 0 ] || fail "package: modules_install installed no module"
