@@ -12,10 +12,6 @@ load test_helper
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	kernel_prepare
-}
-
 # pahole's default set, in pahole's order (pahole.c: BTF_DEFAULT_FEATURE).
 PAHOLE_DEFAULT="encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs"
 # What btf-link makes without --btf_features: pahole 1.24 --btf_gen_floats.
@@ -210,6 +206,7 @@ same_as_pahole() {
 	cmp all.btf norepro.btf
 }
 
+# bats test_tags=upstream
 @test "features: with the lab's upstream pahole, each feature set means the same" {
 	local P f
 	need_lab_pahole
@@ -395,6 +392,7 @@ expected_tags() {
 	"$BTF_LINK" -f --btf_features=decl_tag_kfuncs -o out.btf archive.bin
 }
 
+# bats test_tags=upstream
 @test "features: decl_tag_kfuncs means what the lab's upstream pahole makes" {
 	local P f
 	need_lab_pahole
@@ -435,26 +433,6 @@ expected_tags() {
 		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag
 	! has_kind ours.btf TYPE_TAG
 	! has_kind ours.btf DECL_TAG
-}
-
-@test "features: the kernel sample without features means what pahole 1.24 makes with the legacy flags" {
-	need_kernel ld
-	linked_sample linked.o
-	cp linked.o prog
-	# every feature off; float off alone (serial pahole: tests/link.bats)
-	same_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
-		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag \
-		--lang_exclude=rust
-	same_as_pahole var,decl_tag,type_tag,enum64 --lang_exclude=rust
-	same_as_pahole float,decl_tag,type_tag --btf_gen_floats \
-		--skip_encoding_btf_vars --skip_encoding_btf_enum64 --lang_exclude=rust
-	# and the same bytes at any -j
-	"$BTF_LINK" -j1 --btf_features= -o j1.btf linked.o
-	"$BTF_LINK" -j2 --btf_features= -o j2.btf linked.o
-	cmp j1.btf j2.btf
-	"$BTF_LINK" -j1 --btf_features=var,float -o j1.btf linked.o
-	"$BTF_LINK" -j3 --btf_features=var,float -o j3.btf linked.o
-	cmp j1.btf j3.btf
 }
 
 @test "features: the library's feature API, through the shared library" {

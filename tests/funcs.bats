@@ -118,6 +118,7 @@ funcs() {
 	diff -u kept <(funcs cf.btf)
 }
 
+# bats test_tags=upstream
 @test "consistent_func: the same functions as the lab's pahole with Linux 6.12's features" {
 	need_tools
 	need_lab_pahole
@@ -230,6 +231,7 @@ clones_as_predicted() {
 	cmp p1.btf p3.btf
 }
 
+# bats test_tags=upstream
 @test "optimized_func: the same functions as the lab's pahole with Linux 6.12's features" {
 	need_tools
 	need_lab_pahole
@@ -320,6 +322,7 @@ clang_as_pahole() {
 	clang_as_pahole -gdwarf-4
 }
 
+# bats test_tags=upstream
 @test "optimized_func: clang's units, the same functions as the lab's pahole" {
 	need_tools
 	need_cmd clang

@@ -89,11 +89,46 @@ setup_file() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 
+# sample_as_pahole FEATURES PAHOLE-FLAGS...: linked.o, linked by btf-link
+# with --btf_features=FEATURES, means what pahole makes of it with the flags.
+sample_as_pahole() {
+	local feats=$1
+	shift
+	pahole -J "$@" --btf_encode_detached=ref.btf linked.o
+	"$BTF_LINK" --btf_features="$feats" -o ours.btf linked.o
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
+		echo "--btf_features=$feats against pahole $*: exit $status"
+		echo "$output"
+		return 1
+	fi
+}
+
+@test "link-kernel: the sample without features means what pahole 1.24 makes with the legacy flags" {
+	need_kernel ld
+	linked_sample linked.o
+		# every feature off; float off alone (serial pahole: tests/link.bats)
+	sample_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
+		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag \
+		--lang_exclude=rust
+	sample_as_pahole var,decl_tag,type_tag,enum64 --lang_exclude=rust
+	sample_as_pahole float,decl_tag,type_tag --btf_gen_floats \
+		--skip_encoding_btf_vars --skip_encoding_btf_enum64 --lang_exclude=rust
+	# and the same bytes at any -j
+	"$BTF_LINK" -j1 --btf_features= -o j1.btf linked.o
+	"$BTF_LINK" -j2 --btf_features= -o j2.btf linked.o
+	cmp j1.btf j2.btf
+	"$BTF_LINK" -j1 --btf_features=var,float -o j1.btf linked.o
+	"$BTF_LINK" -j3 --btf_features=var,float -o j3.btf linked.o
+	cmp j1.btf j3.btf
+}
+
 # Linux 6.12's --btf_features list (scripts/Makefile.btf) and the lab's
 # upstream pahole (1.31), which CI does not have.
 FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
 
+# bats test_tags=upstream
 @test "link-kernel: optimized_func and consistent_func: the functions the lab's pahole (1.31) makes of the sample" {
 	need_kernel ld
 	need_lab_pahole

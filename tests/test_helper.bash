@@ -38,17 +38,13 @@ need_cmd() {
 
 # need_lab_pahole: upstream pahole (v1.30 or later, built from source in
 # the lab), named by ABTF_LAB_PAHOLE (default /work/lab/dwarves/build/pahole),
-# in LAB_PAHOLE. Without it the test skips in every tier but its own:
-# make check-upstream (ABTF_UPSTREAM=1) runs the tests that need it, and
-# there a missing pahole fails them.
+# in LAB_PAHOLE. The tests that need it are tagged upstream, and only make
+# check-upstream runs them: there a missing pahole fails the test.
 need_lab_pahole() {
 	LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
 	[ -x "$LAB_PAHOLE" ] && return 0
-	if [ "${ABTF_UPSTREAM:-0}" = 1 ]; then
-		echo "no upstream pahole at $LAB_PAHOLE: make check-upstream needs one (ABTF_LAB_PAHOLE=PATH)"
-		return 1
-	fi
-	skip "no upstream pahole at $LAB_PAHOLE (ABTF_LAB_PAHOLE; make check-upstream needs it)"
+	echo "no upstream pahole at $LAB_PAHOLE: make check-upstream needs one (ABTF_LAB_PAHOLE=PATH)"
+	return 1
 }
 
 # need_built: fail (never skip) when the tools under test are missing:
