@@ -98,6 +98,16 @@ TOOL_OBJS	:= $(foreach t,$(TOOLS),$(patsubst %.c,$(OUT)/%.o,$(wildcard $(t)/*.c)
 		   $(TOOL_COMMON)
 MANPAGES	:= $(foreach t,$(TOOLS),$(t)/$(t).1)
 MANPAGES3	:= $(wildcard libarchive-btf/man/man3/*.3)
+# A page that is another's name (.so) names it from the top of the tree,
+# so that `man -l` finds it there; installed, it names it as man(1) does.
+define install_man3
+	sed 's|^\.so libarchive-btf/man/man3/|.so man3/|' $(1) \
+		> $(DESTDIR)$(MANDIR)/man3/$(notdir $(1)).tmp
+	chmod 644 $(DESTDIR)$(MANDIR)/man3/$(notdir $(1)).tmp
+	mv -f $(DESTDIR)$(MANDIR)/man3/$(notdir $(1)).tmp \
+		$(DESTDIR)$(MANDIR)/man3/$(notdir $(1))
+
+endef
 
 all: $(LIB_A) $(LIB_SO) $(LIB_PC) $(TOOL_BINS)
 
@@ -230,7 +240,7 @@ install: all
 	mv -f $(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc.tmp \
 		$(DESTDIR)$(PKGCONFIGDIR)/libarchive-btf.pc
 	$(INSTALL) -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1
-	$(INSTALL) -m 644 $(MANPAGES3) $(DESTDIR)$(MANDIR)/man3
+	$(foreach p,$(MANPAGES3),$(call install_man3,$(p)))
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(TOOLS))

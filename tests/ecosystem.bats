@@ -232,6 +232,22 @@ defined_globals() {
 	[ "$n" -gt 20 ]
 }
 
+@test "ecosystem: every man page opens with man -l from the top of the tree" {
+	require_cmd man
+	cd "$ABTF_TOP"
+	local f n=0
+	for f in cc-btf/cc-btf.1 btf-link/btf-link.1 libarchive-btf/man/man3/*.3; do
+		MANWIDTH=80 man --warnings -l "$f" >"$WORK/page" 2>"$WORK/warn" ||
+			{ echo "$f: man failed"; cat "$WORK/warn"; return 1; }
+		[ ! -s "$WORK/warn" ] || { echo "$f:"; cat "$WORK/warn"; return 1; }
+		# a page that names another (.so) shows that one's text
+		grep -q "$(basename "$f" | sed 's/\.[13]$//')" "$WORK/page" ||
+			{ echo "$f: the page does not name $(basename "$f")"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -gt 20 ]
+}
+
 @test "ecosystem: split BTF reads with bpftool btf dump file X -B BASE, as the docs show" {
 	require_cmd bpftool
 	example_archive
