@@ -8,11 +8,12 @@
 #   make check-lab       the kernel builds CI cannot afford (pahole, 6.12 gcc)
 #   make check-san       the input-handling tests on an ASan + UBSan build
 #   make check-upstream  the comparisons with upstream pahole (ABTF_LAB_PAHOLE)
+#   make check-deb       what the Debian package build tests (debian/rules)
 #   make install         install under $(DESTDIR)$(PREFIX)
 #   make V=1             show the commands
 #   make O=/tmp/b        build out of tree
 #   make SANITIZE=1      build with ASan and UBSan (into build-san/ by default)
-#   make deb             Debian packages (debian/) into $(O)/deb/
+#   make deb             Debian source and binary packages into $(O)/deb/
 #
 # CFLAGS is the user's; the flags the build needs are kept apart in
 # ABTF_CFLAGS so that overriding CFLAGS never breaks the build.
@@ -173,7 +174,14 @@ example: all
 # takes about 50 minutes on 2 cores: the kernel sample, 6.1 with gcc through
 # ccache and distcc, 6.12 with clang, 6.12 for arm64). check-lab: the kernel builds CI's 90 minutes cannot hold
 # (tests/lab-*.bats: the plain pahole builds, 6.12 with gcc, another -j and
-# BTF_ONLY=1; about 45 minutes more). check-san: the input-handling suites
+# BTF_ONLY=1; about 45 minutes more). # check-deb: what the Debian package build runs (debian/rules): tests
+# that need no more than the build dependencies, strictly.
+DEB_TESTS	:= $(addprefix tests/,encoder.bats compare.bats explain.bats)
+check-deb: all
+	$(Q)ABTF_STRICT=1 ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(NOT_UPSTREAM) \
+		$(DEB_TESTS)
+
+check-san: the input-handling suites
 # again on an ASan + UBSan build ($(O)-san). TESTS=FILES runs those files
 # instead, in any tier. The tests never install packages: tests/install-deps.sh
 # does; ABTF_STRICT=1 turns a missing prerequisite from a skip into a failure.
@@ -253,9 +261,10 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MANPAGES3)))
 
-# dpkg-buildpackage builds in a copy of the tree (the files git tracks or
-# would track), under $(O)/deb/, so that the source tree stays clean; the
-# .debs land in $(O)/deb/.
+# dpkg-buildpackage builds the source package (3.0 (native)) and the
+# binary ones, running make check-deb, in a copy of the tree (the files
+# git tracks or would track) under $(O)/deb/, so that the source tree
+# stays clean; the .dsc, its tarball and the .debs land in $(O)/deb/.
 DEB_DIR		:= $(OUT)/deb
 DEB_SRC		:= $(DEB_DIR)/archive-btf-$(VERSION)
 
@@ -270,10 +279,10 @@ deb:
 		tar -c --exclude=./build --exclude=./build-san \
 		    --exclude=./tests/.work --exclude='./$(O)' .; \
 	fi | tar -x -C $(DEB_SRC)
-	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc \
+	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -us -uc \
 		$(if $(filter 1,$(V)),,>../build.log 2>&1 || \
 		{ tail -n 40 ../build.log; exit 1; })
-	$(Q)ls $(DEB_DIR)/*.deb
+	$(Q)ls $(DEB_DIR)/*.dsc $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf $(OUT)
@@ -310,7 +319,7 @@ fuzz: fuzz-build
 
 .PHONY: fuzz-dedup fuzz fuzz-build fuzz-bins
 
-.PHONY: all example check check-kernel check-lab check-san check-upstream install uninstall deb clean
+.PHONY: all example check check-kernel check-lab check-san check-upstream check-deb install uninstall deb clean
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
