@@ -4,8 +4,9 @@
 # The lab tier's half of the 6.1 end-to-end run (make check-lab): the
 # patched linux-source-6.1 built as before with plain make and pahole, and
 # the CC="cc-btf ccache gcc" build of tests/kernel-e2e.bats compared with
-# that build's vmlinux and relinked beside it, and built again from
-# scratch with every object from ccache (the warm phase: about 5 minutes).
+# that build's vmlinux and relinked beside it, packaged with bindeb-pkg,
+# and built again from scratch with every object from ccache (the warm
+# phase: about 5 minutes).
 # More kernel builds than CI's 2 cores can afford; the cache is the same
 # (${ABTF_KERNEL_DIR:-tests/.work}/e2e), so after tests/kernel-e2e.bats
 # this file takes about 17 minutes.
@@ -33,6 +34,10 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 
 @test "kernel e2e 6.1 lab: relinking both builds; the cc-btf build's BTF unchanged" {
 	e2e relink
+}
+
+@test "kernel e2e 6.1 lab: make bindeb-pkg packages vmlinux and modules with their BTF; INSTALL_MOD_STRIP=1 keeps it" {
+	e2e cc-btf package
 }
 
 @test "kernel e2e 6.1 lab: the ccache build again from scratch: every object from the cache, the same BTF" {

@@ -69,6 +69,10 @@ static void load_module(const char *file)
 	close(fd);
 	printf("E2E: insmod %s ok\n", name);
 	snprintf(btf, sizeof(btf), "/sys/kernel/btf/%s", name);
+	/* the kernel names a module with '_' where its file has '-' */
+	for (len = strlen("/sys/kernel/btf/"); btf[len]; len++)
+		if (btf[len] == '-')
+			btf[len] = '_';
 	size = fnv_file(btf, &h);
 	if (size < 0)
 		printf("E2E: module-btf-missing %s\n", name);
