@@ -239,12 +239,13 @@ static int64_t node_sig_name(const void *ctx, uint32_t off)
 }
 
 /*
- * Index the type just appended at @off as node ID @id. A struct or union
+ * Index the type just appended at @off as node ID @id, unless it is
+ * @held back (abtf__exact_map(): no input type maps to it). A struct or union
  * waits for the end of its input (abtf__exact_index()): its members'
  * types may come after it. An input has no two equal types, so no type
  * of the same input looks for it.
  */
-int abtf__exact_add(struct node *n, uint32_t id, size_t off)
+int abtf__exact_add(struct node *n, uint32_t id, size_t off, bool held)
 {
 	const struct btf_type *t = (const void *)(n->types + off);
 	size_t idx = id - n->first_id;
@@ -252,7 +253,7 @@ int abtf__exact_add(struct node *n, uint32_t id, size_t off)
 	if (abtf_grow(n->type_off, n->cap_type_off, idx + 1))
 		return -ENOMEM;
 	n->type_off[idx] = off;
-	if (!can_map(t))
+	if (held || !can_map(t))
 		return 0;
 	if (!is_composite(t))
 		return abtf__hmap_add(&n->ex_map, 1 << 12, record_hash(t), id);
@@ -784,8 +785,9 @@ struct reach {
 	uint32_t nr;
 	uint32_t *cnt;		/* CSR: referrers of ID i at rev[cnt[i]..] */
 	uint32_t *rev;
-	uint32_t from;		/* the referrer being counted or filled */
-	bool fill;
+	uint32_t (*edge)[2];	/* referrer, referred: one pass over the types */
+	size_t nr_edges, cap_edges;
+	uint32_t from;		/* the referrer being read */
 };
 
 static int reach_edge(uint32_t *id, void *ctx)
@@ -794,23 +796,39 @@ static int reach_edge(uint32_t *id, void *ctx)
 
 	if (!*id || *id > r->nr)
 		return 0;
-	if (r->fill)
-		r->rev[--r->cnt[*id]] = r->from;
-	else
-		r->cnt[*id]++;
+	if (abtf_grow(r->edge, r->cap_edges, r->nr_edges + 1))
+		return -ENOMEM;
+	r->edge[r->nr_edges][0] = r->from;
+	r->edge[r->nr_edges++][1] = *id;
+	r->cnt[*id]++;
 	return 0;
 }
 
-static void reach_edges(struct reach *r, bool fill)
+/* The referrers of each type, as CSR in r->cnt and r->rev. */
+static int reach_edges(struct reach *r)
 {
-	uint32_t id;
+	uint32_t id, total = 0;
+	size_t i;
+	int err;
 
-	r->fill = fill;
 	for (id = 1; id <= r->nr; id++) {
 		r->from = id;
-		abtf__for_each_type_id((struct btf_type *)(r->types + r->off[id]),
-				       reach_edge, r);
+		err = abtf__for_each_type_id((struct btf_type *)(r->types + r->off[id]),
+					     reach_edge, r);
+		if (err)
+			return err;
 	}
+	for (id = 1; id <= r->nr + 1; id++) {	/* counts -> ends */
+		total += r->cnt[id];
+		r->cnt[id] = total;
+	}
+	r->rev = malloc(((size_t)total + 1) * sizeof(*r->rev));
+	if (!r->rev)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_edges; i++)	/* ends -> starts */
+		r->rev[--r->cnt[r->edge[i][1]]] = r->edge[i][0];
+	r->cnt[r->nr + 1] = total;
+	return 0;
 }
 
 /*
@@ -829,7 +847,8 @@ int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
 		    const struct abtf_ambig *amb, uint8_t *fwd)
 {
 	struct reach r = { .types = types, .off = off, .nr = nr };
-	uint32_t id, i, total = 0, *queue, head = 0, tail = 0;
+	uint32_t id, i, *queue, head = 0, tail = 0;
+	int err;
 
 	memset(fwd, 0, (size_t)nr + 1);
 	/* a leaf's first merge: the names are asked of its result, after */
@@ -848,24 +867,9 @@ int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
 		return 0;	/* nothing held back */
 	}
 	r.cnt = calloc((size_t)nr + 2, sizeof(*r.cnt));
-	if (!r.cnt) {
-		free(queue);
-		return -ENOMEM;
-	}
-	reach_edges(&r, false);
-	for (id = 1; id <= nr + 1; id++) {	/* counts -> ends */
-		total += r.cnt[id];
-		r.cnt[id] = total;
-	}
-	r.rev = malloc(((size_t)total + 1) * sizeof(*r.rev));
-	if (!r.rev) {
-		free(r.cnt);
-		free(queue);
-		return -ENOMEM;
-	}
-	reach_edges(&r, true);	/* cnt[i]: the start of i's referrers */
-	r.cnt[nr + 1] = total;
-	while (head < tail) {
+	err = r.cnt ? reach_edges(&r) : -ENOMEM;
+	free(r.edge);
+	while (!err && head < tail) {
 		uint32_t t = queue[head++];
 
 		for (i = r.cnt[t]; i < r.cnt[t + 1]; i++) {
@@ -881,47 +885,47 @@ int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
 	free(r.cnt);
 	free(r.rev);
 	free(queue);
-	return 0;
+	return err;
 }
 
 /*
  * Map the input types @map marks EXACT_NEW to equal node types where
  * there are some; the rest stay EXACT_NEW. @toff: each input type's
- * record offset.
+ * record offset. @held[id] (room for every input type) is set for the
+ * types that reach a FWD of an ambiguous name (abtf__fwd_reach()): they
+ * stay new here, and no later input maps to them either (a type of one
+ * meaning with them reaches a FWD of that name too, and is held back in
+ * its turn), so abtf__exact_add() need not index them.
  */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, const struct abtf_ambig *amb)
+		    const uint32_t *toff, const struct abtf_ambig *amb,
+		    uint8_t *held)
 {
 	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
 			   .end_old = n->next_id, .amb = amb };
 	size_t cnt = (size_t)in->nr_types + 1;
-	uint8_t *fwd = NULL;
 	uint32_t id;
 
-	if (!n->ex_map.cnt)
-		return 0;	/* nothing to match: all new */
+	x.err = abtf__fwd_reach(in->types, toff, in->nr_types, in->strs,
+				in->str_len, amb, held);
+	if (x.err || !n->ex_map.cnt)
+		return x.err;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));
-	fwd = malloc(cnt);
 	x.hyp = calloc(cnt, sizeof(*x.hyp));
 	x.walked = malloc(cnt * sizeof(*x.walked));
 	x.widx = malloc(cnt * sizeof(*x.widx));
-	if (!x.state || !fwd || !x.hyp || !x.walked || !x.widx) {
+	if (!x.state || !x.hyp || !x.walked || !x.widx) {
 		x.err = -ENOMEM;
 		goto out;
 	}
-	x.err = abtf__fwd_reach(in->types, toff, in->nr_types, in->strs,
-				in->str_len, amb, fwd);
-	if (x.err)
-		goto out;
 	/* what reaches an ambiguous name's FWD stays new: the root decides */
 	for (id = 1; id < cnt; id++)
-		x.state[id] = map[id] && can_map(in_type(&x, id)) && !fwd[id] ?
+		x.state[id] = map[id] && can_map(in_type(&x, id)) && !held[id] ?
 			      T_OPEN : T_DONE;
 	for (id = 1; id < cnt && !x.err; id++)
 		decide(&x, id, 0);
 out:
 	free(x.state);
-	free(fwd);
 	free(x.hyp);
 	free(x.walked);
 	free(x.widx);

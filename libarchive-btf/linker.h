@@ -412,8 +412,9 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, const struct abtf_ambig *amb);
-int abtf__exact_add(struct node *n, uint32_t id, size_t off);
+		    const uint32_t *toff, const struct abtf_ambig *amb,
+		    uint8_t *held);
+int abtf__exact_add(struct node *n, uint32_t id, size_t off, bool held);
 /*
  * @fwd[id]: type @id of @types (at @off[id]) reaches a FWD, or an enum
  * without values, whose name @amb (NULL: every name) says may stand for

@@ -128,6 +128,7 @@ struct scratch {
 	uint32_t *dsec_off;	/* local VAR ID -> its DATASEC entry offset */
 	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry size */
 	uint32_t *toff;		/* local ID -> its record's offset */
+	uint8_t *held;		/* local ID -> held back (exact.c), or NULL */
 	uint32_t next_slot;	/* IN_SLOTS: slots go FUNC and VAR, in order */
 	uint32_t next_func;	/* FUNCs seen, for funcs.c's choices */
 	uint32_t next_var;	/* IN_NAMES, IN_CHILD: the next VAR's place */
@@ -384,9 +385,10 @@ static int dropped_error(struct node *n, const struct scratch *sc,
 	return -EINVAL;
 }
 
-static int append_type(struct node *n, struct scratch *sc, uint32_t id,
+static int append_type(struct node *n, struct scratch *sc, uint32_t in_id,
 		       const struct btf_type *t)
 {
+	uint32_t id = sc->map[in_id];
 	size_t sz = abtf__record_size(t);
 	struct remap r = { .n = n, .sc = sc };
 	struct btf_type *dst;
@@ -401,7 +403,8 @@ static int append_type(struct node *n, struct scratch *sc, uint32_t id,
 	err = abtf__for_each_str_off(dst, remap_str, &r);
 	if (err)
 		return err;
-	err = abtf__exact_add(n, id, n->types_len);
+	err = abtf__exact_add(n, id, n->types_len,
+			      sc->held && sc->held[in_id]);
 	n->types_len += sz;
 	return err;
 }
@@ -511,8 +514,11 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	 * decided two ways by the root's dedup, against a base struct that
 	 * reaches a FWD: the root alone merges a module's types.
 	 */
-	if (!err && !l->opts.no_exact && !l->base)
-		err = abtf__exact_map(n, in, sc->map, sc->toff, n->amb);
+	if (!err && !l->opts.no_exact && !l->base) {
+		sc->held = malloc((size_t)in->nr_types + 1);
+		err = sc->held ? abtf__exact_map(n, in, sc->map, sc->toff,
+						 n->amb, sc->held) : -ENOMEM;
+	}
 	if (err)
 		return err;
 	for (id = 1; id <= in->nr_types; id++)
@@ -524,7 +530,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 
 		if (!sc->map[id] || sc->map[id] < first_new)
 			continue;	/* dropped, or the node has it */
-		err = append_type(n, sc, sc->map[id], t);
+		err = append_type(n, sc, id, t);
 		if (err)
 			return err;
 		if (kind == BTF_KIND_VAR) {
@@ -568,6 +574,7 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 	free(sc.dsec_off);
 	free(sc.var_size);
 	free(sc.toff);
+	free(sc.held);
 	return err;
 }
 
