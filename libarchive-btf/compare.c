@@ -81,74 +81,6 @@
 #define Q_VOLATILE	2u
 #define Q_RESTRICT	4u
 
-/* ---- growable strings with a sticky error ---- */
-
-struct sbuf {
-	char *buf;
-	size_t len, cap;
-	int err;
-};
-
-static void sb_grow(struct sbuf *sb, size_t add)
-{
-	if (!sb->err && abtf_grow(sb->buf, sb->cap, sb->len + add + 1))
-		sb->err = -ENOMEM;
-}
-
-static void sb_addn(struct sbuf *sb, const char *s, size_t n)
-{
-	sb_grow(sb, n);
-	if (sb->err)
-		return;
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
-static void sb_add(struct sbuf *sb, const char *s)
-{
-	sb_addn(sb, s, strlen(s));
-}
-
-static void __abtf_printf(2, 3) sb_addf(struct sbuf *sb, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (sb->err)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		sb->err = -EINVAL;
-		return;
-	}
-	sb_grow(sb, n);
-	if (sb->err)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += n;
-}
-
-/* Hand over the string (never NULL on success) or the error. */
-static int sb_take(struct sbuf *sb, char **out)
-{
-	*out = NULL;
-	if (!sb->err && !sb->buf)
-		sb_grow(sb, 0);
-	if (sb->err) {
-		free(sb->buf);
-		return sb->err;
-	}
-	if (!sb->len)
-		sb->buf[0] = '\0';
-	*out = sb->buf;
-	return 0;
-}
-
 /* ---- per-side state ---- */
 
 /*
@@ -242,13 +174,13 @@ static void rend_free(struct rend *r)
 /* "left name right", or the abstract declarator without a name. */
 static void sb_decl(struct sbuf *sb, const struct rend *r, const char *name)
 {
-	sb_add(sb, r->left);
+	abtf__sb_add(sb, r->left);
 	if (*name || *r->right) {
 		if (needs_sep(r->left))
-			sb_add(sb, " ");
-		sb_add(sb, name);
+			abtf__sb_add(sb, " ");
+		abtf__sb_add(sb, name);
 	}
-	sb_add(sb, r->right);
+	abtf__sb_add(sb, r->right);
 }
 
 static int rend_set(struct rend *out, struct sbuf *l, struct sbuf *r,
@@ -256,8 +188,8 @@ static int rend_set(struct rend *out, struct sbuf *l, struct sbuf *r,
 {
 	int err, err2;
 
-	err = sb_take(l, &out->left);
-	err2 = sb_take(r, &out->right);
+	err = abtf__sb_take(l, &out->left);
+	err2 = abtf__sb_take(r, &out->right);
 	if (err || err2) {
 		rend_free(out);
 		return err ? err : err2;
@@ -276,7 +208,7 @@ static void sb_quals(struct sbuf *sb, unsigned int q)
 	for (i = 0; i < ARRAY_SIZE(words); i++) {
 		if (!(q & (1u << i)))
 			continue;
-		sb_addf(sb, "%s%s", sep, words[i]);
+		abtf__sb_addf(sb, "%s%s", sep, words[i]);
 		sep = " ";
 	}
 }
@@ -314,7 +246,7 @@ static int sb_members(struct side *s, struct sbuf *sb,
 	const struct rend *r;
 	int err;
 
-	sb_add(sb, "{");
+	abtf__sb_add(sb, "{");
 	for (i = 0; i < n; i++) {
 		const struct btf_member *m = btf_members(t) + i;
 		const char *name = tname(s, m->name_off);
@@ -323,19 +255,19 @@ static int sb_members(struct side *s, struct sbuf *sb,
 		if (err)
 			return err;
 		member_bits(s, t, i, &off, &bits);
-		sb_addf(sb, "%s%s%s", i ? ", " : "", name, *name ? " " : "");
+		abtf__sb_addf(sb, "%s%s%s", i ? ", " : "", name, *name ? " " : "");
 		sb_decl(sb, r, "");
-		sb_addf(sb, " @%u", off);
+		abtf__sb_addf(sb, " @%u", off);
 		if (bits)
-			sb_addf(sb, ":%u", bits);
+			abtf__sb_addf(sb, ":%u", bits);
 	}
-	sb_add(sb, "}");
+	abtf__sb_add(sb, "}");
 	return 0;
 }
 
 static void sb_enum_head(struct sbuf *sb, const struct btf_type *t)
 {
-	sb_addf(sb, "size %u %s", t->size,
+	abtf__sb_addf(sb, "size %u %s", t->size,
 		btf_kflag(t) ? "signed" : "unsigned");
 }
 
@@ -363,16 +295,16 @@ static void sb_enum_values(const struct side *s, struct sbuf *sb,
 	const char *name;
 	uint64_t v;
 
-	sb_add(sb, "{");
+	abtf__sb_add(sb, "{");
 	for (i = 0; i < n; i++) {
 		v = enum_entry(s, t, i, &name);
-		sb_addf(sb, "%s%s = ", i ? ", " : "", name);
+		abtf__sb_addf(sb, "%s%s = ", i ? ", " : "", name);
 		if (btf_kflag(t))
-			sb_addf(sb, "%" PRId64, (int64_t)v);
+			abtf__sb_addf(sb, "%" PRId64, (int64_t)v);
 		else
-			sb_addf(sb, "%" PRIu64, v);
+			abtf__sb_addf(sb, "%" PRIu64, v);
 	}
-	sb_add(sb, "}");
+	abtf__sb_add(sb, "}");
 }
 
 /* ---- type expressions ---- */
@@ -381,7 +313,7 @@ static int build_word(struct rend *out, const char *word, const char *name)
 {
 	struct sbuf l = {}, r = {};
 
-	sb_addf(&l, "%s%s%s", word, *word && *name ? " " : "", name);
+	abtf__sb_addf(&l, "%s%s%s", word, *word && *name ? " " : "", name);
 	return rend_set(out, &l, &r, false, false);
 }
 
@@ -392,13 +324,13 @@ static int build_anon(struct side *s, const struct btf_type *t,
 	int err = 0;
 
 	if (btf_is_composite(t)) {
-		sb_addf(&l, "%s (size %u) ",
+		abtf__sb_addf(&l, "%s (size %u) ",
 			btf_is_struct(t) ? "struct" : "union", t->size);
 		err = sb_members(s, &l, t);
 	} else {
-		sb_add(&l, "enum (");
+		abtf__sb_add(&l, "enum (");
 		sb_enum_head(&l, t);
-		sb_add(&l, ") ");
+		abtf__sb_add(&l, ") ");
 		sb_enum_values(s, &l, t);
 	}
 	if (err) {
@@ -418,12 +350,12 @@ static int build_ptr(struct side *s, const struct btf_type *t,
 	err = render(s, t->type, &to);
 	if (err)
 		return err;
-	sb_add(&l, to->left);
+	abtf__sb_add(&l, to->left);
 	if (needs_sep(to->left))
-		sb_add(&l, " ");
-	sb_add(&l, to->postfix ? "(*" : "*");
-	sb_add(&r, to->postfix ? ")" : "");
-	sb_add(&r, to->right);
+		abtf__sb_add(&l, " ");
+	abtf__sb_add(&l, to->postfix ? "(*" : "*");
+	abtf__sb_add(&r, to->postfix ? ")" : "");
+	abtf__sb_add(&r, to->right);
 	return rend_set(out, &l, &r, false, true);
 }
 
@@ -444,8 +376,8 @@ static int build_array(struct side *s, const struct btf_type *t,
 		return err;
 	if (quals)
 		elem = &tmp;
-	sb_add(&l, elem->left);
-	sb_addf(&r, "[%u]%s", a->nelems, elem->right);
+	abtf__sb_add(&l, elem->left);
+	abtf__sb_addf(&r, "[%u]%s", a->nelems, elem->right);
 	rend_free(&tmp);
 	return rend_set(out, &l, &r, true, false);
 }
@@ -456,16 +388,16 @@ static int sb_params(struct side *s, struct sbuf *sb, const struct btf_type *t)
 	const struct rend *r;
 	int err;
 
-	sb_add(sb, "(");
+	abtf__sb_add(sb, "(");
 	if (!n)
-		sb_add(sb, "void");
+		abtf__sb_add(sb, "void");
 	for (i = 0; i < n; i++) {
 		const struct btf_param *p = btf_params(t) + i;
 
 		if (i)
-			sb_add(sb, ", ");
+			abtf__sb_add(sb, ", ");
 		if (i == n - 1 && !p->type && !p->name_off) {
-			sb_add(sb, "...");
+			abtf__sb_add(sb, "...");
 			break;
 		}
 		err = render(s, p->type, &r);
@@ -473,7 +405,7 @@ static int sb_params(struct side *s, struct sbuf *sb, const struct btf_type *t)
 			return err;
 		sb_decl(sb, r, tname(s, p->name_off));
 	}
-	sb_add(sb, ")");
+	abtf__sb_add(sb, ")");
 	return 0;
 }
 
@@ -487,9 +419,9 @@ static int build_proto(struct side *s, const struct btf_type *t,
 	err = render(s, t->type, &ret);
 	if (err)
 		return err;
-	sb_add(&l, ret->left);
+	abtf__sb_add(&l, ret->left);
 	err = sb_params(s, &r, t);
-	sb_add(&r, ret->right);
+	abtf__sb_add(&r, ret->right);
 	if (err) {
 		free(l.buf);
 		free(r.buf);
@@ -505,16 +437,16 @@ static int build_qualified(const struct rend *base, unsigned int quals,
 	struct sbuf l = {}, r = {};
 
 	if (base->ptr) {
-		sb_add(&l, base->left);
+		abtf__sb_add(&l, base->left);
 		sb_quals(&l, quals);
-		sb_add(&l, tag);
+		abtf__sb_add(&l, tag);
 	} else {
 		sb_quals(&l, quals);
-		sb_add(&l, tag);
-		sb_add(&l, " ");
-		sb_add(&l, base->left);
+		abtf__sb_add(&l, tag);
+		abtf__sb_add(&l, " ");
+		abtf__sb_add(&l, base->left);
 	}
-	sb_add(&r, base->right);
+	abtf__sb_add(&r, base->right);
 	return rend_set(out, &l, &r, base->postfix, base->ptr);
 }
 
@@ -529,9 +461,9 @@ static int build_type_tag(struct side *s, const struct btf_type *t,
 	err = render(s, t->type, &base);
 	if (err)
 		return err;
-	sb_addf(&tag, "__attribute__((btf_type_tag(\"%s\")))",
+	abtf__sb_addf(&tag, "__attribute__((btf_type_tag(\"%s\")))",
 		tname(s, t->name_off));
-	err = sb_take(&tag, &word);
+	err = abtf__sb_take(&tag, &word);
 	if (err)
 		return err;
 	err = build_qualified(base, 0, word, out);
@@ -661,8 +593,8 @@ static int add_item(struct side *s, struct sbuf *key, struct sbuf *desc)
 		return -ENOMEM;
 	}
 	it = &s->items[s->nr_items];
-	err = sb_take(key, &it->key);
-	err2 = sb_take(desc, &it->desc);
+	err = abtf__sb_take(key, &it->key);
+	err2 = abtf__sb_take(desc, &it->desc);
 	if (err || err2) {
 		free(it->key);
 		free(it->desc);
@@ -677,17 +609,17 @@ static void sb_int(struct sbuf *sb, const struct btf_type *t)
 	uint32_t enc = *(const uint32_t *)(t + 1);
 	uint32_t e = BTF_INT_ENCODING(enc);
 
-	sb_addf(sb, "size %u bits %u", t->size, BTF_INT_BITS(enc));
+	abtf__sb_addf(sb, "size %u bits %u", t->size, BTF_INT_BITS(enc));
 	if (BTF_INT_OFFSET(enc))
-		sb_addf(sb, " offset %u", BTF_INT_OFFSET(enc));
+		abtf__sb_addf(sb, " offset %u", BTF_INT_OFFSET(enc));
 	if (e & BTF_INT_SIGNED)
-		sb_add(sb, " signed");
+		abtf__sb_add(sb, " signed");
 	if (e & BTF_INT_CHAR)
-		sb_add(sb, " char");
+		abtf__sb_add(sb, " char");
 	if (e & BTF_INT_BOOL)
-		sb_add(sb, " bool");
+		abtf__sb_add(sb, " bool");
 	if (!e)
-		sb_add(sb, " unsigned");
+		abtf__sb_add(sb, " unsigned");
 }
 
 /* "LINKAGE DECLARATION" of a FUNC or VAR. */
@@ -702,9 +634,9 @@ static int sb_linked_decl(struct side *s, struct sbuf *sb, uint32_t linkage,
 	if (err)
 		return err;
 	if (linkage < ARRAY_SIZE(words))
-		sb_addf(sb, "%s ", words[linkage]);
+		abtf__sb_addf(sb, "%s ", words[linkage]);
 	else
-		sb_addf(sb, "linkage %u ", linkage);
+		abtf__sb_addf(sb, "linkage %u ", linkage);
 	sb_decl(sb, r, name);
 	return 0;
 }
@@ -748,11 +680,11 @@ static int sb_datasec(struct side *s, struct sbuf *sb, const struct btf_type *t)
 	}
 	if (!err) {
 		qsort(e, n, sizeof(*e), secentry_cmp);
-		sb_addf(sb, "size %u {", t->size);
+		abtf__sb_addf(sb, "size %u {", t->size);
 		for (i = 0; i < n; i++)
-			sb_addf(sb, "%s%s @%u size %u", i ? ", " : "",
+			abtf__sb_addf(sb, "%s%s @%u size %u", i ? ", " : "",
 				e[i].name, e[i].offset, e[i].size);
-		sb_add(sb, "}");
+		abtf__sb_add(sb, "}");
 	}
 	free(e);
 	return err;
@@ -770,7 +702,7 @@ static int sb_decl_tag(struct side *s, struct sbuf *sb,
 		return err;
 	sb_decl(sb, r, "");
 	if (tag->component_idx >= 0)
-		sb_addf(sb, " #%d", tag->component_idx);
+		abtf__sb_addf(sb, " #%d", tag->component_idx);
 	return 0;
 }
 
@@ -778,13 +710,13 @@ static void sb_enum_key(const struct side *s, struct sbuf *key,
 			const struct btf_type *t, const char *name)
 {
 	if (*name) {
-		sb_addf(key, "enum %s", name);
+		abtf__sb_addf(key, "enum %s", name);
 	} else if (btf_vlen(t)) {
 		/* An anonymous enum is known by its first enumerator. */
 		enum_entry(s, t, 0, &name);
-		sb_addf(key, "enum (anon: %s)", name);
+		abtf__sb_addf(key, "enum (anon: %s)", name);
 	} else {
-		sb_add(key, "enum (anon)");
+		abtf__sb_add(key, "enum (anon)");
 	}
 }
 
@@ -802,54 +734,54 @@ static int describe(struct side *s, const struct btf_type *t,
 			s->has_array_size_type = true;
 			return 0;
 		}
-		sb_addf(key, "int %s", name);
+		abtf__sb_addf(key, "int %s", name);
 		sb_int(desc, t);
 		return 0;
 	case BTF_KIND_FLOAT:
-		sb_addf(key, "float %s", name);
-		sb_addf(desc, "size %u", t->size);
+		abtf__sb_addf(key, "float %s", name);
+		abtf__sb_addf(desc, "size %u", t->size);
 		return 0;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		if (!*name)
 			return 0;
-		sb_addf(key, "%s %s", btf_is_struct(t) ? "struct" : "union",
+		abtf__sb_addf(key, "%s %s", btf_is_struct(t) ? "struct" : "union",
 			name);
-		sb_addf(desc, "size %u ", t->size);
+		abtf__sb_addf(desc, "size %u ", t->size);
 		return sb_members(s, desc, t);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		sb_enum_key(s, key, t, name);
 		sb_enum_head(desc, t);
-		sb_add(desc, " ");
+		abtf__sb_add(desc, " ");
 		sb_enum_values(s, desc, t);
 		return 0;
 	case BTF_KIND_FWD:
-		sb_addf(key, "fwd %s %s", btf_kflag(t) ? "union" : "struct",
+		abtf__sb_addf(key, "fwd %s %s", btf_kflag(t) ? "union" : "struct",
 			name);
 		return 0;
 	case BTF_KIND_TYPEDEF:
-		sb_addf(key, "typedef %s", name);
+		abtf__sb_addf(key, "typedef %s", name);
 		err = render(s, t->type, &r);
 		if (!err)
 			sb_decl(desc, r, "");
 		return err;
 	case BTF_KIND_FUNC:
-		sb_addf(key, "func %s", name);
+		abtf__sb_addf(key, "func %s", name);
 		return sb_linked_decl(s, desc, btf_vlen(t), t->type, name);
 	case BTF_KIND_VAR:
 		if (no_vars)
 			return 0;
-		sb_addf(key, "var %s", name);
+		abtf__sb_addf(key, "var %s", name);
 		return sb_linked_decl(s, desc, btf_var(t)->linkage, t->type,
 				      name);
 	case BTF_KIND_DATASEC:
 		if (no_vars)
 			return 0;
-		sb_addf(key, "datasec %s", name);
+		abtf__sb_addf(key, "datasec %s", name);
 		return sb_datasec(s, desc, t);
 	case BTF_KIND_DECL_TAG:
-		sb_addf(key, "decl_tag %s", name);
+		abtf__sb_addf(key, "decl_tag %s", name);
 		return sb_decl_tag(s, desc, t);
 	default:
 		return 0;	/* compared through what refers to them */
@@ -934,12 +866,12 @@ static int emit(struct cmp_ctx *c, char op, const char *key,
 	char *s;
 	int err;
 
-	sb_addf(&line, "%c %s", op, key);
+	abtf__sb_addf(&line, "%c %s", op, key);
 	if (db)
-		sb_addf(&line, ": a: %s | b: %s", da, db);
+		abtf__sb_addf(&line, ": a: %s | b: %s", da, db);
 	else if (*da)
-		sb_addf(&line, ": %s", da);
-	err = sb_take(&line, &s);
+		abtf__sb_addf(&line, ": %s", da);
+	err = abtf__sb_take(&line, &s);
 	if (err)
 		return err;
 	if (c->opts.diff)

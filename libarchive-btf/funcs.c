@@ -45,38 +45,18 @@
 #define SIG_MAX_STEPS	64
 #define SIG_MAX_DEPTH	8
 
-struct sigbuf {
-	char *s;
-	size_t len, cap;
-	int err;
-};
-
 /* One member's types by ID, for following references. */
 struct mview {
 	const struct input *in;
 	const uint32_t *toff;	/* ID -> record offset */
 };
 
-static void sb_put(struct sigbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (b->err)
-		return;
-	if (abtf_grow(b->s, b->cap, b->len + n + 1)) {
-		b->err = -ENOMEM;
-		return;
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
-
-static void sb_named(struct sigbuf *b, const char *kind,
+static void sb_named(struct sbuf *b, const char *kind,
 		     const struct mview *m, const struct btf_type *t)
 {
-	sb_put(b, kind);
-	sb_put(b, m->in->strs + t->name_off);
-	sb_put(b, "\x01");
+	abtf__sb_add(b, kind);
+	abtf__sb_add(b, m->in->strs + t->name_off);
+	abtf__sb_add(b, "\x01");
 }
 
 static const struct btf_type *mtype(const struct mview *m, uint32_t id)
@@ -84,26 +64,26 @@ static const struct btf_type *mtype(const struct mview *m, uint32_t id)
 	return (const void *)(m->in->types + m->toff[id]);
 }
 
-static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
+static void sig_type(const struct mview *m, uint32_t id, struct sbuf *b,
 		     int depth);
 
 static void sig_proto(const struct mview *m, const struct btf_type *t,
-		      struct sigbuf *b, int depth)
+		      struct sbuf *b, int depth)
 {
 	const struct btf_param *p = (const void *)(t + 1);
 	uint16_t i, vlen = BTF_INFO_VLEN(t->info);
 
-	sb_put(b, "(");
+	abtf__sb_add(b, "(");
 	sig_type(m, t->type, b, depth + 1);
 	for (i = 0; i < vlen; i++) {
-		sb_put(b, ",");
+		abtf__sb_add(b, ",");
 		sig_type(m, p[i].type, b, depth + 1);
 	}
-	sb_put(b, ")");
+	abtf__sb_add(b, ")");
 }
 
 /* The loose signature of type @id (see the essay). */
-static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
+static void sig_type(const struct mview *m, uint32_t id, struct sbuf *b,
 		     int depth)
 {
 	unsigned int consts = 0, steps;
@@ -115,8 +95,8 @@ static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
 
 		if (!id) {
 			while (consts--)
-				sb_put(b, "c");
-			sb_put(b, "0");
+				abtf__sb_add(b, "c");
+			abtf__sb_add(b, "0");
 			return;
 		}
 		if (id > m->in->nr_types)
@@ -157,22 +137,22 @@ static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
 			sb_named(b, "E", m, t);
 			return;
 		case BTF_KIND_PTR:
-			sb_put(b, "*");
+			abtf__sb_add(b, "*");
 			break;
 		case BTF_KIND_VOLATILE:
-			sb_put(b, "v");
+			abtf__sb_add(b, "v");
 			break;
 		case BTF_KIND_RESTRICT:
-			sb_put(b, "r");
+			abtf__sb_add(b, "r");
 			break;
 		case BTF_KIND_TYPE_TAG:
-			sb_put(b, "g");
+			abtf__sb_add(b, "g");
 			break;
 		case BTF_KIND_ARRAY: {
 			const struct btf_array *a = (const void *)(t + 1);
 
 			snprintf(tmp, sizeof(tmp), "[%u]", a->nelems);
-			sb_put(b, tmp);
+			abtf__sb_add(b, tmp);
 			id = a->type;
 			continue;
 		}
@@ -181,27 +161,23 @@ static void sig_type(const struct mview *m, uint32_t id, struct sigbuf *b,
 			return;
 		default:	/* pahole never matches these */
 			snprintf(tmp, sizeof(tmp), "!%u", id);
-			sb_put(b, tmp);
+			abtf__sb_add(b, tmp);
 			return;
 		}
 		id = t->type;
 	}
-	sb_put(b, "?");
+	abtf__sb_add(b, "?");
 }
 
 char *abtf__func_sig(const struct input *in, const uint32_t *toff,
 		     uint32_t id)
 {
 	struct mview m = { .in = in, .toff = toff };
-	struct sigbuf b = { 0 };
+	struct sbuf b = { 0 };
+	char *sig;
 
-	sb_put(&b, "");
 	sig_type(&m, mtype(&m, id)->type, &b, 0);
-	if (b.err) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return abtf__sb_take(&b, &sig) ? NULL : sig;
 }
 
 /* ---- one leaf: a (name, signature) record per FUNC in the image ---- */
@@ -235,7 +211,7 @@ static uint8_t func_flags(const struct abtf_linker *l, const struct input *in,
 
 static int member_sigs(struct abtf_linker *l, struct node *n,
 		       const struct input *in, uint32_t nr_slots,
-		       struct sigbuf *b)
+		       struct sbuf *b)
 {
 	uint32_t *toff = abtf__type_offsets(in->types, in->nr_types);
 	struct mview m = { .in = in, .toff = toff };
@@ -263,13 +239,11 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 		nr_funcs++;
 		if (err <= 0)
 			continue;
-		b->len = 0;
-		b->err = 0;
-		sb_put(b, "");
+		abtf__sb_reset(b);
 		sig_type(&m, t->type, b, 0);
 		err = b->err ? b->err :
 		      add_rec(n, abtf__strtab_add(&n->fstrs, name),
-			      abtf__strtab_add(&n->fstrs, b->s),
+			      abtf__strtab_add(&n->fstrs, b->buf),
 			      func_flags(l, in, nr_funcs - 1),
 			      in->plan - l->plans, nr_funcs - 1);
 	}
@@ -280,7 +254,7 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 struct sigs_ctx {
 	struct abtf_linker *l;
 	struct node *n;
-	struct sigbuf *b;
+	struct sbuf *b;
 };
 
 static int sigs_of(const struct input *in, uint32_t nr_slots, void *ctx)
@@ -292,7 +266,7 @@ static int sigs_of(const struct input *in, uint32_t nr_slots, void *ctx)
 
 /* One member, read alone (abtf__with_member()); its messages go to @n's. */
 static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
-			struct sigbuf *b)
+			struct sbuf *b)
 {
 	struct sigs_ctx c = { .l = l, .n = n, .b = b };
 	int err;
@@ -307,14 +281,14 @@ static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 
 static int funcs_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 {
-	struct sigbuf b = { 0 };
+	struct sbuf b = { 0 };
 	size_t i;
 	int err = 0;
 
 	(void)ctx;
 	for (i = 0; !err && i < n->nr; i++)
 		err = funcs_member(l, n, n->first + i, &b);
-	free(b.s);
+	free(b.buf);
 	return err;
 }
 

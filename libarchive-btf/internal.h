@@ -196,6 +196,27 @@ struct strtab {
 int64_t abtf__strtab_add(struct strtab *st, const char *s);
 void abtf__strtab_free(struct strtab *st);
 
+/*
+ * ---- a growing string with a sticky error (util.c) ----
+ * Zero-initialised it is empty; every add keeps it NUL-terminated, and
+ * the first failure (-ENOMEM, -EINVAL) stops the adds that follow.
+ */
+struct sbuf {
+	char *buf;
+	size_t len, cap;
+	int err;
+};
+
+void abtf__sb_addn(struct sbuf *sb, const char *s, size_t n);
+void abtf__sb_add(struct sbuf *sb, const char *s);
+void abtf__sb_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+	__abtf_printf(2, 0);
+void abtf__sb_addf(struct sbuf *sb, const char *fmt, ...) __abtf_printf(2, 3);
+/* Empty again (the buffer kept), the error cleared. */
+void abtf__sb_reset(struct sbuf *sb);
+/* Hand over the string (never NULL on success), or free it and fail. */
+int abtf__sb_take(struct sbuf *sb, char **out);
+
 /* ---- BTF features (features.c) ---- */
 
 /*

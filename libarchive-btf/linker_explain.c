@@ -169,30 +169,10 @@ static int collect_names(struct xctx *x, const char *const *names, size_t nr)
 
 /* ---- what a member's FUNC or VAR is ---- */
 
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool fail;
-};
-
 static void __abtf_printf(2, 0)
 sbuf_vprintf(void *ctx, const char *fmt, va_list ap)
 {
-	struct sbuf *b = ctx;
-	va_list aq;
-	int n;
-
-	if (b->fail)
-		return;
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0 || abtf_grow(b->s, b->cap, b->len + n + 1)) {
-		b->fail = true;
-		return;
-	}
-	vsnprintf(b->s + b->len, n + 1, fmt, ap);
-	b->len += n;
+	abtf__sb_vaddf(ctx, fmt, ap);
 }
 
 /* The member being walked as a libbpf BTF, for btf_dump. */
@@ -233,6 +213,7 @@ static char *decl_of(struct xctx *x, uint32_t id, const char *name)
 	struct btf *btf = member_btf(x);
 	struct sbuf b = { 0 };
 	struct btf_dump *d;
+	char *decl;
 	int err;
 
 	if (!btf)
@@ -242,27 +223,24 @@ static char *decl_of(struct xctx *x, uint32_t id, const char *name)
 		return NULL;
 	err = btf_dump__emit_type_decl(d, t->type, &o);
 	btf_dump__free(d);
-	if (err || b.fail || !b.s) {
-		free(b.s);
+	if (err || b.err || !b.buf) {
+		free(b.buf);
 		return NULL;
 	}
 	/* BTF's prototype without parameters is C's (void) */
 	if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && t->type &&
 	    t->type <= x->in->nr_types && b.len >= 2 &&
-	    !strcmp(b.s + b.len - 2, "()")) {
+	    !strcmp(b.buf + b.len - 2, "()")) {
 		const struct btf_type *p =
 			(const void *)(x->in->types + x->toff[t->type]);
 
 		if (BTF_INFO_KIND(p->info) == BTF_KIND_FUNC_PROTO &&
 		    !BTF_INFO_VLEN(p->info)) {
-			if (abtf_grow(b.s, b.cap, b.len + 5)) {
-				free(b.s);
-				return NULL;
-			}
-			strcpy(b.s + b.len - 1, "void)");
+			b.len--;	/* "()" -> "(void)" */
+			abtf__sb_add(&b, "void)");
 		}
 	}
-	return b.s;
+	return abtf__sb_take(&b, &decl) ? NULL : decl;
 }
 
 /* The flags byte of the @k-th FUNC of the member (0 without a group). */

@@ -341,6 +341,79 @@ void abtf__strtab_free(struct strtab *st)
 	abtf__hmap_free(&st->map);
 }
 
+/* ---- a growing string with a sticky error ---- */
+
+static void sb_grow(struct sbuf *sb, size_t add)
+{
+	if (!sb->err && abtf_grow(sb->buf, sb->cap, sb->len + add + 1))
+		sb->err = -ENOMEM;
+}
+
+void abtf__sb_addn(struct sbuf *sb, const char *s, size_t n)
+{
+	sb_grow(sb, n);
+	if (sb->err)
+		return;
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void abtf__sb_add(struct sbuf *sb, const char *s)
+{
+	abtf__sb_addn(sb, s, strlen(s));
+}
+
+void abtf__sb_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	if (sb->err)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		sb->err = -EINVAL;
+		return;
+	}
+	sb_grow(sb, n);
+	if (sb->err)
+		return;
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	sb->len += n;
+}
+
+void abtf__sb_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	abtf__sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void abtf__sb_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	sb->err = 0;
+	abtf__sb_addn(sb, "", 0);
+}
+
+int abtf__sb_take(struct sbuf *sb, char **out)
+{
+	*out = NULL;
+	sb_grow(sb, 0);
+	if (sb->err) {
+		free(sb->buf);
+		return sb->err;
+	}
+	sb->buf[sb->len] = '\0';
+	*out = sb->buf;
+	return 0;
+}
+
 void abtf__swap32s(void *p, size_t len)
 {
 	uint8_t *b = p;
