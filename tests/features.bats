@@ -140,16 +140,7 @@ has_kind() {
 # of prog means what Debian's pahole 1.24 makes of it with its legacy
 # flags for the same choice.
 same_as_pahole() {
-	local feats=$1
-	shift
-	pahole -J "$@" --btf_encode_detached=ref.btf prog
-	"$BTF_LINK" --btf_features="$feats" -o ours.btf prog
-	run "$BTF_LINK" --compare ref.btf ours.btf
-	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
-		echo "--btf_features=$feats against pahole $*: exit $status"
-		echo "$output"
-		return 1
-	fi
+	link_as_pahole prog "$@"
 }
 
 @test "features: float off writes FLOATs as pahole 1.24 without --btf_gen_floats" {

@@ -89,19 +89,9 @@ setup_file() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 
-# sample_as_pahole FEATURES PAHOLE-FLAGS...: linked.o, linked by btf-link
-# with --btf_features=FEATURES, means what pahole makes of it with the flags.
+# sample_as_pahole FEATURES PAHOLE-FLAGS...: the same, of linked.o.
 sample_as_pahole() {
-	local feats=$1
-	shift
-	pahole -J "$@" --btf_encode_detached=ref.btf linked.o
-	"$BTF_LINK" --btf_features="$feats" -o ours.btf linked.o
-	run "$BTF_LINK" --compare ref.btf ours.btf
-	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
-		echo "--btf_features=$feats against pahole $*: exit $status"
-		echo "$output"
-		return 1
-	fi
+	link_as_pahole linked.o "$@"
 }
 
 @test "link-kernel: the sample without features means what pahole 1.24 makes with the legacy flags" {

@@ -47,6 +47,22 @@ need_lab_pahole() {
 	return 1
 }
 
+# link_as_pahole FILE FEATURES PAHOLE-FLAGS...: btf-link's BTF of FILE
+# with --btf_features=FEATURES (ours.btf) means what pahole -J makes of
+# FILE with the flags (ref.btf); the differences are shown otherwise.
+link_as_pahole() {
+	local file=$1 feats=$2
+	shift 2
+	pahole -J "$@" --btf_encode_detached=ref.btf "$file"
+	"$BTF_LINK" --btf_features="$feats" -o ours.btf "$file"
+	run "$BTF_LINK" --compare ref.btf ours.btf
+	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
+		echo "--btf_features=$feats against pahole $*: exit $status"
+		echo "$output"
+		return 1
+	fi
+}
+
 # need_built: fail (never skip) when the tools under test are missing:
 # a build that failed must not pass as a run with nothing to test.
 need_built() {
