@@ -174,14 +174,7 @@ example: all
 # takes about 50 minutes on 2 cores: the kernel sample, 6.1 with gcc through
 # ccache and distcc, 6.12 with clang, 6.12 for arm64). check-lab: the kernel builds CI's 90 minutes cannot hold
 # (tests/lab-*.bats: the plain pahole builds, 6.12 with gcc, another -j and
-# BTF_ONLY=1; about 45 minutes more). # check-deb: what the Debian package build runs (debian/rules): tests
-# that need no more than the build dependencies, strictly.
-DEB_TESTS	:= $(addprefix tests/,encoder.bats compare.bats explain.bats)
-check-deb: all
-	$(Q)ABTF_STRICT=1 ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(NOT_UPSTREAM) \
-		$(DEB_TESTS)
-
-check-san: the input-handling suites
+# BTF_ONLY=1; about 45 minutes more). check-san: the input-handling suites
 # again on an ASan + UBSan build ($(O)-san). TESTS=FILES runs those files
 # instead, in any tier. The tests never install packages: tests/install-deps.sh
 # does; ABTF_STRICT=1 turns a missing prerequisite from a skip into a failure.
@@ -221,6 +214,13 @@ check-upstream: all
 check-san:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 O=$(O)-san check \
 		TESTS="$(or $(TESTS),$(SAN_TESTS))"
+
+# check-deb: what the Debian package build runs (debian/rules): tests
+# that need no more than the build dependencies, strictly.
+DEB_TESTS	:= $(addprefix tests/,encoder.bats compare.bats explain.bats)
+check-deb: all
+	$(Q)ABTF_STRICT=1 ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(NOT_UPSTREAM) \
+		$(DEB_TESTS)
 
 # ---- the differential test of the deduplication: tests/dedup/ ----
 #   make fuzz-dedup [SEED=1000] [N=200]
