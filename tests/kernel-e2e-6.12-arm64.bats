@@ -3,7 +3,8 @@
 #
 # A cross-compiled arm64 kernel end to end: Debian's linux-source-6.12 with
 # kbuild-patches/v6.12, configured with tests/kernel/config-fragment and
-# config-fragment.arm64, built with make ARCH=arm64
+# config-fragment.arm64 (no networking: the x86-64 kernels prove those
+# types, and CI's time is short; two lib modules), built with make ARCH=arm64
 # CROSS_COMPILE=aarch64-linux-gnu- CC="cc-btf aarch64-linux-gnu-gcc",
 # every object compiled from C with debug information carrying BTF (none
 # in the vDSO), vmlinux and module BTF compared by meaning with pahole on
