@@ -89,20 +89,15 @@ setup_file() {
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 
-# sample_as_pahole FEATURES PAHOLE-FLAGS...: the same, of linked.o.
-sample_as_pahole() {
-	link_as_pahole linked.o "$@"
-}
-
 @test "link-kernel: the sample without features means what pahole 1.24 makes with the legacy flags" {
 	need_kernel ld
 	linked_sample linked.o
-		# every feature off; float off alone (serial pahole: tests/link.bats)
-	sample_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
+	# every feature off; float off alone (serial pahole: tests/link.bats)
+	link_as_pahole linked.o "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
 		--skip_encoding_btf_decl_tag --skip_encoding_btf_type_tag \
 		--lang_exclude=rust
-	sample_as_pahole var,decl_tag,type_tag,enum64 --lang_exclude=rust
-	sample_as_pahole float,decl_tag,type_tag --btf_gen_floats \
+	link_as_pahole linked.o var,decl_tag,type_tag,enum64 --lang_exclude=rust
+	link_as_pahole linked.o float,decl_tag,type_tag --btf_gen_floats \
 		--skip_encoding_btf_vars --skip_encoding_btf_enum64 --lang_exclude=rust
 	# and the same bytes at any -j
 	"$BTF_LINK" -j1 --btf_features= -o j1.btf linked.o
