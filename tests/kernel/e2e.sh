@@ -1164,14 +1164,18 @@ launched_build() {
 	# the objects cc-btf encoded, and the sources distccd compiled (of
 	# the tree or generated in the build directory) as objects
 	sed -nE 's/^cc-btf: ([^:]*\.o): [0-9]+ types.*/\1/p' "$E2E/cc-btf.log" | sort -u > "$E2E/encoded.list"
-	grep 'COMPILE_OK' "$dlog" | awk '{ print $NF }' |
+	# (no match is the launchers phase's failure to name, not this one's)
+	{ grep 'COMPILE_OK' "$dlog" || true; } | awk '{ print $NF }' |
 		sed -E "s#^($SRC|$B_CC)/##; s#\\.[cS]\$#.o#" | sort -u > "$E2E/remote.list"
 	encoded=$(wc -l < "$E2E/encoded.list")
 	remote=$(grep -c 'COMPILE_OK' "$dlog" || true)
 	# the objects compiled from C that distccd did not compile (distcc
-	# sends no assembly out)
+	# sends no assembly out); the loop's status must not be its last
+	# test's, which pipefail would take for a failure of the build
 	local_c=$(comm -23 "$E2E/encoded.list" "$E2E/remote.list" | while read -r o; do
-		[ -f "$SRC/${o%.o}.c" ] || [ -f "$B_CC/${o%.o}.c" ] && echo "$o"
+		if [ -f "$SRC/${o%.o}.c" ] || [ -f "$B_CC/${o%.o}.c" ]; then
+			echo "$o"
+		fi
 	done | wc -l)
 	echo "$encoded $remote $(ccache_stat cache_miss) $(ccache_hits) $local_c" > "$E2E/launchers-cold"
 }
