@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# The library's input readers on their own: tests/unit/archive.c (the BTF
+# archive's members), addr.c (.debug_btf_addr groups, slots, relocations),
+# verify.c (the kernel's BTF rules) and zmember.c (compressed members),
+# each compiled now with the library sources it tests and
+# tests/unit/unit.c (their shared helpers), under ASan and UBSan where gcc
+# has them. Everything else reaches these modules through cc-btf and
+# btf-link; these hold each one to its contract on real BTF (made by
+# libbpf) and ELF (made by libelf), and on every header field, count and
+# length of theirs told to lie, at every length cut short.
+
+load test_helper
+
+# unit NAME SOURCE...: compile tests/unit/NAME.c with the library's
+# SOURCEs (file names under libarchive-btf/), run it in the test's own
+# directory, bounded; it prints nothing and exits 0 when every check holds.
+unit() {
+	need_cmd gcc pkg-config timeout
+	local name=$1 lib=$ABTF_TOP/libarchive-btf src=() san=() s
+	shift
+	for s in "$@"; do
+		src+=("$lib/$s")
+	done
+	echo 'int main(void){return 0;}' > probe.c
+	# shellcheck disable=SC2054
+	gcc -fsanitize=address,undefined -o probe probe.c 2>/dev/null &&
+		san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+	# shellcheck disable=SC2046
+	gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Wno-unused-parameter \
+		-Wno-missing-field-initializers "${san[@]}" -I"$lib" \
+		-I"$ABTF_TOP/tests/unit" $(pkg-config --cflags libelf) \
+		-o "$name" "$ABTF_TOP/tests/unit/$name.c" \
+		"$ABTF_TOP/tests/unit/unit.c" "${src[@]}" \
+		$(pkg-config --libs libbpf libelf zlib)
+	run timeout 60 "./$name"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "unit: archive.c: members found, sized and checked; every lying field refused" {
+	unit archive archive.c verify.c util.c hashmap.c
+}
+
+@test "unit: addr.c: groups of four targets read back; lying counts and relocations refused" {
+	unit addr addr.c util.c hashmap.c
+}
+
+@test "unit: verify.c: the kernel's BTF rules, one broken per row, named by type" {
+	unit verify verify.c util.c hashmap.c
+}
+
+@test "unit: zmember.c: compressed members inflated; lying sizes and streams refused" {
+	unit zmember zmember.c archive.c verify.c util.c hashmap.c
+}
