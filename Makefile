@@ -184,6 +184,8 @@ QUICK_TESTS	:= $(filter-out $(KERNEL_TESTS) $(LAB_TESTS),$(wildcard tests/*.bats
 SAN_TESTS	:= $(addprefix tests/,badinput.bats link-badinput.bats link.bats \
 		     encoder.bats features.bats funcs.bats clang.bats compress.bats \
 		     cross.bats explain.bats)
+# BATS_FLAGS: more options for bats (CI gives --timing).
+BATS_FLAGS	?=
 BATS_JOBS	:= $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null || echo 1))
 
 # The tests tagged upstream (# bats test_tags=upstream) compare with
@@ -192,15 +194,15 @@ BATS_JOBS	:= $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null 
 NOT_UPSTREAM	:= --filter-tags '!upstream'
 
 check: all
-	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(NOT_UPSTREAM) \
+	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(BATS_FLAGS) $(NOT_UPSTREAM) \
 		$(or $(TESTS),$(QUICK_TESTS))
 
 check-kernel: all
-	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(NOT_UPSTREAM) \
+	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(BATS_FLAGS) $(NOT_UPSTREAM) \
 		$(or $(TESTS),$(KERNEL_TESTS))
 
 check-lab: all
-	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(NOT_UPSTREAM) \
+	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(BATS_FLAGS) $(NOT_UPSTREAM) \
 		$(or $(TESTS),$(LAB_TESTS))
 
 # check-upstream: the tests that compare with upstream pahole (v1.30 or
@@ -208,7 +210,7 @@ check-lab: all
 # without it they fail.
 UPSTREAM_TESTS	:= tests/features.bats tests/funcs.bats tests/link-kernel.bats
 check-upstream: all
-	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) --filter-tags upstream \
+	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(BATS_FLAGS) --filter-tags upstream \
 		$(or $(TESTS),$(UPSTREAM_TESTS))
 
 check-san:
@@ -219,7 +221,7 @@ check-san:
 # that need no more than the build dependencies, strictly.
 DEB_TESTS	:= $(addprefix tests/,encoder.bats compare.bats explain.bats)
 check-deb: all
-	$(Q)ABTF_STRICT=1 ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(NOT_UPSTREAM) \
+	$(Q)ABTF_STRICT=1 ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(BATS_FLAGS) $(NOT_UPSTREAM) \
 		$(DEB_TESTS)
 
 # ---- the differential test of the deduplication: tests/dedup/ ----
