@@ -1059,7 +1059,8 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
  * bound of 1 MiB keeps the growing buffers mapped (realloc() moves their
  * pages with mremap() instead of copying) and leaves the smaller
  * per-member scratch arrays to the arenas, which reuse them: 56-60 MB,
- * for 40 % more page faults (docs/performance.md).
+ * for 40 % more page faults (docs/performance.md). The library leaves
+ * this to the application: libarchive-btf(3), "Memory".
  */
 static void malloc_tuning(void)
 {

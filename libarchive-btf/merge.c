@@ -781,23 +781,27 @@ struct final_dsec {
 	size_t nr, cap;
 };
 
+/* The DATASECs of one node, in the order their first variable came. */
+struct final_dsecs {
+	struct final_dsec *secs;
+	size_t nr, cap;
+};
+
 static struct final_dsec *final_dsec_get(struct abtf_linker *l,
-					 struct final_dsec **secs, size_t *nr,
+					 struct final_dsecs *fd,
 					 const struct place *pl)
 {
 	const char *name = l->elf ? l->secs[pl->key].name : pl->dsec_name;
 	struct final_dsec *s;
 	size_t i;
 
-	for (i = 0; i < *nr; i++)
-		if (l->elf ? (*secs)[i].key == pl->key :
-			     !strcmp((*secs)[i].name, name))
-			return &(*secs)[i];
-	s = realloc(*secs, (*nr + 1) * sizeof(*s));
-	if (!s)
+	for (i = 0; i < fd->nr; i++)
+		if (l->elf ? fd->secs[i].key == pl->key :
+			     !strcmp(fd->secs[i].name, name))
+			return &fd->secs[i];
+	if (abtf_grow(fd->secs, fd->cap, fd->nr + 1))
 		return NULL;
-	*secs = s;
-	s = &s[(*nr)++];
+	s = &fd->secs[fd->nr++];
 	memset(s, 0, sizeof(*s));
 	s->name = name ? name : "";
 	s->key = pl->key;
@@ -896,23 +900,25 @@ static int append_datasec(const char *path, struct node *n,
 
 static int append_datasecs(struct abtf_linker *l, struct node *n)
 {
-	struct final_dsec *secs = NULL;
-	size_t nr = 0, i;
+	struct final_dsecs fd = {};
+	struct final_dsec *secs;
+	size_t i;
 	int err = 0;
 
 	for (i = 0; i < n->nr_vars && !err; i++) {
-		struct final_dsec *s = final_dsec_get(l, &secs, &nr, &n->vars[i]);
+		struct final_dsec *s = final_dsec_get(l, &fd, &n->vars[i]);
 
 		err = s ? final_dsec_add(s, n->var_ids[i], &n->vars[i]) : -ENOMEM;
 	}
-	if (nr)
-		qsort(secs, nr, sizeof(*secs), final_dsec_cmp);
-	for (i = 0; i < nr && !err; i++) {
+	secs = fd.secs;
+	if (fd.nr)
+		qsort(secs, fd.nr, sizeof(*secs), final_dsec_cmp);
+	for (i = 0; i < fd.nr && !err; i++) {
 		clean_vars(l, &secs[i]);
 		if (secs[i].nr)
 			err = append_datasec(l->path, n, &secs[i]);
 	}
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < fd.nr; i++)
 		free(secs[i].vars);
 	free(secs);
 	return err;

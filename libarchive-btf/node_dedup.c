@@ -950,7 +950,8 @@ static int compact(struct ndd *d, uint32_t *len)
 
 static int index_types(struct ndd *d, uint32_t len)
 {
-	uint32_t at = 0, cap = 0;
+	uint32_t at = 0;
+	size_t cap = 0;
 
 	while (at < len) {
 		size_t sz;
@@ -960,15 +961,8 @@ static int index_types(struct ndd *d, uint32_t len)
 		sz = abtf__record_size((const void *)(d->types + at));
 		if (!sz || sz > len - at)
 			return -EINVAL;
-		if (d->nr + 2 > cap) {
-			uint32_t *n = realloc(d->off, (cap ? 2 * cap : 4096) *
-					      sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			d->off = n;
-			cap = cap ? 2 * cap : 4096;
-		}
+		if (abtf_grow(d->off, cap, (size_t)d->nr + 2))
+			return -ENOMEM;
 		d->off[++d->nr] = at;
 		at += sz;
 	}
