@@ -72,6 +72,7 @@ struct btf_link {
 	const char *out_raw;	/* -o: write raw BTF here */
 	const char *out_obj;	/* --object: write a .BTF object here */
 	int nr_threads;		/* -j: 0 = one per CPU */
+	size_t leaf_bytes;	/* --leaf-size: 0 = the library's */
 	unsigned int features;	/* --btf_features: 0 = the default */
 	char ignored[256];	/* --btf_features' unknown names, for -v */
 	const char **explain;	/* --explain: the names */
@@ -107,6 +108,10 @@ static const char usage_text[] =
 "  -f, --force    link even if FILE's BTF is already final\n"
 "  -j, --jobs N   use N threads, 1 to 1024 (default: one per CPU); same\n"
 "                 output\n"
+"  --leaf-size BYTES\n"
+"                 merge-tree leaves of about BYTES of consecutive\n"
+"                 members (default 16 MiB; 1: a leaf per member); the\n"
+"                 same types at any size, not always the same bytes\n"
 "  -v, --verbose  report members, types and time per phase\n"
 "  --btf_features=LIST\n"
 "                 make the BTF features in LIST (pahole's names, comma-\n"
@@ -456,6 +461,7 @@ static struct abtf_link_opts link_opts(const struct btf_link *bl,
 		.force = bl->force,
 		.nr_threads = bl->nr_threads,
 		.features = bl->features,
+		.leaf_bytes = bl->leaf_bytes,
 	};
 
 	return opts;
@@ -902,6 +908,7 @@ enum {
 	OPT_BTF_FEATURES_STRICT,
 	OPT_SUPPORTED_FEATURES,
 	OPT_EXPLAIN,
+	OPT_LEAF_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -919,6 +926,7 @@ static const struct option long_opts[] = {
 	  OPT_BTF_FEATURES_STRICT },
 	{ "supported_btf_features", no_argument, NULL, OPT_SUPPORTED_FEATURES },
 	{ "explain",	required_argument,	NULL, OPT_EXPLAIN },
+	{ "leaf-size",	required_argument,	NULL, OPT_LEAF_SIZE },
 	{}
 };
 
@@ -950,6 +958,24 @@ static int parse_jobs(struct btf_link *bl, const char *arg)
 		return -1;
 	}
 	bl->nr_threads = n;
+	return 0;
+}
+
+/* --leaf-size BYTES: a whole decimal number from 1 to 1 GiB. */
+static int parse_leaf_size(struct btf_link *bl, const char *arg)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (errno || *arg < '0' || *arg > '9' || *end || n < 1 ||
+	    n > 1ULL << 30) {
+		error(NULL, "--leaf-size needs a number of bytes from 1 to "
+		      "%llu, not '%s'", 1ULL << 30, arg);
+		return -1;
+	}
+	bl->leaf_bytes = n;
 	return 0;
 }
 
@@ -1003,6 +1029,10 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 			if (parse_jobs(bl, optarg))
 				return EXIT_TROUBLE;
 			break;
+		case OPT_LEAF_SIZE:
+			if (parse_leaf_size(bl, optarg))
+				return EXIT_TROUBLE;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_SUCCESS;
@@ -1036,9 +1066,9 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 	}
 	if (bl->mode != MODE_LINK && bl->mode != MODE_EXPLAIN &&
 	    (bl->out_raw || bl->out_obj || bl->force || bl->nr_threads ||
-	     bl->features)) {
-		error(NULL, "-o, --object, -f, -j and --btf_features are for "
-		      "linking");
+	     bl->leaf_bytes || bl->features)) {
+		error(NULL, "-o, --object, -f, -j, --leaf-size and "
+		      "--btf_features are for linking");
 		return EXIT_TROUBLE;
 	}
 	if (bl->mode == MODE_FEATURES && (bl->base_path || bl->no_vars)) {

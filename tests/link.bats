@@ -644,26 +644,43 @@ check_missing_vars() {
 }
 
 @test "link: -v counts each node of the merge tree once, with funcs.c's pass too" {
-	# the program's archive repeated past two leaves (16 MB each): the
+	# the program's archive repeated 1,100 times: past 4,096 members, a
+	# leaf each (--leaf-size 1), so two levels above the leaves; the
 	# "merge tree" line is the sum of the level lines, with or without
 	# consistent_func, whose pass over the leaves is no merge
-	local i n sum feats
+	local n sum levels feats
 	need_tools
 	cc_objs o $PROG_OBJS
 	link_prog prog $(objs o)
 	section_bytes prog .BTF one.bin
-	: > big.bin
-	for ((i = 0; $(stat -c %s big.bin) < 40 << 20; i++)); do
-		cat one.bin one.bin one.bin one.bin one.bin one.bin one.bin \
-			one.bin >> big.bin
-	done
+	for n in $(seq 1100); do echo one.bin; done | xargs cat > big.bin
 	for feats in var,float var,float,consistent_func; do
-		"$BTF_LINK" -v --btf_features=$feats -o big.btf big.bin 2> v.log
+		"$BTF_LINK" -v --leaf-size 1 --btf_features=$feats -o big.btf \
+			big.bin 2> v.log
+		levels=$(awk '$3 == "level" { n++ } END { print n + 0 }' v.log)
 		sum=$(awk '$3 == "level" { s += $5 } END { print s + 0 }' v.log)
 		n=$(awk '$3 == "merge" && $4 == "tree:" { print $5 }' v.log)
-		[ "$sum" -ge 4 ] || { cat v.log; return 1; }
+		[ "$levels" -eq 3 ] && [ "$sum" -gt 4096 ] || { cat v.log; return 1; }
 		[ "$n" = "$sum" ] || { cat v.log; return 1; }
 	done
+}
+
+@test "link: --leaf-size: the same types at any size; a bad size refused" {
+	local size
+	need_tools
+	cc_objs o $PROG_OBJS
+	link_prog prog $(objs o)
+	"$BTF_LINK" -o ref.btf prog
+	for size in 1 100 1073741824; do
+		"$BTF_LINK" --leaf-size $size -o leaf.btf prog
+		same_btf ref.btf leaf.btf
+	done
+	for size in 0 -1 1073741825 1k ''; do
+		run -2 "$BTF_LINK" --leaf-size "$size" -o leaf.btf prog
+		[[ $output == *"--leaf-size needs a number of bytes from 1 to 1073741824, not '$size'"* ]]
+	done
+	run -2 "$BTF_LINK" --compare --leaf-size 1 ref.btf leaf.btf
+	[[ $output == *"--leaf-size"*"are for linking"* ]]
 }
 
 @test "link: a raw archive: every VAR it keeps is in a DATASEC" {
