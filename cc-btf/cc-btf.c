@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "cc-btf.h"
 #include "../tool-common/tool.h"
 
@@ -423,6 +425,12 @@ int main(int argc, char **argv)
 	struct cc_btf cb = { .mode = MODE_WRAP };
 	int ret;
 
+	/*
+	 * libbpf prints its warnings to stderr unless told otherwise, for
+	 * the whole process (libarchive-btf(3)); the library's messages,
+	 * which name the object, are what a kernel build should see.
+	 */
+	libbpf_set_print(NULL);
 	if (parse_env(&cb) || parse_cmdline(&cb, argc, argv) ||
 	    check_cmdline(&cb))
 		return EXIT_USAGE;
