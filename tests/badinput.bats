@@ -28,37 +28,6 @@ setup() {
 	EOF
 }
 
-# keep FILE...: remember FILEs and the directory listing, to check later.
-keep() {
-	local f
-	for f in "$@"; do
-		cp "$f" "$f.orig"
-	done
-	ls -A >"$WORK/listing"
-}
-
-# unchanged FILE...: as kept, and no new file (a temporary one) around.
-unchanged() {
-	local f
-	for f in "$@"; do
-		cmp "$f.orig" "$f" || { echo "$f was changed"; return 1; }
-	done
-	diff -u "$WORK/listing" <(ls -A)
-}
-
-# one_error NAME: the last run failed with status 1 and one error line
-# that names NAME.
-one_error() {
-	if [ "$status" -ne 1 ] || [ -n "$output" ] ||
-	   [ "${#stderr_lines[@]}" -ne 1 ] ||
-	   [[ ${stderr_lines[0]} != "cc-btf: error: "* ]] ||
-	   [[ ${stderr_lines[0]} != *"$1"* ]]; then
-		printf 'want status 1 and one "cc-btf: error:" line naming %s\n' "$1"
-		printf 'status %s, stdout:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr"
-		return 1
-	fi
-}
-
 # debug_info_at OBJ [SECTION]: the hex file offset of OBJ's .debug_info
 # (or SECTION).
 debug_info_at() {
@@ -70,7 +39,7 @@ debug_info_at() {
 	printf 'this is not an object\n' >notelf.o
 	keep notelf.o
 	run --separate-stderr "$CC_BTF" --encode notelf.o
-	one_error notelf.o
+	one_error cc-btf 1 notelf.o
 	unchanged notelf.o
 }
 
@@ -78,7 +47,7 @@ debug_info_at() {
 	: >empty.o
 	keep empty.o
 	run --separate-stderr "$CC_BTF" --encode empty.o
-	one_error empty.o
+	one_error cc-btf 1 empty.o
 	unchanged empty.o
 }
 
@@ -87,7 +56,7 @@ debug_info_at() {
 	head -c 100 full.o >trunc.o
 	keep trunc.o
 	run --separate-stderr "$CC_BTF" --encode trunc.o
-	one_error trunc.o
+	one_error cc-btf 1 trunc.o
 	unchanged trunc.o
 }
 
@@ -96,7 +65,7 @@ debug_info_at() {
 	head -c $(($(stat -c %s full.o) / 2)) full.o >half.o
 	keep half.o
 	run --separate-stderr "$CC_BTF" --encode half.o
-	one_error half.o
+	one_error cc-btf 1 half.o
 	unchanged half.o
 }
 
@@ -104,7 +73,7 @@ debug_info_at() {
 	gcc -O2 -c t.c -o nodwarf.o
 	keep nodwarf.o
 	run --separate-stderr "$CC_BTF" --encode nodwarf.o
-	one_error nodwarf.o
+	one_error cc-btf 1 nodwarf.o
 	[ "$stderr" = "cc-btf: error: nodwarf.o: no DWARF (.debug_info) to encode" ]
 	unchanged nodwarf.o
 }
@@ -119,7 +88,7 @@ debug_info_at() {
 		conv=notrunc status=none
 	keep corrupt.o
 	run --separate-stderr "$CC_BTF" --encode corrupt.o
-	one_error corrupt.o
+	one_error cc-btf 1 corrupt.o
 	unchanged corrupt.o
 }
 
@@ -133,7 +102,7 @@ debug_info_at() {
 		conv=notrunc status=none
 	keep abbrev.o
 	run --separate-stderr "$CC_BTF" --encode abbrev.o
-	one_error abbrev.o
+	one_error cc-btf 1 abbrev.o
 	[[ $stderr == *"bad abbreviation table"* ]]
 	unchanged abbrev.o
 }
@@ -148,7 +117,7 @@ debug_info_at() {
 		conv=notrunc status=none
 	keep short.o
 	run --separate-stderr "$CC_BTF" --encode short.o
-	one_error short.o
+	one_error cc-btf 1 short.o
 	unchanged short.o
 }
 
@@ -173,10 +142,10 @@ debug_info_at() {
 		python3 "$BATS_TEST_DIRNAME/crafted/craft.py" cut-unit cut.o "0x$at"
 		keep cut.o
 		run --separate-stderr "$CC_BTF" --encode cut.o
-		one_error cut.o
+		one_error cc-btf 1 cut.o
 		[[ $stderr == "cc-btf: error: cut.o: DIE 0x"*"the unit ends before "* ]]
 		unchanged cut.o
-		rm cut.o cut.o.orig
+		rm cut.o
 	done
 }
 
@@ -192,7 +161,7 @@ debug_info_at() {
 		objcopy --update-section "$sec=short.bin" lists$v.o short$v.o
 		keep short$v.o
 		run --separate-stderr "$CC_BTF" --encode short$v.o
-		one_error short$v.o
+		one_error cc-btf 1 short$v.o
 		[[ $stderr == *"location list runs past the end of its section"* ]]
 		unchanged short$v.o
 	done
@@ -204,7 +173,7 @@ debug_info_at() {
 		gcc -g -gdwarf-$v -fdebug-types-section -c t.c -o types$v.o
 		keep types$v.o
 		run --separate-stderr "$CC_BTF" --encode types$v.o
-		one_error types$v.o
+		one_error cc-btf 1 types$v.o
 		[[ $stderr == *"type unit"* ]]
 		unchanged types$v.o
 	done
@@ -214,7 +183,7 @@ debug_info_at() {
 	gcc -g -c bad.c -o complex.o
 	keep complex.o
 	run --separate-stderr "$CC_BTF" --encode complex.o
-	one_error complex.o
+	one_error cc-btf 1 complex.o
 	# the library's message names the file and the DIE; not twice
 	[[ $stderr == "cc-btf: error: complex.o: DIE "* ]]
 	unchanged complex.o
@@ -292,7 +261,7 @@ elf_patch() {
 	elf_patch addrx.o bytes .debug_info 02a100 02a17f
 	keep addrx.o
 	run --separate-stderr "$CC_BTF" --encode addrx.o
-	one_error addrx.o
+	one_error cc-btf 1 addrx.o
 	[[ $stderr == *"DIE 0x"*"(variable pcpu_pt)"*"address index past the end of .debug_addr"* ]]
 	unchanged addrx.o
 }
@@ -302,7 +271,7 @@ elf_patch() {
 	elf_patch base.o addend .debug_info .debug_addr 1000000
 	keep base.o
 	run --separate-stderr "$CC_BTF" --encode base.o
-	one_error base.o
+	one_error cc-btf 1 base.o
 	[[ $stderr == *"DIE 0x"*"address index past the end of .debug_addr"* ]]
 	unchanged base.o
 }
@@ -315,7 +284,7 @@ elf_patch() {
 		elf_patch trunc.o size $sec 8
 		keep trunc.o
 		run --separate-stderr "$CC_BTF" --encode trunc.o
-		one_error trunc.o
+		one_error cc-btf 1 trunc.o
 		unchanged trunc.o
 	done
 }
@@ -325,7 +294,7 @@ elf_patch() {
 	elf_patch strx.o addend .debug_info .debug_str_offsets 1000000
 	keep strx.o
 	run --separate-stderr "$CC_BTF" --encode strx.o
-	one_error strx.o
+	one_error cc-btf 1 strx.o
 	[[ $stderr == *"string offset or index past the end of its section"* ]]
 	unchanged strx.o
 }
@@ -336,7 +305,7 @@ elf_patch() {
 	elf_patch cut.o bytes .debug_info 02a100 01a180
 	keep cut.o
 	run --separate-stderr "$CC_BTF" --encode cut.o
-	one_error cut.o
+	one_error cc-btf 1 cut.o
 	[[ $stderr == *"(variable pcpu_pt)"*"DW_OP_addrx: truncated operand"* ]]
 	unchanged cut.o
 }
@@ -354,10 +323,10 @@ elf_patch() {
 		elf_patch step.o bytes .debug_abbrev "${code}2e01111b" "${code}2e01112c"
 		keep step.o
 		run --separate-stderr "$CC_BTF" --encode step.o
-		one_error step.o
+		one_error cc-btf 1 step.o
 		[[ $stderr == "cc-btf: error: step.o: DIE 0x"*"the DIE at 0x"*"DW_AT_low_pc: address index past the end of .debug_addr"* ]]
 		unchanged step.o
-		rm step.o step.o.orig
+		rm step.o
 		n=$((n + 1))
 	done
 	[ "$n" -gt 0 ]
@@ -369,7 +338,7 @@ elf_patch() {
 	elf_patch str.o size .debug_str 4
 	keep str.o
 	run --separate-stderr "$CC_BTF" --encode str.o
-	one_error str.o
+	one_error cc-btf 1 str.o
 	[[ $stderr == *"string offset or index past the end of its section"* ]]
 	unchanged str.o
 }
@@ -386,7 +355,7 @@ elf_patch() {
 	elf_patch tag.o bytes .debug_abbrev 80c0010003251c25 80c0010003251c0b
 	keep tag.o
 	run --separate-stderr "$CC_BTF" --encode tag.o
-	one_error tag.o
+	one_error cc-btf 1 tag.o
 	[[ $stderr == *"DIE 0x"*"(annotation btf_decl_tag)"*"without a string value"* ]]
 	unchanged tag.o
 }
@@ -394,7 +363,7 @@ elf_patch() {
 @test "badinput: a FILE that does not exist" {
 	keep
 	run --separate-stderr "$CC_BTF" --encode missing.o
-	one_error missing.o
+	one_error cc-btf 1 missing.o
 	unchanged
 }
 
@@ -402,7 +371,7 @@ elf_patch() {
 	gcc -g -c t.c -o t.o
 	keep t.o
 	run --separate-stderr "$CC_BTF" --encode -o no/such/dir/t.btf t.o
-	one_error no/such/dir/t.btf
+	one_error cc-btf 1 no/such/dir/t.btf
 	unchanged t.o
 }
 
@@ -410,7 +379,7 @@ elf_patch() {
 	gcc -g -c t.c -o t.o
 	keep t.o
 	run --separate-stderr "$CC_BTF" --encode -o /proc/version t.o
-	one_error /proc/version
+	one_error cc-btf 1 /proc/version
 	unchanged t.o
 }
 
@@ -443,9 +412,9 @@ elf_patch() {
 	printf 'junk' >junk.o
 	keep junk.o
 	run --separate-stderr "$CC_BTF" --encode junk.o good.o
-	one_error junk.o
+	one_error cc-btf 1 junk.o
 	readelf -SW good.o | grep -q ' \.BTF '
-	cmp junk.o.orig junk.o
+	cmp "$(kept junk.o)" junk.o
 }
 
 @test "badinput: usage errors exit 2" {
@@ -488,7 +457,7 @@ elf_patch() {
 @test "badinput: wrapper: an object that cannot be encoded is deleted" {
 	gcc -g -c bad.c -o bad.o	# a stale object make would trust
 	run --separate-stderr "$CC_BTF" gcc -g -c bad.c
-	one_error bad.o
+	one_error cc-btf 1 bad.o
 	[[ $stderr == "cc-btf: error: bad.o: DIE "* ]]
 	[ ! -e bad.o ]
 	[ -z "$(ls -A | grep -v -e '^bad\.c$' -e '^t\.c$')" ]
@@ -497,7 +466,7 @@ elf_patch() {
 @test "badinput: wrapper: with -o in another directory" {
 	mkdir obj
 	run --separate-stderr "$CC_BTF" gcc -g -c bad.c -o obj/bad.o
-	one_error obj/bad.o
+	one_error cc-btf 1 obj/bad.o
 	[ -z "$(ls -A obj)" ]
 }
 
@@ -512,7 +481,7 @@ elf_patch() {
 
 @test "badinput: wrapper --detached: a failure leaves neither object nor .btf" {
 	run --separate-stderr "$CC_BTF" --detached gcc -g -c bad.c
-	one_error bad.o
+	one_error cc-btf 1 bad.o
 	[ ! -e bad.o ]
 	[ ! -e bad.o.btf ]
 }
@@ -530,7 +499,7 @@ elf_patch() {
 	elf_patch text.o symidx .text 99999
 	keep text.o
 	run --separate-stderr "$CC_BTF" --encode text.o
-	one_error text.o
+	one_error cc-btf 1 text.o
 	[[ $stderr == *"relocation 0: symbol 99999 is past the last of its table"* ]]
 	unchanged text.o
 	# btf-link reads no relocation but .debug_btf_addr's

@@ -23,12 +23,11 @@ bats_require_minimum_version 1.5.0
 # The fixtures of this file; the loop test also runs every other one.
 CLANG_FIXTURES="btf-tags btf-tags-b odd-ints"
 
-need_clang() {
-	need_cmd clang pahole bpftool readelf objcopy
-	need_built
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "the expected layouts and sections are those of x86-64"
-}
+# The prerequisites need_tools checks.
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="clang pahole bpftool readelf objcopy cc-btf btf-link"
+# shellcheck disable=SC2034
+NEED_ARCH="x86_64 the expected layouts and sections are those of x86-64"
 
 # cbuild NAME DWARF [CFLAGS...]: tests/fixtures/NAME.c as NAME-dDWARF.o by
 # clang -g -O2, DWARF 5 as its default and 4 with -gdwarf-4, checked.
@@ -106,7 +105,7 @@ expected_line() {
 }
 
 @test "clang: every C fixture, DWARF 5 and 4, as pahole 1.24 (chosen differences only)" {
-	need_clang
+	need_tools
 	local f name version line bad=0 n=0
 	for f in "$FIXTURES"/*.c; do
 		name=$(basename "$f" .c)
@@ -134,7 +133,7 @@ expected_line() {
 }
 
 @test "clang: DWARF 5 per-CPU variables (DW_OP_addrx into .debug_addr) as pahole" {
-	need_clang
+	need_tools
 	local name version
 	for name in percpu percpu-local; do
 		for version in 5 4; do
@@ -156,7 +155,7 @@ expected_line() {
 }
 
 @test "clang: the DWARF 5 index forms (strx, addrx, loclistx, rnglistx, the bases)" {
-	need_clang
+	need_tools
 	cencode btf-tags 5
 	readelf --debug-dump=info btf-tags-d5.o > info
 	local what
@@ -189,7 +188,7 @@ expected_line() {
 }
 
 @test "clang: btf-tags.c: TYPE_TAG and DECL_TAG as pahole, as many" {
-	need_clang
+	need_tools
 	local version kind
 	for version in 5 4; do
 		cencode btf-tags "$version"
@@ -222,7 +221,7 @@ expected_line() {
 }
 
 @test "clang: a C type gets one tag shape in every object, which btf-link merges" {
-	need_clang
+	need_tools
 	cbuild btf-tags 5
 	cbuild btf-tags-b 5
 	"$CC_BTF" --encode btf-tags-d5.o btf-tags-b-d5.o
@@ -243,7 +242,7 @@ expected_line() {
 }
 
 @test "clang: tags through btf-link: as pahole on the image (ld, ld.lld), with --gc-sections too" {
-	need_clang
+	need_tools
 	need_cmd ld
 	local o gc
 	for o in btf-tags btf-tags-b; do
@@ -277,7 +276,7 @@ expected_line() {
 }
 
 @test "clang: tags in a module's split BTF, as pahole --btf_base" {
-	need_clang
+	need_tools
 	need_cmd ld
 	local o
 	for o in btf-tags btf-tags-b; do
@@ -317,7 +316,7 @@ expected_line() {
 }
 
 @test "clang: odd-ints.c: odd-size base types are pahole's __SANITIZED_FAKE_INT__" {
-	need_clang
+	need_tools
 	cencode odd-ints 5
 	# the object has a base type of a size BTF cannot express
 	readelf --debug-dump=info odd-ints-d5.o |
@@ -330,7 +329,7 @@ expected_line() {
 }
 
 @test "clang: -flto and -flto=thin: an error naming LTO, the object deleted; --warn keeps it" {
-	need_clang
+	need_tools
 	local lto
 	for lto in -flto -flto=thin; do
 		run --separate-stderr "$CC_BTF" clang $lto -g -O2 -c "$FIXTURES/percpu.c" -o f.o
@@ -360,14 +359,14 @@ expected_line() {
 }
 
 @test "clang: -gsplit-dwarf (DWARF 5 skeleton units) is refused" {
-	need_clang
+	need_tools
 	run --separate-stderr "$CC_BTF" clang -g -gsplit-dwarf -O2 -c "$FIXTURES/percpu.c" -o s.o
 	[ "$status" -eq 1 ]
 	[[ $stderr == "cc-btf: error: s.o: "*"split DWARF is not supported"* ]]
 }
 
 @test "clang: encoding is deterministic" {
-	need_clang
+	need_tools
 	cbuild btf-tags 5
 	"$CC_BTF" --encode -o one.btf btf-tags-d5.o
 	"$CC_BTF" --encode -o two.btf btf-tags-d5.o

@@ -10,11 +10,12 @@ load test_helper
 
 bats_require_minimum_version 1.5.0
 
-# The layouts below are those of an LP64 ABI (x86_64, aarch64, ...).
-need_tools() {
-	need_cmd gcc pahole
-	[ "$(getconf LONG_BIT)" = 64 ] || skip "the expected layouts are LP64"
-}
+# The prerequisites need_tools checks. The layouts below are those of an
+# LP64 ABI (x86_64, aarch64, ...).
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="gcc pahole"
+# shellcheck disable=SC2034
+NEED_ARCH="lp64 the expected layouts are LP64"
 
 # variant NAME [GCC FLAGS...]: the fixture built with FLAGS, as NAME.btf.
 variant() {
@@ -22,14 +23,6 @@ variant() {
 	shift
 	gcc -g -O2 "$@" -c "$FIXTURES/compare-base.c" -o "$WORK/$name.o"
 	pahole_btf "$WORK/$name.o" "$WORK/$name.btf"
-}
-
-# check_output EXPECTED: $output is EXPECTED, or show both.
-check_output() {
-	if [ "$output" != "$1" ]; then
-		printf 'expected:\n%s\ngot:\n%s\n' "$1" "$output"
-		return 1
-	fi
 }
 
 # struct foo of the reference program: FOO_HEAD, then b, c and flags, FOO_TAIL.

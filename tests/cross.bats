@@ -68,11 +68,6 @@ pahole_serial() {
 		--btf_encode_detached="$out" "$file"
 }
 
-# count_kind DUMP KIND NAME: how many KIND 'NAME' a bpftool dump has.
-count_kind() {
-	grep -c "^\[[0-9]*\] $2 '$3'" "$1" || true
-}
-
 # objects ARCH: each object's .BTF is in ARCH's byte order and says what
 # pahole says of the object.
 objects() {

@@ -29,20 +29,11 @@ ENCODED_FIXTURES="anon-members arrays atomic bitfields dedup enums float-types
 	percpu-local qualifiers recursive typedefs vectors"
 UNSUPPORTED_FIXTURES="unsupported-complex"
 
-need_tools() {
-	need_cmd gcc pahole bpftool readelf objcopy
-	need_built
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "the expected layouts and sections are those of x86-64"
-}
-
-# check_output EXPECTED: $output is EXPECTED, or show both.
-check_output() {
-	if [ "$output" != "$1" ]; then
-		printf 'expected:\n%s\ngot:\n%s\n' "$1" "$output"
-		return 1
-	fi
-}
+# The prerequisites need_tools checks.
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="gcc pahole bpftool readelf objcopy cc-btf btf-link"
+# shellcheck disable=SC2034
+NEED_ARCH="x86_64 the expected layouts and sections are those of x86-64"
 
 # build NAME DWARF: tests/fixtures/NAME.c as $WORK/NAME-dDWARF.o, with
 # DWARF 5 as the compiler's default (no -g flag) and 4 with -gdwarf-4, and

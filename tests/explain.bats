@@ -18,10 +18,9 @@ FEATS=var,float,decl_tag,type_tag,enum64
 FEATS_CF=$FEATS,consistent_func
 FEATS_ALL=$FEATS,consistent_func,optimized_func
 
-need_tools() {
-	need_cmd gcc ld nm objcopy
-	need_built
-}
+# The prerequisites need_tools checks.
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="gcc ld nm objcopy cc-btf btf-link"
 
 # build_prog: explain-a.o and explain-b.o through cc-btf, linked into prog
 # with --gc-sections (ex_unused_gc goes), and `ld -r`ed into rel.o (its
@@ -101,8 +100,7 @@ line() {
 
 @test "explain: optimized_func: a .constprop clone whose parameter was optimized out" {
 	need_tools
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "which rule leaves a clone out depends on the argument registers"
+	need_arch x86_64 "which rule leaves a clone out depends on the argument registers"
 	build_prog
 	nm explain-a.o | grep -q ' ex_opt\.constprop\.' ||
 		skip "$(gcc -dumpversion) made no .constprop clone of ex_opt at -O2"

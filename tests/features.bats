@@ -17,11 +17,11 @@ PAHOLE_DEFAULT="encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,c
 # What btf-link makes without --btf_features: pahole 1.24 --btf_gen_floats.
 LEGACY="var,float,decl_tag,type_tag,enum64,reproducible_build"
 
-need_link() {
-	need_cmd gcc ld
-	need_built
-	[ "$(uname -m)" = x86_64 ] || skip "link.lds is x86-64's"
-}
+# The prerequisites need_tools checks.
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="gcc ld cc-btf btf-link"
+# shellcheck disable=SC2034
+NEED_ARCH="x86_64 link.lds is x86-64's"
 
 # features_of ARGS...: the features `btf-link -v ARGS... missing` reports
 # (it reports those of --btf_features before it opens the file).
@@ -107,7 +107,7 @@ ignored_of() {
 	[ "$(tr , '\n' <<< "$order" | grep -xF -f <(tr , '\n' <<< "$supported") |
 	     paste -sd,)" = "$supported" ]
 	# each one listed is accepted by a link, each one not listed refused
-	need_link
+	need_tools
 	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
 	ld -T "$FIXTURES/link.lds" -o prog f.o
 	for n in $(tr , ' ' <<< "$order"); do
@@ -144,7 +144,7 @@ same_as_pahole() {
 }
 
 @test "features: float off writes FLOATs as pahole 1.24 without --btf_gen_floats" {
-	need_link
+	need_tools
 	need_cmd pahole bpftool
 	make_prog
 	same_as_pahole var,decl_tag,type_tag,enum64
@@ -159,7 +159,7 @@ same_as_pahole() {
 }
 
 @test "features: var off leaves out VARs and DATASECs, as --skip_encoding_btf_vars" {
-	need_link
+	need_tools
 	need_cmd pahole bpftool
 	make_prog
 	same_as_pahole float,decl_tag,type_tag,enum64 --btf_gen_floats --skip_encoding_btf_vars
@@ -171,7 +171,7 @@ same_as_pahole() {
 }
 
 @test "features: enum64 off makes every enum a 32-bit unsigned ENUM, as --skip_encoding_btf_enum64" {
-	need_link
+	need_tools
 	need_cmd pahole bpftool
 	make_prog
 	same_as_pahole float,var,decl_tag,type_tag --btf_gen_floats --skip_encoding_btf_enum64
@@ -183,7 +183,7 @@ same_as_pahole() {
 }
 
 @test "features: every feature off is pahole 1.24 with every legacy flag off" {
-	need_link
+	need_tools
 	need_cmd pahole bpftool
 	make_prog
 	same_as_pahole "" --skip_encoding_btf_vars --skip_encoding_btf_enum64 \
@@ -202,7 +202,7 @@ same_as_pahole() {
 	local P f
 	need_lab_pahole
 	P=$LAB_PAHOLE
-	need_link
+	need_tools
 	make_prog
 	for f in "" var float enum64 var,float float,enum64 \
 		 encode_force,var,float,enum64,decl_tag,type_tag \
@@ -228,7 +228,7 @@ bad_name_prog() {
 }
 
 @test "features: an invalid variable name stops the link; encode_force leaves the VAR out" {
-	need_link
+	need_tools
 	need_cmd bpftool
 	bad_name_prog
 	cp prog prog.orig
@@ -249,7 +249,7 @@ bad_name_prog() {
 }
 
 @test "features: an invalid variable name against pahole 1.24 --btf_encode_force" {
-	need_link
+	need_tools
 	need_cmd pahole
 	bad_name_prog
 	"$BTF_LINK" --btf_features=var,float,decl_tag,type_tag,enum64,encode_force -o ours.btf prog
@@ -324,7 +324,7 @@ expected_tags() {
 }
 
 @test "features: decl_tag_kfuncs tags exactly the kfuncs of the image's .BTF_ids" {
-	need_link
+	need_tools
 	need_cmd bpftool python3 objcopy readelf
 	kfunc_prog prog -T "$FIXTURES/link.lds"
 	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o ours.btf prog
@@ -348,7 +348,7 @@ expected_tags() {
 }
 
 @test "features: no kfunc tags without decl_tag_kfuncs, nor without decl_tag" {
-	need_link
+	need_tools
 	need_cmd bpftool
 	kfunc_prog prog -T "$FIXTURES/link.lds"
 	"$BTF_LINK" --btf_features=decl_tag -o a.btf prog
@@ -371,7 +371,7 @@ expected_tags() {
 }
 
 @test "features: decl_tag_kfuncs on raw BTF is an error: there is no .BTF_ids" {
-	need_link
+	need_tools
 	kfunc_prog prog -T "$FIXTURES/link.lds"
 	section_bytes prog .BTF archive.bin
 	# one member: -f, or btf-link would take it for final BTF
@@ -388,7 +388,7 @@ expected_tags() {
 	local P f
 	need_lab_pahole
 	P=$LAB_PAHOLE
-	need_link
+	need_tools
 	kfunc_prog prog -T "$FIXTURES/link.lds"
 	kfunc_prog mod.ko -r
 	for f in decl_tag,decl_tag_kfuncs decl_tag_kfuncs decl_tag \
@@ -404,7 +404,7 @@ expected_tags() {
 }
 
 @test "features: type_tag and decl_tag off, on clang's tags (pahole's members), as pahole 1.24" {
-	need_link
+	need_tools
 	need_cmd clang pahole bpftool
 	clang -g -O2 -c "$FIXTURES/feature-tags.c" -o tags.o
 	LLVM_OBJCOPY=objcopy pahole -J tags.o

@@ -21,10 +21,9 @@ FEATS_CF=$FEATS,consistent_func
 FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
 
-need_tools() {
-	need_cmd gcc bpftool nm python3 objcopy
-	need_built
-}
+# The prerequisites need_tools checks.
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="gcc bpftool nm python3 objcopy cc-btf btf-link"
 
 # build_prog: funcs-a.o and funcs-b.o through cc-btf, linked into prog.
 build_prog() {
@@ -146,8 +145,7 @@ build_opt() {
 clones_as_predicted() {
 	need_tools
 	need_cmd readelf
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "tests/funcs-clones.py knows x86-64's argument registers"
+	need_arch x86_64 "tests/funcs-clones.py knows x86-64's argument registers"
 	build_opt "$@"
 	"$ABTF_TOP/tests/funcs-clones.py" optprog > verdicts
 	cat verdicts
@@ -182,8 +180,7 @@ clones_as_predicted() {
 @test "optimized_func: in a relocatable file (a module), by pahole's rules for one" {
 	need_tools
 	need_cmd readelf ld
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "tests/funcs-clones.py knows x86-64's argument registers"
+	need_arch x86_64 "tests/funcs-clones.py knows x86-64's argument registers"
 	build_opt
 	build_prog
 	"$BTF_LINK" -o base.btf prog
@@ -290,8 +287,7 @@ unused_last(a, b, unused)"
 clang_as_pahole() {
 	need_tools
 	need_cmd clang
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "funcs-clang.c's verdicts are those of x86-64's registers"
+	need_arch x86_64 "funcs-clang.c's verdicts are those of x86-64's registers"
 	build_clang "$@"
 	# what the verdicts stand on: every function out of line, and no
 	# DW_CC_nocall (clang 14 writes none), so clang's rule applies

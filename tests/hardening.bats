@@ -37,43 +37,6 @@ setup() {
 	EOF
 }
 
-# keep FILE...: remember FILEs and the directory listing, to check later.
-keep() {
-	local f
-	for f in "$@"; do
-		cp "$f" "$WORK/$(basename "$f").orig"
-	done
-	ls -A >"$WORK/listing"
-}
-
-# unchanged FILE...: as kept, and no new file (a temporary one) around.
-unchanged() {
-	local f
-	for f in "$@"; do
-		cmp "$WORK/$(basename "$f").orig" "$f" ||
-			{ echo "$f was changed"; return 1; }
-	done
-	diff -u "$WORK/listing" <(ls -A)
-}
-
-# refused TOOL STATUS WANT...: the last run exited STATUS (not a signal),
-# printed nothing on stdout and one line on stderr holding each WANT.
-refused() {
-	local tool=$1 want_status=$2 w
-	shift 2
-	if [ "$status" -ne "$want_status" ] || [ -n "$output" ] ||
-	   [ "${#stderr_lines[@]}" -ne 1 ] ||
-	   [[ ${stderr_lines[0]} != "$tool: error: "* ]]; then
-		printf 'want exit %s and one "%s: error:" line\n' "$want_status" "$tool"
-		printf 'got exit %s, stdout:\n%s\nstderr:\n%s\n' "$status" "$output" "$stderr"
-		return 1
-	fi
-	for w in "$@"; do
-		[[ ${stderr_lines[0]} == *"$w"* ]] ||
-			{ echo "stderr lacks '$w': $stderr"; return 1; }
-	done
-}
-
 # archive OUT MEMBER...: the members (raw BTF files) one after another, as
 # a linker concatenates .BTF sections of 4-byte alignment.
 archive() {
@@ -105,7 +68,7 @@ archive() {
 	archive arch.bin full.btf fwd.btf
 	keep arch.bin
 	run --separate-stderr timeout 60 "$BTF_LINK" -o out.btf arch.bin
-	refused btf-link 2 "arch.bin: .BTF member 1 at byte" \
+	one_error btf-link 2 "arch.bin: .BTF member 1 at byte" \
 		"type [3] FWD 'opaque'" "type set (both must be 0)"
 	unchanged arch.bin
 }
@@ -130,7 +93,7 @@ archive() {
 @test "hardening: wrapper mode: an object that fails to encode is removed" {
 	printf '_Complex double z;\nint n;\n' >cx.c
 	run --separate-stderr timeout 60 "$CC_BTF" gcc -g -c cx.c -o cx.o
-	refused cc-btf 1 "cx.o: DIE 0x" "(base type complex double)"
+	one_error cc-btf 1 "cx.o: DIE 0x" "(base type complex double)"
 	[ ! -e cx.o ]
 }
 
@@ -141,13 +104,13 @@ archive() {
 	python3 "$CRAFT" align align.o .data 0x40000000
 	keep align.o
 	run --separate-stderr timeout 60 "$CC_BTF" --encode align.o
-	refused cc-btf 1 "align.o: section " "sh_addralign" "(1073741824)"
+	one_error cc-btf 1 "align.o: section " "sh_addralign" "(1073741824)"
 	unchanged align.o
 	gcc -g -O2 -c fwd.c -o odd.o
 	python3 "$CRAFT" align odd.o .text 12
 	keep odd.o
 	run --separate-stderr timeout 60 "$CC_BTF" --encode odd.o
-	refused cc-btf 1 "odd.o: section " "not a power of two" "(12)"
+	one_error cc-btf 1 "odd.o: section " "not a power of two" "(12)"
 	unchanged odd.o
 }
 
@@ -159,7 +122,7 @@ archive() {
 	python3 "$CRAFT" align prog .text 0x800000000
 	keep prog
 	run --separate-stderr timeout 60 "$BTF_LINK" prog
-	refused btf-link 2 "prog: section " "sh_addralign" "(34359738368)"
+	one_error btf-link 2 "prog: section " "sh_addralign" "(34359738368)"
 	unchanged prog
 }
 
@@ -180,10 +143,10 @@ archive() {
 			"$WORK/rss" "$BTF_LINK" -o out.btf "z-$kind.bin"
 		[ "$(tail -n 1 "$WORK/rss")" -lt 262144 ]	# KB
 		if [ "$kind" = zeros ]; then
-			refused btf-link 2 "z-$kind.bin: .BTF member 0 at byte 0: " \
+			one_error btf-link 2 "z-$kind.bin: .BTF member 0 at byte 0: " \
 				"byte 0 of its inflated BTF: bad BTF magic"
 		else
-			refused btf-link 2 "z-$kind.bin: .BTF member 0 at byte 0: " \
+			one_error btf-link 2 "z-$kind.bin: .BTF member 0 at byte 0: " \
 				"its header says 4293918745 bytes inflated, of which its BTF header covers 25"
 		fi
 		unchanged "z-$kind.bin"
@@ -197,7 +160,7 @@ archive() {
 	python3 "$CRAFT" symndx sym.o use 0xfe00
 	keep sym.o
 	run --separate-stderr timeout 60 "$CC_BTF" --encode sym.o
-	refused cc-btf 1 "sym.o: section " ": symbol " "past the last section"
+	one_error cc-btf 1 "sym.o: section " ": symbol " "past the last section"
 	unchanged sym.o
 }
 
@@ -247,7 +210,7 @@ bad_member() {
 	archive arch.bin full.btf fwd.btf
 	keep arch.bin
 	run --separate-stderr timeout 60 "$BTF_LINK" -o out.btf arch.bin
-	refused btf-link 2 "arch.bin: .BTF member 1 at byte" "$@"
+	one_error btf-link 2 "arch.bin: .BTF member 1 at byte" "$@"
 	unchanged arch.bin
 }
 
@@ -269,7 +232,7 @@ bad_member() {
 	python3 "$CRAFT" btf fwd.btf int-200
 	keep fwd.btf
 	run --separate-stderr timeout 60 "$BTF_LINK" -o out.btf fwd.btf
-	refused btf-link 2 "fwd.btf: the final BTF breaks the kernel's BTF rules" \
+	one_error btf-link 2 "fwd.btf: the final BTF breaks the kernel's BTF rules" \
 		"type [4] INT 'int': INT of more than 128 bits"
 	unchanged fwd.btf
 }
@@ -299,7 +262,7 @@ bad_member() {
 	EOF
 	keep cx.o
 	run --separate-stderr timeout 60 "$CC_BTF" --encode cx.o
-	refused cc-btf 1 'cx.o: DIE 0x' '(base type \x1bomplex double)'
+	one_error cc-btf 1 'cx.o: DIE 0x' '(base type \x1bomplex double)'
 	[[ $stderr != *$'\x1b'* ]]
 	unchanged cx.o
 }

@@ -21,7 +21,7 @@
 load test_helper
 E2E_KERNEL=6.12
 E2E_CC=clang
-load kernel/e2e
+load lib/e2e
 
 bats_require_minimum_version 1.5.0
 

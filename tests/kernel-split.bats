@@ -8,7 +8,6 @@
 # (tests/split.bats has the same shapes in a few lines of C).
 
 load test_helper
-load split
 
 bats_require_minimum_version 1.5.0
 
@@ -39,7 +38,7 @@ setup_file() {
 	# what issue #9 saw: udp_tunnel_nic_flush() takes the module's struct,
 	# not the base's FWD
 	bpftool -B base.btf btf dump file ours.btf > mod.dump
-	[ "$(count mod.dump FWD udp_tunnel_nic)" -eq 0 ]
+	[ "$(count_kind mod.dump FWD udp_tunnel_nic)" -eq 0 ]
 	local nic
 	nic=$(id_of mod.dump STRUCT udp_tunnel_nic)
 	[ -n "$nic" ]

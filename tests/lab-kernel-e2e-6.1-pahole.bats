@@ -17,7 +17,7 @@
 load test_helper
 E2E_KERNEL=6.1
 E2E_LAUNCHER=ccache-distcc
-load kernel/e2e
+load lib/e2e
 
 bats_require_minimum_version 1.5.0
 

@@ -18,7 +18,7 @@
 
 load test_helper
 E2E_KERNEL=6.12
-load kernel/e2e
+load lib/e2e
 
 bats_require_minimum_version 1.5.0
 

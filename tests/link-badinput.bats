@@ -144,24 +144,6 @@ craft() {
 	EOF
 }
 
-# keep FILE...: remember FILEs and the directory listing, to check later.
-keep() {
-	local f
-	for f in "$@"; do
-		cp "$f" "$WORK/$f.orig"
-	done
-	ls -A > "$WORK/listing"
-}
-
-# unchanged FILE...: as kept, and no new file (output, temporary) around.
-unchanged() {
-	local f
-	for f in "$@"; do
-		cmp "$WORK/$f.orig" "$f" || { echo "$f was changed"; return 1; }
-	done
-	diff -u "$WORK/listing" <(ls -A)
-}
-
 # fails_with ERROR CMD...: CMD exits 2 with nothing on stdout and the one
 # line "btf-link: error: ERROR" on stderr (ERROR ending in '*': a prefix).
 fails_with() {

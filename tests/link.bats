@@ -35,12 +35,11 @@ LINK_LDS=$FIXTURES/link.lds
 SUBSECTION_VARS="pcpu_a_mostly pcpu_a_shared pcpu_first pcpu_gc_kept pcpu_gc_mostly"
 SUBSECTION_VARS_GC="pcpu_a_mostly pcpu_a_shared pcpu_first pcpu_gc_kept"
 
-need_tools() {
-	need_cmd gcc ld pahole bpftool readelf objcopy objdump
-	need_built
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "link.lds and the expected layouts are those of x86-64"
-}
+# The prerequisites need_tools checks.
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="gcc ld pahole bpftool readelf objcopy objdump cc-btf btf-link"
+# shellcheck disable=SC2034
+NEED_ARCH="x86_64 link.lds and the expected layouts are those of x86-64"
 
 # pahole_ref FILE OUT [PAHOLE ARGS...]: pahole's BTF of FILE with the
 # kernel's flags, but serially: with -j, which of two same-named static
@@ -97,19 +96,6 @@ objs() {
 	for n in $PROG_OBJS; do
 		printf '%s ' "$1/$n.o"
 	done
-}
-
-# check_output EXPECTED: $output is EXPECTED, or show both.
-check_output() {
-	if [ "$output" != "$1" ]; then
-		printf 'expected:\n%s\ngot:\n%s\n' "$1" "$output"
-		return 1
-	fi
-}
-
-# count_kind DUMP KIND NAME: how many KIND 'NAME' a bpftool dump has.
-count_kind() {
-	grep -c "^\[[0-9]*\] $2 '$3'" "$1" || true
 }
 
 # members_placed FILE N: btf-link -v says FILE has N members, all N

@@ -18,12 +18,11 @@ bats_require_minimum_version 1.5.0
 
 CFLAGS_SPLIT="-g -O2 -ffunction-sections -fdata-sections"
 
-need_tools() {
-	need_cmd gcc ld pahole bpftool
-	need_built
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "link.lds is the layout of x86-64"
-}
+# The prerequisites need_tools checks.
+# shellcheck disable=SC2034 # read by need_tools
+NEED_TOOLS="gcc ld pahole bpftool cc-btf btf-link"
+# shellcheck disable=SC2034
+NEED_ARCH="x86_64 link.lds is the layout of x86-64"
 
 # split_fixture NAME ROLE...: vmlinux from NAME.c -DBASE, linked with
 # link.lds, its BTF linked; mod.o: `ld -r` of NAME.c built -DROLE for each
@@ -48,7 +47,6 @@ split_fixture() {
 	bpftool -B vmlinux btf dump file mod.o > mod.dump
 }
 
-load split
 
 @test "split: a struct the base has as a FWD, defined in the module (udp_tunnel.ko)" {
 	need_tools
@@ -59,7 +57,7 @@ load split
 	nic=$(id_of mod.dump STRUCT tunnel_nic)
 	[ -n "$nic" ]
 	[ "$(ptr_target mod.dump "$(param_type mod.dump tunnel_nic_sync)")" = "$nic" ]
-	[ "$(count mod.dump FWD tunnel_nic)" -eq 0 ]
+	[ "$(count_kind mod.dump FWD tunnel_nic)" -eq 0 ]
 }
 
 @test "split: a FWD in one module object, the struct in another (udf.ko)" {
@@ -68,8 +66,8 @@ load split
 	same_btf --base vmlinux ref.btf mod.o
 	# sb_info points to the one full nls_table; no FWD is left
 	local nls sbi ptr
-	[ "$(count mod.dump STRUCT nls_table)" -eq 1 ]
-	[ "$(count mod.dump FWD nls_table)" -eq 0 ]
+	[ "$(count_kind mod.dump STRUCT nls_table)" -eq 1 ]
+	[ "$(count_kind mod.dump FWD nls_table)" -eq 0 ]
 	nls=$(id_of mod.dump STRUCT nls_table)
 	sbi=$(id_of mod.dump STRUCT sb_info)
 	ptr=$(sed -n "/^\[$sbi\] STRUCT /{n;s/.*'nls_map' type_id=\([0-9]*\) .*/\1/p;}" mod.dump)
@@ -80,8 +78,8 @@ load split
 	need_tools
 	split_fixture split-fwd-dup FULL1 FWD FULL3
 	same_btf --base vmlinux ref.btf mod.o
-	[ "$(count mod.dump STRUCT cur)" -eq 1 ]
-	[ "$(count mod.dump STRUCT ops)" -eq 1 ]
+	[ "$(count_kind mod.dump STRUCT cur)" -eq 1 ]
+	[ "$(count_kind mod.dump STRUCT ops)" -eq 1 ]
 }
 
 @test "split: the xfs.ko shape without a base: one struct, as pahole, in one link" {
@@ -104,7 +102,7 @@ load split
 	if grep -q 'linking again' vv; then return 1; fi
 	same_btf ref.btf ours.btf
 	bpftool btf dump file ours.btf > ours.dump
-	[ "$(count ours.dump STRUCT cur)" -eq 1 ]
+	[ "$(count_kind ours.dump STRUCT cur)" -eq 1 ]
 	"$BTF_LINK" -j1 -o j1.btf all.o
 	"$BTF_LINK" -j4 -o j4.btf all.o
 	cmp ours.btf j1.btf

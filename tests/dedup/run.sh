@@ -50,15 +50,12 @@ mkdir -p "$WORK"
 [ -n "${DEDUP_WORK:-}" ] || trap 'rm -rf "$WORK"' EXIT
 [ -z "$KEEP" ] || mkdir -p "$KEEP"
 
-# The oracle, built against this build's library.
-san=
-readelf -dW "$BUILD/libarchive-btf.so" 2>/dev/null | grep libasan >/dev/null &&
-	san="-fsanitize=address,undefined"
-gcc -O2 -g $san -I"$TOP/libarchive-btf" -I"$TOP/tests/dedup" \
-	"$TOP/tests/dedup/oracle.c" "$TOP/tests/dedup/btf_equiv.c" \
-	"$TOP/tests/dedup/test_link.c" \
-	-L"$BUILD" -larchive-btf -lbpf -Wl,-rpath,"$BUILD" \
-	-o "$WORK/dedup-oracle" || exit 2
+# The oracle, built against this build's library as tests/link-kernel.bats
+# builds it.
+ABTF_TOP=$TOP ABTF_BUILD=$BUILD
+# shellcheck source=tests/lib/build.bash
+. "$TOP/tests/lib/build.bash"
+dedup_oracle_prog "$WORK/dedup-oracle" || exit 2
 export ORACLE=$WORK/dedup-oracle CC_BTF=$BUILD/bin/cc-btf
 export BTF_LINK=$BUILD/bin/btf-link GEN=$TOP/tests/dedup/gen.py
 

@@ -1,5 +1,6 @@
-# Shared by tests/kernel-e2e*.bats: run tests/kernel/e2e.sh's phases for
-# the kernel the file names (E2E_KERNEL, set before loading this).
+# Shared by tests/kernel-e2e*.bats and tests/lab-kernel-e2e*.bats (load
+# lib/e2e): run tests/kernel/e2e.sh's phases for the kernel the file
+# names (E2E_KERNEL, set before loading this).
 # shellcheck shell=bash
 
 E2E_SH=$ABTF_TOP/tests/kernel/e2e.sh

@@ -1,0 +1,59 @@
+# Programs and objects built at test time: fixtures through the compiler
+# or cc-btf, and test programs against this build's shared library (also
+# sourced by tests/dedup/run.sh, with ABTF_TOP and ABTF_BUILD set).
+# shellcheck shell=bash
+
+# fixture_obj NAME [CFLAGS...]: compile tests/fixtures/NAME.c to NAME.o in $WORK.
+fixture_obj() {
+	local name=$1
+	shift
+	gcc -g -O2 "$@" -c "$FIXTURES/$name.c" -o "$WORK/$name.o"
+}
+
+# cc_btf_prog OUT [OBJDIR]: the "vmlinux" of tests/link.bats: the fixtures
+# link-main.c, link-a.c, link-gc.c and link-b.c (that link order) through
+# cc-btf into OBJDIR (default: objs), linked with tests/fixtures/link.lds.
+cc_btf_prog() {
+	local out=$1 dir=${2:-objs} n
+	mkdir -p "$dir"
+	for n in main a gc b; do
+		"$CC_BTF" gcc -g -O2 -ffunction-sections -fdata-sections \
+			-c "$FIXTURES/link-$n.c" -o "$dir/$n.o"
+	done
+	ld -T "$FIXTURES/link.lds" -o "$out" "$dir/"{main,a,gc,b}.o
+}
+
+# lib_san_flags: the compiler flags a program linked with this build's
+# shared library needs: a sanitizer build's wants its runtime first
+# (ASan + UBSan); fails, saying so, when there is no shared library.
+lib_san_flags() {
+	local so=$ABTF_BUILD/libarchive-btf.so dyn
+	[ -e "$so" ] || {
+		echo "no shared library in $ABTF_BUILD"
+		return 1
+	}
+	dyn=$(readelf -dW "$so") || return 1
+	[[ $dyn != *libasan* ]] || echo "-fsanitize=address,undefined"
+}
+
+# dedup_oracle_prog OUT: tests/dedup/oracle.c (a link against libbpf's
+# dedup alone, by meaning) built against this build's shared library.
+dedup_oracle_prog() {
+	local san
+	san=$(lib_san_flags) || { echo "$san"; return 1; }
+	# shellcheck disable=SC2086 # none or two flags
+	gcc $san -O2 -g -I"$ABTF_TOP/libarchive-btf" -I"$ABTF_TOP/tests/dedup" \
+		"$ABTF_TOP/tests/dedup/oracle.c" "$ABTF_TOP/tests/dedup/btf_equiv.c" \
+		"$ABTF_TOP/tests/dedup/test_link.c" \
+		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
+}
+
+# dedup_diff_prog OUT: tests/fixtures/dedup-diff.c built against this
+# build's shared library (tests/dedup-diff.bats says what it checks).
+dedup_diff_prog() {
+	local san
+	san=$(lib_san_flags) || { echo "$san"; return 1; }
+	# shellcheck disable=SC2086 # none or two flags
+	gcc $san -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-diff.c" \
+		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
+}

@@ -1,0 +1,80 @@
+# The tools under test, where they are built, and the prerequisites a
+# test checks before it runs: missing ones skip, or fail under
+# ABTF_STRICT=1; tools of this build that are missing always fail.
+# shellcheck shell=bash
+
+ABTF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ABTF_BUILD=${ABTF_BUILD:-$ABTF_TOP/build}
+CC_BTF=$ABTF_BUILD/bin/cc-btf
+BTF_LINK=$ABTF_BUILD/bin/btf-link
+# shellcheck disable=SC2034 # for the test files
+FIXTURES=$ABTF_TOP/tests/fixtures
+export PATH="$ABTF_BUILD/bin:$PATH"
+
+# unavailable WHY: a prerequisite of the test is missing: skip (never
+# pass), or fail under ABTF_STRICT=1 (.ci/run), where tests/install-deps.sh
+# has installed everything and a skip would hide a check that was not made.
+unavailable() {
+	if [ "${ABTF_STRICT:-0}" = 1 ]; then
+		echo "$1 (ABTF_STRICT=1: tests/install-deps.sh should have made it available)"
+		return 1
+	fi
+	skip "$1"
+}
+
+# need_cmd CMD...: the tools the test needs are installed.
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || unavailable "$c is not installed"
+	done
+}
+
+# need_built: fail (never skip) when the tools under test are missing:
+# a build that failed must not pass as a run with nothing to test.
+need_built() {
+	local t
+	for t in "$CC_BTF" "$BTF_LINK"; do
+		[ -x "$t" ] && continue
+		echo "${t##*/} is not built ($t): run make first (or set ABTF_BUILD)"
+		return 1
+	done
+}
+
+# need_arch ARCH WHY: the machine is ARCH (as uname -m names it; lp64: any
+# with a 64-bit long), or the test skips, saying WHY: the expectations are
+# that ABI's, and no package makes another machine one.
+need_arch() {
+	case $1 in
+	lp64) [ "$(getconf LONG_BIT)" = 64 ] ;;
+	*) [ "$(uname -m)" = "$1" ] ;;
+	esac || skip "$2"
+}
+
+# need_tools: the prerequisites the test file sets for its tests:
+# NEED_TOOLS, the commands installed (need_cmd), where cc-btf or btf-link
+# means this build's (need_built, after the others); NEED_ARCH, when set,
+# "ARCH WHY" for need_arch.
+need_tools() {
+	local t cmds=() built=
+	for t in $NEED_TOOLS; do
+		case $t in
+		cc-btf|btf-link) built=1 ;;
+		*) cmds+=("$t") ;;
+		esac
+	done
+	need_cmd "${cmds[@]}"
+	[ -z "$built" ] || need_built
+	[ -z "${NEED_ARCH:-}" ] || need_arch "${NEED_ARCH%% *}" "${NEED_ARCH#* }"
+}
+
+# need_lab_pahole: upstream pahole (v1.30 or later, built from source in
+# the lab), named by ABTF_LAB_PAHOLE (default /work/lab/dwarves/build/pahole),
+# in LAB_PAHOLE. The tests that need it are tagged upstream, and only make
+# check-upstream runs them: there a missing pahole fails the test.
+need_lab_pahole() {
+	LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+	[ -x "$LAB_PAHOLE" ] && return 0
+	echo "no upstream pahole at $LAB_PAHOLE: make check-upstream needs one (ABTF_LAB_PAHOLE=PATH)"
+	return 1
+}
