@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The encoder's intermediate representation, shared by encoder.c (one
- * object: DWARF units, symbols, functions, variables, the .debug_btf_addr slots)
- * and dwarf_types.c (one DWARF type DIE -> BTF types).
+ * The encoder's intermediate representation, shared by the encoder's
+ * modules (encoder.c and enc_*.c, enc.h: one object's DWARF units, symbols,
+ * functions, variables, the .debug_btf_addr slots) and dwarf_types.c (one
+ * DWARF type DIE -> BTF types); and the ways to relocated DWARF
+ * (dwarf_reloc.c, dwarf_dwfl.c).
  *
  * Types are first built as "nodes": one node per BTF type, numbered in
  * creation order, node i becoming BTF type ID i + 1. A node is created and
@@ -218,5 +220,32 @@ Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel);
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
 			     const unsigned char *p, uint32_t *shndx);
 void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel);
+
+/*
+ * libdwfl's way to relocated DWARF (dwarf_dwfl.c), for what
+ * abtf__dwarf_open_rel() does not take. Zeroed: not open.
+ */
+struct Dwfl;
+struct Dwfl_Module;
+
+struct dwarf_dwfl {
+	struct Dwfl *dwfl;
+	struct Dwfl_Module *mod;	/* set once open */
+};
+
+/*
+ * The object at @path, its DWARF relocated and decompressed by libdwfl, as
+ * an Elf that dwarf_dwfl__close() ends. NULL: dwarf_dwfl__errmsg() says why.
+ */
+Elf *dwarf_dwfl__open(struct dwarf_dwfl *d, const char *path);
+const char *dwarf_dwfl__errmsg(void);
+/*
+ * The section of the address *@addr in libdwfl's layout of the object's
+ * sections, and in *@addr the offset in it. 0, or 1: in no section.
+ */
+int dwarf_dwfl__section_of(const struct dwarf_dwfl *d, uint64_t *addr,
+			   uint32_t *shndx);
+/* Idempotent. */
+void dwarf_dwfl__close(struct dwarf_dwfl *d);
 
 #endif /* __ABTF_ENCODER_H */
