@@ -19,34 +19,17 @@ bats_require_minimum_version 1.5.0
 
 FIXTURE=dwfl-tls
 
-need_tools() {
-	need_cmd gcc pahole bpftool readelf pkg-config timeout
-	need_built
-	[ "$(uname -m)" = x86_64 ] ||
-		skip "the objects' ways are those of an x86-64 host's gcc"
-}
+# shellcheck disable=SC2034
+NEED_TOOLS="gcc pahole bpftool readelf pkg-config timeout cc-btf btf-link"
+# shellcheck disable=SC2034
+NEED_ARCH="x86_64 the objects' ways are those of an x86-64 host's gcc"
 
 # dwarf_way OBJ WAY...: tests/unit/dwarf-way.c, built once per test,
 # says each OBJ's DWARF is opened WAY (dwarf_reloc or libdwfl).
 dwarf_way() {
-	local lib=$ABTF_TOP/libarchive-btf san=() s src=()
-	for s in enc_obj.c enc_dwarf.c dwarf_dwfl.c dwarf_reloc.c dwarf_read.c \
-		elf_read.c util.c hashmap.c; do
-		src+=("$lib/$s")
-	done
-	if [ ! -x dwarf-way ]; then
-		echo 'int main(void){return 0;}' > probe.c
-		gcc -fsanitize=address,undefined -o probe probe.c 2>/dev/null &&
-			san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
-		# shellcheck disable=SC2046
-		gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -Wall -Wextra \
-			-Wno-unused-parameter -Wno-missing-field-initializers \
-			"${san[@]}" -I"$lib" -I"$ABTF_TOP/tests/unit" \
-			$(pkg-config --cflags libelf libdw) -o dwarf-way \
-			"$ABTF_TOP/tests/unit/dwarf-way.c" \
-			"$ABTF_TOP/tests/unit/unit.c" "${src[@]}" \
-			$(pkg-config --libs libbpf libelf libdw zlib)
-	fi
+	[ -x dwarf-way ] ||
+		unit_prog dwarf-way enc_obj.c enc_dwarf.c dwarf_dwfl.c \
+			dwarf_reloc.c dwarf_read.c elf_read.c util.c hashmap.c
 	run timeout 60 ./dwarf-way "$@"
 	echo "$output"
 	[ "$status" -eq 0 ]

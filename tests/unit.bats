@@ -11,28 +11,13 @@
 
 load test_helper
 
-# unit NAME SOURCE...: compile tests/unit/NAME.c with the library's
-# SOURCEs (file names under libarchive-btf/), run it in the test's own
-# directory, bounded; it prints nothing and exits 0 when every check holds.
+# unit NAME SOURCE...: tests/unit/NAME.c with the library's SOURCEs
+# (unit_prog), run in the test's own directory, bounded; it prints
+# nothing and exits 0 when every check holds.
 unit() {
 	need_cmd gcc pkg-config timeout
-	local name=$1 lib=$ABTF_TOP/libarchive-btf src=() san=() s
-	shift
-	for s in "$@"; do
-		src+=("$lib/$s")
-	done
-	echo 'int main(void){return 0;}' > probe.c
-	# shellcheck disable=SC2054
-	gcc -fsanitize=address,undefined -o probe probe.c 2>/dev/null &&
-		san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
-	# shellcheck disable=SC2046
-	gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Wno-unused-parameter \
-		-Wno-missing-field-initializers "${san[@]}" -I"$lib" \
-		-I"$ABTF_TOP/tests/unit" $(pkg-config --cflags libelf) \
-		-o "$name" "$ABTF_TOP/tests/unit/$name.c" \
-		"$ABTF_TOP/tests/unit/unit.c" "${src[@]}" \
-		$(pkg-config --libs libbpf libelf zlib)
-	run timeout 60 "./$name"
+	unit_prog "$@"
+	run timeout 60 "./$1"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]

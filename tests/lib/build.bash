@@ -57,3 +57,25 @@ dedup_diff_prog() {
 	gcc $san -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-diff.c" \
 		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
 }
+
+# unit_prog NAME SOURCE...: tests/unit/NAME.c built as ./NAME with
+# tests/unit/unit.c (the unit tests' shared checks) and the library's
+# SOURCEs (paths under libarchive-btf/), under ASan and UBSan where gcc
+# has them.
+unit_prog() {
+	local name=$1 lib=$ABTF_TOP/libarchive-btf src=() san=() s
+	shift
+	for s in "$@"; do
+		src+=("$lib/$s")
+	done
+	echo 'int main(void){return 0;}' > probe.c
+	gcc -fsanitize=address,undefined -o probe probe.c 2>/dev/null &&
+		san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+	# shellcheck disable=SC2046 # pkg-config's words
+	gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Wno-unused-parameter \
+		-Wno-missing-field-initializers "${san[@]}" -I"$lib" \
+		-I"$ABTF_TOP/tests/unit" $(pkg-config --cflags libelf libdw) \
+		-o "$name" "$ABTF_TOP/tests/unit/$name.c" \
+		"$ABTF_TOP/tests/unit/unit.c" "${src[@]}" \
+		$(pkg-config --libs libbpf libelf libdw zlib)
+}
