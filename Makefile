@@ -81,7 +81,7 @@ ABTF_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -fPIC -fvisibility=hidden \
 		   -DABTF_VERSION='"$(VERSION)"' -MMD -MP
 ABTF_LDFLAGS	:= $(SAN_FLAGS)
 
-LIB_SRCS	:= $(wildcard libarchive-btf/*.c)
+LIB_SRCS	:= $(wildcard libarchive-btf/*/*.c)
 LIB_OBJS	:= $(patsubst %.c,$(OUT)/%.o,$(LIB_SRCS))
 LIB_A		:= $(OUT)/libarchive-btf.a
 LIB_RELOC	:= $(OUT)/libarchive-btf/libarchive-btf.o

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The library's containers (libarchive-btf/util.c's abtf__grow() and string
+# The library's containers (libarchive-btf/util/util.c's abtf__grow() and string
 # interning, hashmap.c): tests/unit/containers.c, compiled now with their
 # sources. Everything else tests them through cc-btf and btf-link; this
 # holds the growth helper to its overflow check, which no valid input
@@ -20,7 +20,7 @@ load test_helper
 	gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Wno-unused-parameter "${san[@]}" \
 		-I"$lib" $(pkg-config --cflags libelf) \
 		-o containers "$ABTF_TOP/tests/unit/containers.c" \
-		"$lib/util.c" "$lib/hashmap.c" $(pkg-config --libs libbpf)
+		"$lib/util/util.c" "$lib/util/hashmap.c" $(pkg-config --libs libbpf)
 	run timeout 60 ./containers
 	echo "$output"
 	[ "$status" -eq 0 ]

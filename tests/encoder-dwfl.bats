@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# libdwfl's way to relocated DWARF (libarchive-btf/dwarf_dwfl.c), which
+# libdwfl's way to relocated DWARF (libarchive-btf/encode/dwarf_dwfl.c), which
 # enc_dwarf.c takes for what dwarf_reloc.c does not relocate: an x86-64
 # object with a thread-local variable (a DTPOFF relocation in
 # .debug_info), compressed debug sections, 32-bit objects, other machines
@@ -28,8 +28,8 @@ NEED_ARCH="x86_64 the objects' ways are those of an x86-64 host's gcc"
 # says each OBJ's DWARF is opened WAY (dwarf_reloc or libdwfl).
 dwarf_way() {
 	[ -x dwarf-way ] ||
-		unit_prog dwarf-way enc_obj.c enc_dwarf.c dwarf_dwfl.c \
-			dwarf_reloc.c dwarf_read.c elf_read.c util.c hashmap.c
+		unit_prog dwarf-way encode/enc_obj.c encode/enc_dwarf.c encode/dwarf_dwfl.c \
+			encode/dwarf_reloc.c encode/dwarf_read.c elf/elf_read.c util/util.c util/hashmap.c
 	run timeout 60 ./dwarf-way "$@"
 	echo "$output"
 	[ "$status" -eq 0 ]

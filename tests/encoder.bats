@@ -331,7 +331,7 @@ count() {
 	done
 }
 
-# The encoder reads DWARF itself (libarchive-btf/dwarf_read.c): every
+# The encoder reads DWARF itself (libarchive-btf/encode/dwarf_read.c): every
 # version GCC writes and 64-bit DWARF give the BTF that DWARF 5 gives.
 @test "encoder: DWARF 2, 3 and 64-bit DWARF encode as DWARF 5 does" {
 	need_tools

@@ -4,7 +4,7 @@
 # btf-link on input it cannot link. Every case: exit status 2, nothing on
 # stdout, exactly one line on stderr, "btf-link: error: FILE: ...", for
 # archive corruption ".BTF member N at byte X: byte Y: what" as
-# libarchive-btf/archive.c words it (N counts from 0, X is where the member
+# libarchive-btf/btf/archive.c words it (N counts from 0, X is where the member
 # starts in .BTF, Y where the fault is), and the input byte for byte as it
 # was, with no file left next to it.
 #

@@ -24,17 +24,17 @@ unit() {
 }
 
 @test "unit: archive.c: members found, sized and checked; every lying field refused" {
-	unit archive archive.c verify.c util.c hashmap.c
+	unit archive btf/archive.c btf/verify.c util/util.c util/hashmap.c
 }
 
 @test "unit: addr.c: groups of four targets read back; lying counts and relocations refused" {
-	unit addr addr.c util.c hashmap.c
+	unit addr elf/addr.c util/util.c util/hashmap.c
 }
 
 @test "unit: verify.c: the kernel's BTF rules, one broken per row, named by type" {
-	unit verify verify.c util.c hashmap.c
+	unit verify btf/verify.c util/util.c util/hashmap.c
 }
 
 @test "unit: zmember.c: compressed members inflated; lying sizes and streams refused" {
-	unit zmember zmember.c archive.c verify.c util.c hashmap.c
+	unit zmember btf/zmember.c btf/archive.c btf/verify.c util/util.c util/hashmap.c
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The .debug_btf_addr format (libarchive-btf/addr.c) on its own
+ * The .debug_btf_addr format (libarchive-btf/elf/addr.c) on its own
  * (tests/unit.bats): groups written by abtf__addr_group_make() for the
  * four targets (64 and 32 bits, either byte order) and concatenated as
  * the linker concatenates them (version 1 groups, objects without a
@@ -19,7 +19,7 @@
 
 #include <bpf/btf.h>
 
-#include "addr.h"
+#include "elf/addr.h"
 #include "unit.h"
 
 /* What each target's groups are written for. */

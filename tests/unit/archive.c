@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The BTF archive reader (libarchive-btf/archive.c) on its own
+ * The BTF archive reader (libarchive-btf/btf/archive.c) on its own
  * (tests/unit.bats): real members made by libbpf, concatenated as the
  * linker concatenates .BTF sections (each at its alignment, zero padding
  * between), walked as linker_plan.c walks them. Valid archives give their
@@ -17,7 +17,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
-#include "archive.h"
+#include "btf/archive.h"
 #include "unit.h"
 
 #define PATH		"vmlinux"

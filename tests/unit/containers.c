@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The library's containers on their own (tests/containers.bats): compiled
- * at test time with libarchive-btf/util.c and hashmap.c. Prints one line
+ * at test time with libarchive-btf/util/util.c and hashmap.c. Prints one line
  * per failed check and exits 1 if any failed.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 
 #include <linux/btf.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 static int failed;
 

@@ -11,7 +11,7 @@
 #include <dwarf.h>
 #include <string.h>
 
-#include "enc.h"
+#include "encode/enc.h"
 #include "unit.h"
 
 /* The top-level variable DIE called @name of @f's first unit. */

@@ -10,7 +10,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
-#include "archive.h"
+#include "btf/archive.h"
 #include "unit.h"
 
 static bool failed;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 struct btf;
 

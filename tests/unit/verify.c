@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The kernel's BTF rules (libarchive-btf/verify.c) on their own
+ * The kernel's BTF rules (libarchive-btf/btf/verify.c) on their own
  * (tests/unit.bats): a BTF made by libbpf with a type of every kind passes
  * them, read through libbpf or as an archive member's raw records; each
  * row of the table breaks one rule in a copy of its raw records (one or
@@ -16,9 +16,9 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
-#include "archive.h"
+#include "btf/archive.h"
 #include "unit.h"
-#include "verify.h"
+#include "btf/verify.h"
 
 #define PATH	"vmlinux"
 

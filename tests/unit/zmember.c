@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Compressed archive members (libarchive-btf/zmember.c, and archive.c's
+ * Compressed archive members (libarchive-btf/btf/zmember.c, and archive.c's
  * check of the BTF header they inflate to) on their own
  * (tests/unit.bats): a member deflated by abtf__zmember_deflate() from
  * real BTF (libbpf's, in either byte order) is found, sized, inflated
@@ -19,9 +19,9 @@
 #include <linux/btf.h>
 #include <zlib.h>
 
-#include "archive.h"
+#include "btf/archive.h"
 #include "unit.h"
-#include "zmember.h"
+#include "btf/zmember.h"
 
 #define PATH	"vmlinux"
 #define BASE	48		/* where the member sits in the section */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The BTF archive: validated members of a linked .BTF section. */
+#ifndef __ABTF_ARCHIVE_H
+#define __ABTF_ARCHIVE_H
+
+#include <stdint.h>
+
+#include <linux/btf.h>
+
+#include "util/internal.h"
+
+/* One member: a complete BTF blob inside the section. */
+struct abtf_member {
+	const uint8_t *data;	/* its first byte, in memory */
+	size_t off;		/* in the section */
+	size_t size;		/* header + sections, without padding */
+	uint32_t hdr_len;
+	const uint8_t *types;	/* type section (not necessarily aligned) */
+	uint32_t type_len;
+	const char *strs;	/* string section */
+	uint32_t str_len;
+	uint32_t nr_types;
+};
+
+/* Members are separated by at most this many zero bytes of padding. */
+#define ABTF_MAX_PAD	15
+
+/*
+ * Check the header at the start of a member (at byte @base of the section,
+ * @avail bytes left in it) and give the member's size. Errors name @path,
+ * the member index @idx and the byte offset.
+ */
+int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
+		      const char *path, const struct abtf_printer *pr,
+		      size_t *size);
+/*
+ * Check the BTF header @hdr (24 bytes) a compressed member inflates to
+ * first, against the @raw_size bytes its own header says it makes, before
+ * anything is allocated for them: a member is refused from its first
+ * bytes, not after gigabytes of zeros.
+ */
+int abtf__zmember_head_check(const void *hdr, size_t raw_size, size_t idx,
+			     size_t base, const char *path,
+			     const struct abtf_printer *pr);
+/*
+ * Validate a whole member of @size bytes in memory and describe it.
+ * @inflated: @data is a compressed member's BTF, inflated; errors give
+ * offsets in it, after the compressed member's own offset @base.
+ */
+int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
+		       bool inflated, const char *path,
+		       const struct abtf_printer *pr, struct abtf_member *m);
+/* Describe a member abtf__member_check() accepted before. */
+void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
+			   struct abtf_member *m);
+/* Count the zero padding (at most ABTF_MAX_PAD) after member @idx. */
+int abtf__member_padding(const uint8_t *p, size_t avail, size_t idx,
+			 size_t base, const char *path,
+			 const struct abtf_printer *pr, size_t *pad);
+
+/* Each type's record offset in checked @types, by ID; malloc()ed. */
+uint32_t *abtf__type_offsets(const uint8_t *types, uint32_t nr_types);
+
+/* Size of the BTF type record @t, or 0 for an unknown kind. */
+static inline size_t abtf__record_size(const struct btf_type *t)
+{
+	uint16_t vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_FWD: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_PTR: case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC: case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
+		return sizeof(*t);
+	case BTF_KIND_INT:
+		return sizeof(*t) + sizeof(uint32_t);
+	case BTF_KIND_ARRAY:
+		return sizeof(*t) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return sizeof(*t) + vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(*t) + vlen * sizeof(struct btf_param);
+	case BTF_KIND_VAR:
+		return sizeof(*t) + sizeof(struct btf_var);
+	case BTF_KIND_DATASEC:
+		return sizeof(*t) + vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_DECL_TAG:
+		return sizeof(*t) + sizeof(struct btf_decl_tag);
+	default:
+		return 0;
+	}
+}
+
+
+typedef int (*abtf_id_fn)(uint32_t *field, void *ctx);
+
+/* Visit every type ID field (or string offset field) of one type record. */
+int abtf__for_each_type_id(struct btf_type *t, abtf_id_fn fn, void *ctx);
+int abtf__for_each_str_off(struct btf_type *t, abtf_id_fn fn, void *ctx);
+
+#endif /* __ABTF_ARCHIVE_H */

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The DWARF walk of one object: every unit's type DIEs into the IR
+ * (dwarf_types.c converts them), and which functions and variables get a
+ * FUNC or a VAR, each paired with the symbol it stands for (the rules are
+ * in the essay atop encoder.c and in docs/design.md):
+ *
+ *  - a FUNC for a top-level subprogram that is a definition, whose
+ *    parameters all have names, and whose name is a defined, unused
+ *    STT_FUNC symbol; its btf_decl_tags after it;
+ *  - a VAR for a variable definition, at any depth, whose address is a
+ *    non-empty per-CPU object symbol of its name;
+ *  - and, for pahole 1.31's function rules, each function with code and
+ *    named parameters as a "state" of its name, with its facts
+ *    (func_facts.c), into enc_funcext.c.
+ *
+ * The DWARF is walked in file order and the nodes are made as the DIEs
+ * come, so the IR is a pure function of the object.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/btf.h>
+
+#include "encode/enc.h"
+
+static int add_placed(struct enc_select *s, uint32_t id, struct enc_sym *sym)
+{
+	if (abtf_grow(s->placed, s->cap_placed, s->nr_placed + 1))
+		return -ENOMEM;
+	s->placed[s->nr_placed].id = id;
+	s->placed[s->nr_placed].sym = sym;
+	s->nr_placed++;
+	enc_syms__take(sym);
+	return 0;
+}
+
+/* A reader error at @die: one message, the errno back. */
+static int bad_dwarf(struct enc_select *s, const struct dw_die *die,
+		     int err, const char *why)
+{
+	char buf[256], at[48] = "";
+
+	if (err == -ENOMEM)
+		return err;
+	/* a DIE read under @die (its child, its sibling) is named too */
+	if (s->dw->f.bad_off && s->dw->f.bad_off != die->off)
+		snprintf(at, sizeof(at), "the DIE at 0x%llx: ",
+			 (unsigned long long)s->dw->f.bad_off);
+	snprintf(buf, sizeof(buf), "bad DWARF: %s%s", at, why ? why : "?");
+	return ir__die_error(s->ir, die, err, buf);
+}
+
+/* Name, type and DW_AT_external from the DIE's origin where it has none. */
+static int integrate(struct enc_select *s, struct dw_die *die)
+{
+	const char *why = NULL;
+	int err = dw_die__integrate(&s->dw->f, die, &why);
+
+	return err ? bad_dwarf(s, die, err, why) : 0;
+}
+
+/* pahole skips functions with an unnamed parameter. */
+static int all_params_named(struct enc_select *s, const struct dw_die *die)
+{
+	const char *why = NULL;
+	struct dw_die child;
+	int res, err;
+
+	for (res = dw_die__child(&s->dw->f, die, &child, &why); !res;
+	     res = dw_die__sibling(&s->dw->f, &child, &why)) {
+		if (child.tag != DW_TAG_formal_parameter)
+			continue;
+		err = integrate(s, &child);
+		if (err)
+			return err;
+		if (!(child.have & DW_HAVE_NAME))
+			return 0;
+	}
+	return res < 0 ? bad_dwarf(s, die, res, why) : 1;
+}
+
+/*
+ * The btf_decl_tags of FUNC @id: each parameter's (component_idx its
+ * position), then the function's own, as pahole orders them.
+ */
+static int func_decl_tags(struct enc_select *s, const struct dw_die *die,
+			  uint32_t id)
+{
+	const char *why = NULL;
+	struct dw_die child;
+	int res, err, idx = 0;
+
+	if (!dw_unit__annotations(die->cu))
+		return 0;	/* GCC's, or no tags in the unit */
+	for (res = dw_die__child(&s->dw->f, die, &child, &why); !res;
+	     res = dw_die__sibling(&s->dw->f, &child, &why)) {
+		if (child.tag != DW_TAG_formal_parameter)
+			continue;
+		err = ir__decl_tags(s->ir, &child, id, idx++);
+		if (err)
+			return err;
+	}
+	if (res < 0)
+		return bad_dwarf(s, die, res, why);
+	return ir__decl_tags(s->ir, die, id, -1);
+}
+
+static int encode_func(struct enc_select *s, struct dw_die *die)
+{
+	struct ir_node n = { .kind = BTF_KIND_FUNC, .flag = BTF_FUNC_STATIC };
+	struct enc_sym *sym;
+	int proto, id, err;
+
+	if (die->have & DW_HAVE_DECLARATION)
+		return 0;
+	err = integrate(s, die);
+	if (err)
+		return err;
+	if (!(die->have & DW_HAVE_NAME))
+		return 0;
+	sym = enc_syms__find(s->syms, die->name, STT_FUNC);
+	if (!sym)
+		return 0;
+	err = all_params_named(s, die);
+	if (err <= 0)
+		return err;
+	proto = ir__func_proto(s->ir, die);
+	if (proto < 0)
+		return proto;
+	n.name = die->name;
+	n.ref = proto;
+	id = ir__add_node(s->ir, &n);
+	if (id < 0)
+		return id;
+	err = func_decl_tags(s, die, id);
+	if (err)
+		return err;
+	return add_placed(s, id, sym);
+}
+
+/*
+ * A definition with code whose parameters all have names is one of
+ * pahole 1.31's "states" of its name (docs/design.md): keep its facts.
+ */
+static int note_state(struct enc_select *s, struct dw_die *die)
+{
+	struct abtf_fn_facts ff;
+	const char *why = NULL;
+	int err;
+
+	if ((die->have & DW_HAVE_DECLARATION) || !(die->have & DW_HAVE_CODE))
+		return 0;
+	err = integrate(s, die);
+	if (err || !(die->have & DW_HAVE_NAME))
+		return err;
+	err = all_params_named(s, die);
+	if (err <= 0)
+		return err;
+	err = abtf__fn_facts(&s->dw->f, die, s->obj->ehdr.e_machine, &ff, &why);
+	if (err)
+		return bad_dwarf(s, die, err, why);
+	return enc_funcext__add_state(s->fx, die->name, die->off, &ff);
+}
+
+/*
+ * Where a variable's address is, as pahole reads DW_AT_location: the first
+ * operation, DW_OP_addr (its operand, in .debug_info) or DW_OP_addrx
+ * (clang's DWARF 5: an entry of .debug_addr), then nothing, one
+ * DW_OP_plus_uconst (added, as pahole does) or DW_OP_piece (clang splits
+ * a static it optimised into pieces; the first piece is at the variable's
+ * address). Anything else (a location list, a register, a computed
+ * value) is not a fixed address: 1. A bad DW_OP_addrx: an error.
+ */
+static int var_operand(struct enc_select *s, const struct dw_die *die,
+		       const uint8_t **where, uint64_t *addr, uint64_t *add)
+{
+	const struct dw_value *loc = &die->location;
+	const uint8_t *p, *end;
+	unsigned int i, size = die->cu->addr_size;
+	const char *why = NULL;
+	uint64_t idx;
+	int err;
+
+	*add = 0;
+	if (!(die->have & DW_HAVE_LOCATION) || loc->cls != DW_CLASS_BLOCK ||
+	    !loc->u)
+		return 1;
+	p = loc->block;
+	end = p + loc->u;
+	switch (*p++) {
+	case DW_OP_addr:
+		if ((size_t)(end - p) < size)
+			return 1;
+		*where = p;
+		for (*addr = 0, i = 0; i < size; i++)
+			*addr |= (uint64_t)p[i] <<
+				 (8 * (s->dw->f.big_endian ? size - 1 - i : i));
+		p += size;
+		break;
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+		if (!dw_uleb(&p, end, &idx))
+			return bad_dwarf(s, die, -EINVAL,
+					 "DW_OP_addrx: truncated operand");
+		err = dw_unit__addrx(&s->dw->f, die->cu, idx, addr, where,
+				     &why);
+		if (err)
+			return bad_dwarf(s, die, err, why);
+		break;
+	default:
+		return 1;
+	}
+	if (p == end || *p == DW_OP_piece)
+		return 0;
+	if (*p++ == DW_OP_plus_uconst && dw_uleb(&p, end, add) && p == end)
+		return 0;
+	return 1;
+}
+
+/*
+ * The section and offset of a variable's address (var_operand()), as
+ * enc_dwarf.c maps it back. 0, 1 (no address), or < 0.
+ */
+static int var_address(struct enc_select *s, const struct dw_die *die,
+		       uint64_t *addr, uint32_t *shndx)
+{
+	const uint8_t *where;
+	uint64_t add;
+	int err;
+
+	err = var_operand(s, die, &where, addr, &add);
+	if (err)
+		return err;
+	if (enc_dwarf__section_of(s->dw, where, addr, shndx))
+		return 1;
+	*addr += add;
+	return 0;
+}
+
+/* The per-CPU symbol at the variable's address: 0, 1 (none) or < 0. */
+static int var_symbol(struct enc_select *s, const struct dw_die *die,
+		      struct enc_sym **sym)
+{
+	uint32_t shndx;
+	uint64_t addr;
+	int err;
+
+	err = var_address(s, die, &addr, &shndx);
+	if (err)
+		return err;
+	*sym = enc_syms__percpu_at(s->syms, shndx, addr);
+	return *sym ? 0 : 1;
+}
+
+/*
+ * Whether symbol @sym can be variable @name's: the name itself, or one of
+ * its '.'-separated parts (GCC's function-local static "hits.0", clang's
+ * "func.hits").
+ */
+static bool sym_of_var(const char *sym, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = sym;
+
+	for (;;) {
+		if (!strncmp(p, name, len) && (p[len] == '.' || !p[len]))
+			return true;
+		p = strchr(p, '.');
+		if (!p)
+			return false;
+		p++;
+	}
+}
+
+/*
+ * A VAR for a variable, at any depth, whose address is a non-empty per-CPU
+ * object symbol of its name; named after the symbol, as pahole does (a
+ * function-local static "hits" is "hits.0"). The name is checked because
+ * an address alone may mislead: libdwfl lays an object's sections out one
+ * after the other, so a variable of no size at the end of its section
+ * (mm/vmstat.c's vm_numa_event[0] without NUMA) has the address of the
+ * next section's first symbol (vmstat_work, per-CPU, on riscv64).
+ */
+static int encode_var(struct enc_select *s, struct dw_die *die)
+{
+	struct ir_node n = { .kind = BTF_KIND_VAR };
+	struct enc_sym *sym;
+	int type, id, err;
+
+	if (die->have & DW_HAVE_DECLARATION)
+		return 0;
+	err = var_symbol(s, die, &sym);
+	if (err)
+		return err < 0 ? err : 0;
+	err = integrate(s, die);
+	if (err)
+		return err;
+	if ((die->have & DW_HAVE_NAME) && !sym_of_var(sym->name, die->name))
+		return 0;
+	type = ir__type_of_attr(s->ir, die);
+	if (type < 0)
+		return type;
+	n.name = sym->name;
+	n.ref = type;
+	n.flag = (die->have & DW_HAVE_EXTERNAL) && die->external ?
+		 BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC;
+	id = ir__add_node(s->ir, &n);
+	if (id < 0)
+		return id;
+	err = ir__decl_tags(s->ir, die, id, -1);
+	if (err)
+		return err;
+	return add_placed(s, id, sym);
+}
+
+/*
+ * Subtrees that hold neither type definitions nor (without per-CPU
+ * variables) anything else of ours: GCC defines a function's local types
+ * in its abstract instance, never under an inlined copy or a call site.
+ * Skipping them lets the reader jump over them through DW_AT_sibling.
+ */
+static bool skip_subtree(const struct enc_select *s, int tag)
+{
+	switch (tag) {
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_call_site:
+	case DW_TAG_GNU_call_site:
+	case DW_TAG_formal_parameter:
+		return !s->syms->has_percpu;
+	default:
+		return false;
+	}
+}
+
+static int walk_die(struct enc_select *s, struct dw_die *die, int depth)
+{
+	const char *why = NULL;
+	struct dw_die child;
+	int err = 0, res;
+
+	if (ir__is_type_tag(die->tag))
+		err = ir__type_of_die(s->ir, die);
+	else if (depth == 1 && die->tag == DW_TAG_subprogram)
+		err = encode_func(s, die) ?: note_state(s, die);
+	else if (die->tag == DW_TAG_variable && s->syms->has_percpu)
+		err = encode_var(s, die);
+	if (err < 0)
+		return err;
+	/* a type's children are its members, enumerators, subranges and
+	 * parameters: converted with it, and GCC defines no C type there */
+	if (ir__is_type_tag(die->tag) || skip_subtree(s, die->tag))
+		return 0;
+	for (res = dw_die__child(&s->dw->f, die, &child, &why); !res;
+	     res = dw_die__sibling(&s->dw->f, &child, &why)) {
+		err = walk_die(s, &child, depth + 1);
+		if (err)
+			return err;
+	}
+	return res < 0 ? bad_dwarf(s, die, res, why) : 0;
+}
+
+static int walk_unit(struct enc_select *s, struct dw_unit *u)
+{
+	const char *why = NULL;
+	struct dw_die cu;
+	int err;
+
+	switch (u->unit_type) {
+	case DW_UT_compile:
+	case DW_UT_partial:
+		break;
+	case DW_UT_type:
+	case DW_UT_split_type:
+		return 0;	/* pulled in through references */
+	default:
+		goto out_split;
+	}
+	err = dw_die__read(&s->dw->f, u, u->die, &cu, &why);
+	if (err && err != -ENOMEM)
+		pr_warn(s->obj->pr, "%s: .debug_info: unit at 0x%llx: DIE "
+			"0x%llx: %s", s->obj->path, (unsigned long long)u->off,
+			(unsigned long long)u->die, why);
+	if (err)
+		return err;
+	if (cu.have & DW_HAVE_DWO)	/* DWARF 4's GNU split DWARF */
+		goto out_split;
+	if ((cu.have & DW_HAVE_LANGUAGE) && cu.language == DW_LANG_Rust)
+		return 0;
+	s->nr_units++;
+	return walk_die(s, &cu, 0);
+out_split:
+	pr_warn(s->obj->pr, "%s: DIE 0x%llx: split DWARF is not supported",
+		s->obj->path, (unsigned long long)u->die);
+	return -EOPNOTSUPP;
+}
+
+int enc_select__walk(struct enc_select *s)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < s->dw->f.nr_units; i++) {
+		err = walk_unit(s, &s->dw->f.units[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void enc_select__free(struct enc_select *s)
+{
+	free(s->placed);
+	s->placed = NULL;
+	s->nr_placed = s->cap_placed = 0;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The object's defined FUNC and OBJECT symbols, sorted by name (then
+ * symbol index, so the first of a name is the first in .symtab): what a
+ * FUNC or VAR stands for. Each symbol is given to one FUNC or VAR at most.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode/enc.h"
+
+static bool is_percpu_section(const char *name)
+{
+	size_t len = strlen(ABTF_PERCPU_SEC);
+
+	return name && !strncmp(name, ABTF_PERCPU_SEC, len) &&
+	       (!name[len] || !strncmp(name + len, "..", 2));
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct enc_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static Elf_Data *symtab_shndx_data(const struct enc_obj *o, size_t symtab)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(o->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) &&
+		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+static int add_sym(struct enc_syms *ss, const struct enc_obj *o, size_t *cap,
+		   const GElf_Sym *s, const char *name, uint32_t idx,
+		   uint32_t shndx)
+{
+	struct enc_sym *e;
+
+	if (abtf_grow(ss->v, *cap, ss->nr + 1))
+		return -ENOMEM;
+	e = &ss->v[ss->nr++];
+	memset(e, 0, sizeof(*e));
+	e->name = name;
+	e->value = s->st_value;
+	e->size = s->st_size;
+	e->idx = idx;
+	e->shndx = shndx;
+	e->type = GELF_ST_TYPE(s->st_info) == STT_OBJECT ? STT_OBJECT : STT_FUNC;
+	e->bind = GELF_ST_BIND(s->st_info);
+	e->secname = enc_obj__section_name(o, shndx);
+	return 0;
+}
+
+static bool sym_wanted(const GElf_Sym *s, uint32_t shndx)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+
+	if (shndx == SHN_UNDEF || (shndx >= SHN_LORESERVE && shndx != SHN_XINDEX))
+		return false;
+	return type == STT_FUNC || type == STT_OBJECT;
+}
+
+int enc_syms__load(struct enc_syms *ss, const struct enc_obj *o)
+{
+	Elf_Scn *scn = enc_obj__find_section(o, SHT_SYMTAB, NULL);
+	Elf_Data *data, *xdata;
+	GElf_Shdr shdr;
+	size_t i, n, cap = 0;
+
+	if (!scn)
+		return 0;	/* no symbols: no FUNC, no VAR */
+	if (!gelf_getshdr(scn, &shdr) || !(data = elf_getdata(scn, NULL)))
+		return enc_obj__elf_error(o, "cannot read .symtab");
+	xdata = symtab_shndx_data(o, elf_ndxscn(scn));
+	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	for (i = 1; i < n; i++) {
+		GElf_Word xndx = 0;
+		GElf_Sym s;
+		const char *name;
+		uint32_t shndx;
+
+		if (!gelf_getsymshndx(data, xdata, i, &s, &xndx))
+			return enc_obj__elf_error(o, "cannot read .symtab");
+		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
+		if (!sym_wanted(&s, s.st_shndx) || !shndx)
+			continue;
+		name = elf_strptr(o->elf, shdr.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (add_sym(ss, o, &cap, &s, name, i, shndx))
+			return -ENOMEM;
+	}
+	if (ss->nr)
+		qsort(ss->v, ss->nr, sizeof(*ss->v), sym_cmp);
+	for (i = 0; i < ss->nr; i++)
+		if (ss->v[i].type == STT_OBJECT && ss->v[i].size &&
+		    is_percpu_section(ss->v[i].secname))
+			ss->has_percpu = true;
+	return 0;
+}
+
+void enc_syms__free(struct enc_syms *ss)
+{
+	free(ss->v);
+	memset(ss, 0, sizeof(*ss));
+}
+
+struct enc_sym *enc_syms__find(struct enc_syms *ss, const char *name,
+			       uint8_t type)
+{
+	size_t lo = 0, hi = ss->nr;
+
+	while (lo < hi) {	/* the first entry >= name */
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(ss->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ss->nr && !strcmp(ss->v[lo].name, name); lo++) {
+		struct enc_sym *s = &ss->v[lo];
+
+		if (!s->used && s->type == type)
+			return s;
+	}
+	return NULL;
+}
+
+struct enc_sym *enc_syms__percpu_at(struct enc_syms *ss, uint32_t shndx,
+				    uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < ss->nr; i++) {
+		struct enc_sym *s = &ss->v[i];
+
+		if (s->shndx == shndx && s->value == addr && !s->used &&
+		    s->type == STT_OBJECT && s->size &&
+		    is_percpu_section(s->secname))
+			return s;
+	}
+	return NULL;
+}
+
+void enc_syms__take(struct enc_sym *sym)
+{
+	sym->used = true;
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * decl_tag_kfuncs: a DECL_TAG "bpf_kfunc" (component -1) on the FUNC of
+ * every kfunc, and "bpf_fastcall" on those registered with KF_FASTCALL,
+ * found where upstream pahole finds them (btf_encoder.c,
+ * btf_encoder__collect_kfuncs()): in the image's .BTF_ids section, as
+ * include/linux/btf_ids.h lays it out, through the symbol table.
+ *
+ *  - A kfunc set is a symbol "__BTF_ID__set8__NAME" in .BTF_ids whose
+ *    struct btf_id_set8 { u32 cnt; u32 flags; { u32 id; u32 flags; }[] }
+ *    has BTF_SET8_KFUNCS (bit 0) in its flags (BTF_KFUNCS_START); it
+ *    covers [st_value, st_value + st_size) (BTF_KFUNCS_END sets the size).
+ *    Other sets (BTF_SET8_START, BTF_ID_LIST) hold no kfuncs.
+ *  - A kfunc is a symbol "__BTF_ID__func__NAME__SUFFIX" in .BTF_ids whose
+ *    address lies in a kfunc set; NAME is what lies between the prefix and
+ *    the last "__" (pahole: the last '_' must follow another '_'), its
+ *    flags the u32 after its ID. A name in several sets takes the flags of
+ *    the last one in symbol table order, as pahole's loop leaves them.
+ *  - Every FUNC of that name the link keeps gets the tags (pahole tags the
+ *    FUNC it emits for the function); a kfunc without a FUNC gets none.
+ *
+ * Offsets are section-relative (st_value - sh_addr): the same for an image
+ * and a relocatable module. Every offset and size read is checked against
+ * the section; a symbol that lies outside it is an error naming it (pahole
+ * reads past the section for a set, and stops for a kfunc).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "link/linker.h"
+#include "btf/verify.h"
+
+#define BTF_IDS_SEC		".BTF_ids"
+#define BTF_ID_FUNC_PFX		"__BTF_ID__func__"
+#define BTF_ID_SET8_PFX		"__BTF_ID__set8__"
+#define BTF_SET8_KFUNCS		(1u << 0)
+#define KF_FASTCALL		(1u << 12)
+
+struct kset {
+	uint64_t start, end;	/* section offsets */
+};
+
+/* What one run of the collection holds. */
+struct kscan {
+	struct abtf_linker *l;
+	Elf_Data *syms, *xndx;
+	size_t strndx;		/* the symbol table's string table */
+	size_t nr_syms;
+	size_t shndx;		/* .BTF_ids */
+	uint64_t addr;
+	const uint8_t *data;
+	size_t size;
+	struct kset *sets;
+	size_t nr_sets, cap_sets;
+};
+
+static int link_fail(struct abtf_linker *l, const char *what)
+{
+	pr_warn(&l->pr, "%s: %s", l->path, what);
+	return -EINVAL;
+}
+
+static int kfunc_error(struct kscan *ks, const char *sym, uint64_t value,
+		       const char *what)
+{
+	char name[96];
+
+	pr_warn(&ks->l->pr, "%s: " BTF_IDS_SEC ": symbol '%s' at 0x%llx: %s",
+		ks->l->path, abtf__safe_name(sym, name, sizeof(name)),
+		(unsigned long long)value, what);
+	return -EINVAL;
+}
+
+static uint32_t u32_at(const struct kscan *ks, uint64_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, ks->data + off, sizeof(v));
+	return v;
+}
+
+/* Symbol @i if it is defined in .BTF_ids: its name and value. */
+static bool ids_symbol(struct kscan *ks, size_t i, GElf_Sym *s,
+		       const char **name)
+{
+	GElf_Word xndx = 0;
+	size_t shndx;
+
+	if (!gelf_getsymshndx(ks->syms, ks->xndx, i, s, &xndx))
+		return false;
+	shndx = s->st_shndx == SHN_XINDEX ? xndx : s->st_shndx;
+	if (shndx != ks->shndx)
+		return false;
+	*name = elf_strptr(ks->l->elf, ks->strndx, s->st_name);
+	return *name != NULL;
+}
+
+/* The section offset of @s, which must have @need bytes in the section. */
+static int ids_offset(struct kscan *ks, const GElf_Sym *s, const char *name,
+		      uint64_t need, uint64_t *off)
+{
+	if (s->st_value < ks->addr || s->st_value - ks->addr > ks->size ||
+	    need > ks->size - (s->st_value - ks->addr))
+		return kfunc_error(ks, name, s->st_value,
+				   "lies outside the section");
+	*off = s->st_value - ks->addr;
+	return 0;
+}
+
+/* Pass 1: the kfunc sets. */
+static int find_sets(struct kscan *ks)
+{
+	size_t i;
+	int err;
+
+	for (i = 1; i < ks->nr_syms; i++) {
+		const char *name;
+		uint64_t off;
+		GElf_Sym s;
+
+		if (!ids_symbol(ks, i, &s, &name) ||
+		    strncmp(name, BTF_ID_SET8_PFX, strlen(BTF_ID_SET8_PFX)))
+			continue;
+		err = ids_offset(ks, &s, name, 8, &off);
+		if (err)
+			return err;
+		if (!(u32_at(ks, off + 4) & BTF_SET8_KFUNCS))
+			continue;
+		if (s.st_size > ks->size - off)
+			return kfunc_error(ks, name, s.st_value,
+					   "its size runs past the section");
+		if (abtf_grow(ks->sets, ks->cap_sets, ks->nr_sets + 1))
+			return -ENOMEM;
+		ks->sets[ks->nr_sets].start = off;
+		ks->sets[ks->nr_sets].end = off + s.st_size;
+		ks->nr_sets++;
+	}
+	return 0;
+}
+
+static bool in_a_set(const struct kscan *ks, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < ks->nr_sets; i++)
+		if (off >= ks->sets[i].start && off < ks->sets[i].end)
+			return true;
+	return false;
+}
+
+/*
+ * The function of "__BTF_ID__func__NAME__SUFFIX": NAME, up to the last '_'
+ * if another '_' comes before it (pahole's get_func_name()); 0 if none.
+ */
+static size_t func_name_len(const char *sym)
+{
+	const char *name = sym + strlen(BTF_ID_FUNC_PFX), *last;
+
+	if (strncmp(sym, BTF_ID_FUNC_PFX, strlen(BTF_ID_FUNC_PFX)) ||
+	    !strstr(name, "__"))
+		return 0;
+	last = strrchr(name, '_');
+	if (last == name || last[-1] != '_')
+		return 0;
+	return last - 1 - name;
+}
+
+static int add_kfunc(struct abtf_linker *l, const char *name, size_t len,
+		     uint32_t flags, size_t sym)
+{
+	struct kfunc *k;
+
+	if (abtf_grow(l->kfuncs, l->cap_kfuncs, l->nr_kfuncs + 1))
+		return -ENOMEM;
+	k = &l->kfuncs[l->nr_kfuncs];
+	k->name = strndup(name, len);
+	if (!k->name)
+		return -ENOMEM;
+	k->flags = flags;
+	k->sym = sym;
+	l->nr_kfuncs++;
+	return 0;
+}
+
+/* Pass 2: the functions listed in kfunc sets. */
+static int find_kfuncs(struct kscan *ks)
+{
+	size_t i, len;
+	int err;
+
+	for (i = 1; i < ks->nr_syms; i++) {
+		const char *name;
+		uint64_t off;
+		GElf_Sym s;
+
+		if (!ids_symbol(ks, i, &s, &name) ||
+		    !(len = func_name_len(name)))
+			continue;
+		if (s.st_value < ks->addr ||
+		    !in_a_set(ks, s.st_value - ks->addr))
+			continue;
+		err = ids_offset(ks, &s, name, 8, &off);
+		if (!err)
+			err = add_kfunc(ks->l, name + strlen(BTF_ID_FUNC_PFX),
+					len, u32_at(ks, off + 4), i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* By name; of one name, the last symbol first (its flags win). */
+static int kfunc_cmp(const void *a, const void *b)
+{
+	const struct kfunc *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->sym > y->sym ? -1 : x->sym < y->sym;
+}
+
+static void sort_kfuncs(struct abtf_linker *l)
+{
+	size_t i, n = 0;
+
+	if (!l->nr_kfuncs)
+		return;
+	qsort(l->kfuncs, l->nr_kfuncs, sizeof(*l->kfuncs), kfunc_cmp);
+	for (i = 0; i < l->nr_kfuncs; i++) {
+		if (n && !strcmp(l->kfuncs[n - 1].name, l->kfuncs[i].name)) {
+			free(l->kfuncs[i].name);
+			continue;
+		}
+		l->kfuncs[n++] = l->kfuncs[i];
+	}
+	l->nr_kfuncs = n;
+}
+
+static Elf_Scn *find_symtab(struct abtf_linker *l, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(l->elf, scn)))
+		if (gelf_getshdr(scn, shdr) && shdr->sh_type == SHT_SYMTAB)
+			return scn;
+	return NULL;
+}
+
+static int open_ids(struct abtf_linker *l, struct kscan *ks)
+{
+	Elf_Scn *scn = elf_getscn(l->elf, ks->shndx);
+	GElf_Shdr shdr;
+	Elf_Data *d;
+
+	if (!scn || !gelf_getshdr(scn, &shdr))
+		return link_fail(l, "bad " BTF_IDS_SEC " section header");
+	if (shdr.sh_type == SHT_NOBITS)
+		return link_fail(l, BTF_IDS_SEC " has no contents (NOBITS)");
+	ks->addr = shdr.sh_addr;
+	if (!shdr.sh_size)
+		return 0;
+	d = elf_rawdata(scn, NULL);
+	if (!d || d->d_size != shdr.sh_size)
+		return link_fail(l, "cannot read " BTF_IDS_SEC);
+	ks->data = d->d_buf;
+	ks->size = d->d_size;
+	return 0;
+}
+
+int abtf__collect_kfuncs(struct abtf_linker *l)
+{
+	struct kscan ks = { .l = l };
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+	int err;
+
+	if (!l->elf)
+		return link_fail(l, "raw BTF has no " BTF_IDS_SEC " section: "
+				 "BTF feature 'decl_tag_kfuncs' needs the "
+				 "ELF image");
+	ks.shndx = abtf__find_section(l, BTF_IDS_SEC);
+	scn = find_symtab(l, &shdr);
+	if (!ks.shndx || !scn)
+		return 0;	/* no kfuncs: nothing to tag */
+	err = open_ids(l, &ks);
+	if (err)
+		return err;
+	ks.syms = elf_getdata(scn, NULL);
+	if (!ks.syms)
+		return link_fail(l, "cannot read .symtab");
+	ks.xndx = abtf__symtab_shndx(l, elf_ndxscn(scn));
+	ks.strndx = shdr.sh_link;
+	ks.nr_syms = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	err = find_sets(&ks);
+	if (!err)
+		err = find_kfuncs(&ks);
+	free(ks.sets);
+	if (!err)
+		sort_kfuncs(l);
+	return err;
+}
+
+void abtf__free_kfuncs(struct abtf_linker *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_kfuncs; i++)
+		free(l->kfuncs[i].name);
+	free(l->kfuncs);
+	l->kfuncs = NULL;
+	l->nr_kfuncs = l->cap_kfuncs = 0;
+}
+
+const struct kfunc *abtf__find_kfunc(const struct abtf_linker *l,
+				     const char *name)
+{
+	size_t lo = 0, hi = l->nr_kfuncs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(l->kfuncs[mid].name, name);
+
+		if (!c)
+			return &l->kfuncs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The tags of a kfunc's FUNC: "bpf_kfunc", maybe "bpf_fastcall". */
+int abtf__kfunc_tags(const struct kfunc *k, const char **tags)
+{
+	int n = 0;
+
+	tags[n++] = "bpf_kfunc";
+	if (k->flags & KF_FASTCALL)
+		tags[n++] = "bpf_fastcall";
+	return n;
+}

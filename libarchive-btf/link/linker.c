@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * btf-link's engine: a linked .BTF archive -> one deduplicated BTF.
+ *
+ * The archive is tens of MB of member BTFs that repeat each other ~25
+ * times over; the result is one BTF of a few MB. The work is done as a
+ * merge tree, so that it runs in parallel and never holds the whole
+ * archive in memory:
+ *
+ *  1. Plan (sequential, cheap): walk the member headers; cut the members,
+ *     in link order, into leaves of about ABTF_LEAF_BYTES each; pair each
+ *     member with its .debug_btf_addr group (the group header carries the
+ *     member's size and hash; members made by pahole have none). When
+ *     there is a group per member, in order and of matching sizes (every
+ *     member from cc-btf), the headers pair them and each leaf checks the
+ *     hashes as it reads; otherwise every member is validated and hashed
+ *     first (in parallel, one leaf per task, read with pread into a buffer
+ *     freed right after). Place the VARs of members without a group by
+ *     name, in link order (step 4 of merge.c's rules).
+ *  2. Leaves (parallel): read the leaf's members one at a time, validate
+ *     each once, merge them (merge.c) and deduplicate the result; a type
+ *     that reaches a FWD is left to the root. (ambig.c's names of one
+ *     meaning, which let the leaves pair a FWD with a struct, are off:
+ *     linker_merge.c says why.)
+ *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
+ *     more make levels), in order, and deduplicate them with libbpf's
+ *     algorithm; it also rebuilds the DATASECs and deduplicates against
+ *     the base BTF for modules.
+ *
+ * Most of what a node takes in, it has already: each header's types come
+ * again in every member that includes it. exact.c maps every input type
+ * that has the meaning of a type of the node to that type instead of
+ * appending it, and each node below the root deduplicates what is left by
+ * meaning too (node_dedup.c's exact mode), but for what reaches a FWD:
+ * on the 6.12 test image, of 1.26 million types in, 673,000 reach the
+ * root (docs/performance.md). Only the root runs libbpf's whole
+ * algorithm, with its rules for a FWD and a struct of its name, which
+ * depend on every struct of that name in the archive and on the order of
+ * libbpf's walks, so a part of it cannot decide them (docs/design.md,
+ * "one meaning"; tests/dedup/ checks the result against btf__dedup()
+ * alone on random programs).
+ *
+ * What a merge keeps (merge.c): every type, except
+ *  - a FUNC whose function is not in the final image (its slot reads 0, or
+ *    its relocation's symbol is undefined; placed by name: no STT_FUNC of
+ *    that name), or whose name already has a FUNC in this node: pahole
+ *    keeps one FUNC per name, the first in DWARF order, which is link
+ *    order; since every node keeps its first and nodes merge in order, the
+ *    root keeps the first of the whole archive;
+ *  - a VAR the linker discarded or that is not in the final ".data..percpu"
+ *    (pahole encodes per-CPU variables only);
+ *  - DATASECs (libbpf's dedup never merges VARs or DATASECs; the root
+ *    rebuilds one per output section from the VARs' places, which travel
+ *    up the tree in VAR order: dedup never reorders or merges VARs);
+ *  - a DECL_TAG whose target did not survive;
+ *  - what the link's BTF features leave out (docs/design.md, "BTF
+ *    features"): VARs without var, DECL_TAGs without decl_tag, TYPE_TAGs
+ *    without type_tag (filter.c has sent every reference past them), a
+ *    VAR whose name BTF cannot carry with encode_force. filter.c also gives
+ *    each member, before its merge, the shapes of float and enum64 off, so
+ *    that every merge and dedup sees final shapes; the root adds the
+ *    kfuncs' DECL_TAGs (kfuncs.c) before its dedup.
+ *
+ * With optimized_func or consistent_func (pahole 1.31's function rules),
+ * funcs.c first decides, from every member, which function names get no
+ * FUNC at all; a merge then leaves those out, and with optimized_func
+ * appends to each member the clone FUNCs its .debug_btf_addr group carries.
+ *
+ * Determinism: the tree's shape depends only on the input (member sizes),
+ * never on the thread count; every node merges its inputs in order; strings
+ * are interned in first-use order; exact.c's choices depend only on the
+ * node and its input; libbpf's dedup is deterministic. So the output is a
+ * pure function of the input file, at any -j.
+ *
+ * The files, by phase (each calls only those listed before it):
+ * linker_plan.c reads the input and plans the tree, and runs a level's
+ * nodes on the threads; linker_place.c pairs members with their
+ * .debug_btf_addr groups (whose format addr.c owns) and places VARs by
+ * name; linker_merge.c runs the leaves and the levels (merge.c merges one
+ * input into one node); linker_write.c writes the result. This file opens
+ * and frees a link and runs the phases. linker_explain.c comes after the
+ * link, on request: why each FUNC and VAR of a name was kept or not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "link/linker.h"
+#include "btf/verify.h"
+
+/* ---- open and free ---- */
+
+ABTF_API struct abtf_linker *
+abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
+{
+	struct abtf_linker *l = calloc(1, sizeof(*l));
+	struct stat st;
+	int err;
+
+	if (!l) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	l->fd = -1;
+	err = abtf__copy_opts(&l->opts, sizeof(l->opts), opts);
+	if (err)
+		goto out_free;
+	l->pr.fn = l->opts.print;
+	l->pr.ctx = l->opts.print_ctx;
+	l->path = strdup(path);
+	if (!l->path) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = abtf__link_features(l->opts.features, &l->pr, path, &l->feats);
+	if (err)
+		goto out_free;
+	l->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (l->fd < 0 || fstat(l->fd, &st)) {
+		err = -errno;
+		pr_warn(&l->pr, "%s: cannot open: %s", path, ABTF_STRERROR(errno));
+		goto out_free;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+		pr_warn(&l->pr, "%s: not a regular file", path);
+		goto out_free;
+	}
+	elf_version(EV_CURRENT);
+	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
+	if (l->elf && elf_kind(l->elf) == ELF_K_ELF) {
+		err = abtf__linker_open(l, st.st_size);
+	} else {
+		if (l->elf)
+			elf_end(l->elf);
+		l->elf = NULL;
+		l->btf_size = st.st_size;	/* a raw BTF file */
+	}
+	if (err)
+		goto out_free;
+	return l;
+out_free:
+	abtf_linker__free(l);
+	errno = -err;
+	return NULL;
+}
+
+ABTF_API void abtf_linker__free(struct abtf_linker *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->nr_members && l->plans; i++)
+		free(l->plans[i].vars);
+	free(l->plans);
+	btf__free(l->btf);
+	btf__free(l->base);
+	abtf__addr_relocs_free(&l->relocs);
+	free(l->secs);
+	free(l->syms);
+	free(l->symvals);
+	free(l->sym_used);
+	free(l->drop);
+	free(l->skip);
+	abtf__strtab_free(&l->drop_strs);
+	abtf__free_kfuncs(l);
+	abtf__ambig_free(l->ambig);
+	if (l->elf)
+		elf_end(l->elf);
+	if (l->fd >= 0)
+		close(l->fd);
+	free(l->path);
+	free(l);
+}
+
+/* ---- the link ---- */
+
+static bool is_final(const struct abtf_linker *l);
+
+/* What @l's input is, when it is not final BTF. */
+static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
+{
+	if (l->nr_members > 1)
+		snprintf(buf, len, "a BTF archive of %zu members",
+			 l->nr_members);
+	else if (l->addr.size)
+		snprintf(buf, len, "a BTF archive member with its "
+			 ".debug_btf_addr group");
+	else
+		snprintf(buf, len, "a compressed BTF archive member");
+}
+
+/* 1 if @l's input is final BTF, 0 after saying why it is not, or -errno. */
+static int check_final(struct abtf_linker *l, const char *role)
+{
+	char what[96];
+	int err = l->nr_members ? 0 : abtf__walk_members(l);
+
+	if (err)
+		return err;
+	if (is_final(l))
+		return 1;
+	unlinked_what(l, what, sizeof(what));
+	pr_warn(&l->pr, "%s: %snot final BTF but %s: link it with btf-link "
+		"first", l->path, role, what);
+	return 0;
+}
+
+ABTF_API int abtf_linker__check_final(struct abtf_linker *l)
+{
+	if (!l)
+		return -EINVAL;
+	return check_final(l, "");
+}
+
+/* The base must be final BTF: libbpf would take an archive's first member. */
+static int check_base_final(struct abtf_linker *l)
+{
+	struct abtf_link_opts o = {
+		.sz = sizeof(o),
+		.print = l->opts.print,
+		.print_ctx = l->opts.print_ctx,
+	};
+	struct abtf_linker *b = abtf_linker__new(l->opts.base_path, &o);
+	int err;
+
+	if (!b)
+		return -errno;
+	err = check_final(b, "the base is ");
+	abtf_linker__free(b);
+	return err == 1 ? 0 : err ? err : -EINVAL;
+}
+
+static int load_base(struct abtf_linker *l)
+{
+	int err;
+
+	if (!l->opts.base_path)
+		return 0;
+	err = check_base_final(l);
+	if (err)
+		return err;
+	l->base = btf__parse(l->opts.base_path, NULL);
+	if (!l->base) {
+		err = -errno;
+		pr_warn(&l->pr, "%s: cannot read base BTF: %s",
+			l->opts.base_path, ABTF_STRERROR(-err));
+		return err;
+	}
+	if (btf__endianness(l->base) != abtf__link_endianness(l)) {
+		pr_warn(&l->pr, "%s: the base BTF is of the other byte order "
+			"than %s", l->opts.base_path, l->path);
+		return -EINVAL;
+	}
+	/* merge.c reads the base's raw types: in the host's order */
+	return btf__set_endianness(l->base, abtf__host_endianness());
+}
+
+/*
+ * What is written must load: the kernel's rules (verify.c) on the final
+ * BTF, a module's against its base, so that a bad type fails the build
+ * here, named, rather than the boot or the module load.
+ */
+static int verify_final(struct abtf_linker *l)
+{
+	return abtf__verify_btf(l->btf, false, l->path, l->base ?
+				"the module's split BTF" : "the final BTF",
+				&l->pr);
+}
+
+/* One member and no .debug_btf_addr left to apply: what btf-link writes. */
+static bool is_final(const struct abtf_linker *l)
+{
+	return l->nr_members == 1 && !l->addr.size && !l->nr_zmembers;
+}
+
+/* A final BTF may be split (a module's): libbpf checks it against the base. */
+static int keep_final(struct abtf_linker *l)
+{
+	size_t size = l->plans[0].size;
+	uint8_t *buf = malloc(size);
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	err = abtf__read_btf(l, buf, size, 0);
+	if (!err) {
+		l->btf = abtf__new_btf(buf, size, l->base);
+		if (!l->btf)
+			err = -errno ? -errno : -EINVAL;
+	}
+	free(buf);
+	if (err)
+		return abtf__link_error(l, err, l->base ?
+				  "cannot load the final BTF against the base" :
+				  "cannot load the final BTF (split BTF needs --base)");
+	err = verify_final(l);
+	if (err)
+		return err;
+	l->final_input = true;
+	return 1;
+}
+
+static unsigned int thread_count(const struct abtf_linker *l)
+{
+	long n = l->opts.nr_threads;
+
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n;
+}
+
+/* Step 1 of the essay: the leaves, each member's places, funcs.c's choices. */
+static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
+{
+	int err;
+
+	*leaves = abtf__make_leaves(l, nr);
+	if (!*leaves)
+		return -ENOMEM;
+	err = abtf__link_place(l, *leaves, *nr);
+	if (err)
+		return err;
+	if (l->feats & (ABTF_FEAT_CONSISTENT_FUNC | ABTF_FEAT_OPTIMIZED_FUNC)) {
+		err = abtf__funcs_select(l, *leaves, *nr);
+		if (err)
+			return err;
+	}
+	if (*nr == 1)
+		(*leaves)[0].root = true;
+	return 0;
+}
+
+ABTF_API int abtf_linker__link(struct abtf_linker *l)
+{
+	double t0 = abtf__now();
+	struct node *leaves = NULL;
+	size_t nr = 0, i;
+	int err;
+
+	if (l->btf)
+		return l->final_input;
+	l->nr_threads = thread_count(l);
+	err = l->nr_members ? 0 : abtf__walk_members(l);
+	l->st.bytes_in = l->btf_size;
+	if (!err)
+		err = load_base(l);
+	if (err)
+		return err;
+	l->st.nr_members = l->nr_members;
+	if (is_final(l) && !l->opts.force)
+		return keep_final(l);
+	/* pahole tags kfuncs only when it writes decl tags at all */
+	if ((l->feats & ABTF_FEAT_DECL_TAG_KFUNCS) &&
+	    (l->feats & ABTF_FEAT_DECL_TAG)) {
+		err = abtf__collect_kfuncs(l);
+		if (err)
+			return err;
+	}
+	err = plan(l, &leaves, &nr);
+	l->st.t_parse = abtf__now() - t0;
+	if (err) {
+		for (i = 0; leaves && i < nr; i++)
+			abtf__node_free(&leaves[i]);
+		free(leaves);
+		return err;
+	}
+	err = abtf__merge_levels(l, leaves, nr);
+	if (!err)
+		err = verify_final(l);
+	if (!err && !l->elf && l->nr_members > 1)
+		pr_info(&l->pr, "%s: a raw archive has no symbol table: "
+			"variables cannot be placed and were left out", l->path);
+	return err;
+}
+
+ABTF_API const struct btf *abtf_linker__btf(const struct abtf_linker *l)
+{
+	return l->btf;
+}
+
+static void count_final(const struct btf *btf, uint32_t first,
+			struct abtf_link_stats *st)
+{
+	uint32_t id, n = btf__type_cnt(btf);
+
+	st->funcs = st->vars = 0;
+	for (id = first; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		st->funcs += btf_is_func(t);
+		st->vars += btf_is_var(t);
+	}
+}
+
+ABTF_API int abtf_linker__stats(const struct abtf_linker *l,
+				struct abtf_link_stats *stats)
+{
+	struct abtf_link_stats st = l->st;
+	uint32_t size = 0, first;
+	size_t sz;
+
+	if (!stats || stats->sz < sizeof(size_t))
+		return -EINVAL;
+	if (l->btf) {
+		first = l->base ? btf__type_cnt(l->base) : 1;
+		btf__raw_data(l->btf, &size);
+		st.bytes_out = size;
+		st.types_out = btf__type_cnt(l->btf) - first;
+		count_final(l->btf, first, &st);
+	}
+	sz = stats->sz < sizeof(st) ? stats->sz : sizeof(st);
+	st.sz = stats->sz;
+	memcpy(stats, &st, sz);
+	return 0;
+}
+

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Internal state of the archive linker, shared by its phases (linker.c,
+ * the entry; linker_plan.c, input, plan and threads; linker_place.c,
+ * pairing with .debug_btf_addr and placing by name; linker_merge.c, the
+ * merge tree; linker_write.c, output; linker_explain.c, why a FUNC or VAR
+ * is kept or not) and by merge.c (one merge node), funcs.c, kfuncs.c,
+ * filter.c and exact.c. See the essay atop linker.c.
+ */
+#ifndef __ABTF_LINKER_H
+#define __ABTF_LINKER_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <bpf/btf.h>
+
+#include "elf/addr.h"
+#include "btf/archive.h"
+
+struct btf;
+struct abtf_ambig;
+
+/* ---- the input, read once at open; threads never call libelf ---- */
+
+struct lsec {
+	const char *name;
+	uint64_t addr, size, flags;
+};
+
+/* A defined FUNC or OBJECT symbol, for placement by name. */
+struct lsym {
+	const char *name;
+	uint64_t value;
+	uint64_t size;
+	uint32_t idx;		/* in .symtab */
+	uint32_t shndx;
+	uint8_t type;		/* STT_FUNC or STT_OBJECT */
+	uint8_t bind;
+};
+
+/* Every symbol by index: what a relocation of .debug_btf_addr points at. */
+struct lsymval {
+	uint64_t value;
+	uint32_t shndx;
+};
+
+/* Where one VAR goes; !present: nowhere (dropped). */
+struct place {
+	bool present;
+	uint32_t key;		/* section index (raw input: DATASEC name's strtab offset) */
+	uint64_t off;
+	uint32_t size;
+	/* raw input: the member DATASEC's name (in a node: its own copy) and size */
+	const char *dsec_name;
+	uint32_t dsec_size;
+};
+
+/* One archive member, as planned before any merging. */
+struct mplan {
+	size_t off;		/* in .BTF */
+	size_t size;		/* its BTF's bytes (inflated, if compressed) */
+	size_t zsize;		/* compressed: its bytes in .BTF; 0 if plain */
+	uint32_t nr_types;	/* set once validated */
+	uint32_t hash;
+	uint32_t stored_hash;	/* swapped: its bytes' as in the file */
+	bool has_group;		/* paired with a .debug_btf_addr group */
+	bool check_hash;	/* paired by size: the leaf checks the hash */
+	struct abtf_addr_group grp;	/* has_group: its slots, extension, flags */
+	struct place *vars;	/* placed by name: one per VAR, in VAR order */
+	size_t nr_vars;
+};
+
+enum input_kind {
+	IN_SLOTS,		/* member with a .debug_btf_addr group */
+	IN_NAMES,		/* member placed by name (pahole's) */
+	IN_RAW,			/* member of a raw BTF file: no symbols at all */
+	IN_CHILD,		/* a merge node's deduplicated result */
+};
+
+/* What a merge node takes in: a member or a child node's BTF. */
+struct input {
+	enum input_kind kind;
+	const uint8_t *types;	/* 4-aligned */
+	uint32_t type_len;
+	const char *strs;
+	uint32_t str_len;
+	uint32_t nr_types;
+	const struct mplan *plan;	/* IN_SLOTS, IN_NAMES */
+	const struct place *vars;	/* IN_CHILD: its VARs, in order */
+	size_t nr_vars;
+};
+
+/* A FUNC of a member, for consistent_func (funcs.c): offsets in fstrs. */
+struct fsig {
+	uint32_t name;
+	uint32_t sig;		/* its loose signature */
+	uint8_t flags;		/* ABTF_FN_* from its group */
+	uint32_t member;	/* its member */
+	uint32_t ordinal;	/* its place among the member's FUNCs */
+};
+
+/* One node of the merge tree: leaves take members, the others children. */
+struct node {
+	size_t first, nr;	/* members or child nodes */
+	bool leaf, root;
+	/* which FWDs hold back what reaches them: NULL all (ambig.c) */
+	const struct abtf_ambig *amb;
+	bool libbpf_dedup;	/* deduplicated by btf__dedup() */
+	double t;		/* seconds its thread spent on it */
+
+	struct strtab strs;
+	uint8_t *types;
+	size_t types_len, types_cap;
+	uint32_t first_id, next_id;
+	struct abtf_hmap fn_seen;	/* FUNC name offsets + 1 */
+	struct place *vars;	/* kept VARs, in order; ->size set */
+	uint32_t *var_ids;	/* their IDs in this node's merged types */
+	size_t nr_vars, cap_vars, cap_var_ids;
+
+	/* input string offset -> node string offset + 1; reset per input */
+	uint32_t *smap;
+	size_t smap_cap;
+	uint32_t *smap_used;	/* the offsets set, to reset */
+	size_t nr_smap_used, cap_smap_used;
+	/* exact.c: the node's types by ID and by hash */
+	uint32_t *type_off;	/* ID - first_id -> offset in types */
+	size_t cap_type_off;
+	struct abtf_hmap ex_map;	/* can_map() types by their hash: IDs */
+	uint32_t *ex_pending;	/* structs appended, indexed after the input */
+	size_t nr_ex_pending, cap_ex_pending;
+
+	/* funcs.c, before the merge: the leaf's FUNCs in the image */
+	struct strtab fstrs;
+	struct fsig *fsigs;
+	size_t nr_fsigs, cap_fsigs;
+
+	void *raw;		/* result (not root): deduplicated raw BTF */
+	uint32_t raw_size;
+	size_t types_in, funcs;
+
+	int err;
+	char msg[512];		/* the first error, printed in node order */
+	struct abtf_printer pr;
+};
+
+/* A name funcs.c leaves without a FUNC, and why (ABTF_EXPLAIN_*). */
+struct fdrop {
+	const char *name;
+	uint8_t why;
+};
+
+/* A FUNC funcs.c leaves out although its name keeps one, and why. */
+struct fskip {
+	uint64_t key;		/* member << 32 | its FUNC ordinal */
+	uint8_t why;
+};
+
+/* A kfunc of the image's .BTF_ids (kfuncs.c). */
+struct kfunc {
+	char *name;
+	uint32_t flags;		/* its KF_* flags */
+	size_t sym;		/* the symbol it came from */
+};
+
+struct abtf_linker {
+	char *path;
+	struct abtf_link_opts opts;
+	struct abtf_printer pr;
+	unsigned int feats;	/* ABTF_FEAT_* the link does */
+	int fd;
+	Elf *elf;		/* NULL for raw BTF input */
+	GElf_Ehdr ehdr;
+	size_t shstrndx;
+	bool swapped;		/* its byte order is not the host's */
+
+	size_t btf_off;		/* .BTF in the file */
+	size_t btf_size;
+	size_t nr_zmembers;
+	size_t btf_shndx;
+	struct abtf_addr_sec addr;	/* .debug_btf_addr, mapped */
+	size_t addr_shndx;
+	struct abtf_addr_relocs relocs;	/* .rela.debug_btf_addr, by offset */
+
+	struct lsec *secs;	/* by section index */
+	size_t nr_secs;
+	Elf_Scn *symtab;	/* .symtab, NULL without one */
+	size_t symtab_strs;	/* its string table's section index */
+	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
+	size_t nr_syms;
+	bool syms_by_name;	/* syms made (abtf__syms_by_name()) */
+	struct lsymval *symvals;	/* every symbol, by index */
+	size_t nr_symvals;
+	bool *sym_used;		/* by symbol index: claimed by a VAR */
+	struct kfunc *kfuncs;	/* decl_tag_kfuncs: by name, one each */
+	size_t nr_kfuncs, cap_kfuncs;
+
+	struct mplan *plans;
+	size_t nr_members;
+	unsigned int nr_threads;
+
+	/* consistent_func: names left without a FUNC, sorted (funcs.c) */
+	struct strtab drop_strs;
+	struct fdrop *drop;
+	size_t nr_drop, cap_drop;
+	/* FUNCs not kept although their name is, sorted by key */
+	struct fskip *skip;
+	size_t nr_skip, cap_skip;
+	/* ambig.c: names of more than one meaning, once the leaves are in */
+	struct abtf_ambig *ambig;
+
+	struct btf *base;
+	struct btf *btf;
+	bool final_input;
+	struct abtf_link_stats st;
+};
+
+/* libbpf's name of the host's byte order. */
+static inline enum btf_endianness abtf__host_endianness(void)
+{
+	return __BYTE_ORDER == __LITTLE_ENDIAN ? BTF_LITTLE_ENDIAN :
+						 BTF_BIG_ENDIAN;
+}
+
+/* The input's byte order: the final BTF is written in it. */
+static inline enum btf_endianness
+abtf__link_endianness(const struct abtf_linker *l)
+{
+	enum btf_endianness h = abtf__host_endianness();
+
+	if (!l->swapped)
+		return h;
+	return h == BTF_LITTLE_ENDIAN ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN;
+}
+
+/* A leaf merges about this many bytes of members; a node this many inputs. */
+#ifndef ABTF_LEAF_BYTES
+#define ABTF_LEAF_BYTES	(16u << 20)
+#endif
+/*
+ * The root merges every leaf: below it, a type that reaches a FWD of an
+ * ambiguous name is never merged (docs/design.md, "one meaning"); when
+ * that was every FWD, a level between the leaves and the root copied most
+ * of its input up again (the 6.12 test image: 1.1 s at level 1, 673,000
+ * types passed up). With ambig.c, levels may pay again: not measured.
+ */
+#ifndef ABTF_FAN_IN
+#define ABTF_FAN_IN	4096
+#endif
+
+static inline double abtf__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline int abtf__link_error(struct abtf_linker *l, int err,
+				   const char *what)
+{
+	pr_warn(&l->pr, "%s: %s", l->path, what);
+	return err;
+}
+
+static inline int abtf__link_elf_fail(struct abtf_linker *l, const char *what)
+{
+	pr_warn(&l->pr, "%s: %s: %s", l->path, what, elf_errmsg(-1));
+	return -EINVAL;
+}
+
+/* linker_plan.c: the input, the plan, the threads, reading members */
+int abtf__pread_all(int fd, void *buf, size_t size, size_t off);
+int abtf__linker_open(struct abtf_linker *l, size_t fsize);
+size_t abtf__find_section(const struct abtf_linker *l, const char *name);
+Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
+/*
+ * Make l->syms, the defined FUNC and OBJECT symbols sorted by name, once,
+ * for abtf__first_sym(): only placing and choosing by name need them (a
+ * member without a .debug_btf_addr group, funcs.c's choices), so a kernel
+ * image whose members all have groups pays for neither the memory nor the
+ * sort. Single-threaded: before the leaves run. 0 or a negative errno.
+ */
+int abtf__syms_by_name(struct abtf_linker *l);
+size_t abtf__first_sym(const struct abtf_linker *l, const char *name);
+/* @len bytes of .BTF at @off, as they are in the file. */
+int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
+		   size_t off);
+/*
+ * Member @i's BTF (mplan.size bytes) into @dst: read, or read and inflated,
+ * in the host's byte order (errors of the stream are printed to @pr; -EIO:
+ * the file could not be read).
+ */
+int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
+		      const struct abtf_printer *pr);
+/* The hash of member @i (read into @p) that its group's btf_hash is of. */
+uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
+			   const void *p);
+/* Validate member @i's BTF, read into @p, and describe it in @m. */
+int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
+		       const struct abtf_printer *pr, struct abtf_member *m);
+int abtf__walk_members(struct abtf_linker *l);
+struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr);
+int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+		    int (*fn)(struct abtf_linker *, struct node *, void *),
+		    void *ctx);
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
+			 struct abtf_member *ms);
+const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
+			const struct abtf_member *m, const uint8_t *types,
+			struct input *in);
+
+/* linker_place.c: pairing with .debug_btf_addr, placing by name */
+int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr);
+int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+			size_t i, const struct abtf_member *m, uint8_t **buf,
+			struct abtf_member *xm);
+/* The same whatever the features (explain: clones optimized_func leaves). */
+int abtf__member_extend_any(struct abtf_linker *l,
+			    const struct abtf_printer *pr, size_t i,
+			    const struct abtf_member *m, uint8_t **buf,
+			    struct abtf_member *xm);
+typedef int (*abtf_member_fn_t)(const struct input *in, uint32_t nr_slots,
+				void *ctx);
+int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
+		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx);
+
+/* linker_merge.c: the merge tree */
+int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);
+/* A finished non-root node's BTF (its raw result) as an input. */
+void abtf__child_input(const struct node *c, struct input *in);
+
+/* funcs.c */
+int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
+/* Why funcs.c leaves @name without a FUNC (ABTF_EXPLAIN_*), 0 if it does not. */
+int abtf__func_dropped(const struct abtf_linker *l, const char *name);
+/* Why funcs.c leaves out a member's FUNC, 0 if it does not. */
+int abtf__func_skipped(const struct abtf_linker *l, size_t member,
+		       uint32_t ordinal);
+/*
+ * The loose signature funcs.c compares prototypes by (types__match) of
+ * the FUNC @id of @in, whose records are at @toff[ID]: malloc()ed, or NULL.
+ */
+char *abtf__func_sig(const struct input *in, const uint32_t *toff,
+		     uint32_t id);
+int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
+			   uint32_t *map);
+
+/* kfuncs.c */
+int abtf__collect_kfuncs(struct abtf_linker *l);
+void abtf__free_kfuncs(struct abtf_linker *l);
+const struct kfunc *abtf__find_kfunc(const struct abtf_linker *l,
+				     const char *name);
+int abtf__kfunc_tags(const struct kfunc *k, const char **tags);
+
+/* merge.c */
+int abtf__node_merge(struct abtf_linker *l, struct node *n,
+		     const struct input *in);
+int abtf__node_finish(struct abtf_linker *l, struct node *n);
+struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
+void abtf__node_free(struct node *n);
+struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
+/*
+ * node_dedup.c: deduplicate the raw BTF *@raw (no base; header, types,
+ * strings) as btf__dedup() would, into a new *@raw of *@size bytes. 0;
+ * 1 when libbpf must decide (*@raw is then the same BTF, its strings
+ * already deduplicated); a negative errno with *@raw as it was. @exact:
+ * merge only types of one meaning (no FWD taken for a struct, none
+ * resolved), as a node below the root must (never 1); what reaches a FWD
+ * of a name @amb calls ambiguous (NULL: any FWD) is not merged then.
+ */
+int abtf__node_dedup(void **raw, size_t *size, bool exact,
+		     const struct abtf_ambig *amb);
+/* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
+int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
+		     uint32_t k, struct place *pl);
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name);
+/*
+ * The same, saying why not: ABTF_EXPLAIN_KEPT (0) if it is there,
+ * ABTF_EXPLAIN_DISCARDED, _RENAMED or _NO_SYMBOL if not, < 0 error.
+ */
+int abtf__func_placed(struct abtf_linker *l, const struct input *in,
+		      uint32_t slot, const char *name);
+/* merge.c: a VAR's rules. Is @pl in the final .data..percpu? */
+bool abtf__in_percpu_section(const struct abtf_linker *l,
+			     const struct place *pl);
+/* May a VAR have the name @p (pahole's btf_name_valid())? */
+bool abtf__var_name_valid(const char *p);
+int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
+bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
+			uint32_t node_off);
+
+/* Is string @off of @in the node's string @node_off? */
+static inline bool abtf__node_str_is(struct node *n, const struct input *in,
+				     uint32_t off, uint32_t node_off)
+{
+	if (n->smap[off])
+		return n->smap[off] - 1 == node_off;
+	return abtf__node_str_cmp(n, in, off, node_off);
+}
+
+/* linker_plan.c: the STT_FILE symbol before local symbol @idx, or NULL */
+const char *abtf__sym_file(const struct abtf_linker *l, size_t idx);
+
+/* filter.c */
+int abtf__filter_input(const struct abtf_linker *l, struct input *in,
+		       uint8_t **buf);
+
+/* exact.c */
+#define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
+int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
+		    const uint32_t *toff, const struct abtf_ambig *amb,
+		    uint8_t *held);
+int abtf__exact_add(struct node *n, uint32_t id, size_t off, bool held);
+/*
+ * @fwd[id]: type @id of @types (at @off[id]) reaches a FWD, or an enum
+ * without values, whose name @amb (NULL: every name) says may stand for
+ * more than one type (exact.c). @strs: the types' strings.
+ */
+int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
+		    const char *strs, uint32_t str_len,
+		    const struct abtf_ambig *amb, uint8_t *fwd);
+/*
+ * A struct member type's signature, which every type a walk (exact.c's,
+ * or libbpf's in node_dedup.c) may find equal to it shares: its records
+ * through up to 4 modifiers, pointers, typedefs and arrays but their type
+ * IDs, then the name reached. @name_of gives a record's name as a string
+ * offset of the table both sides share; @type_of a type by ID (not 0),
+ * NULL for none. Not negative, or @name_of's negative errno.
+ */
+struct abtf_sig_src {
+	const void *ctx;
+	const struct btf_type *(*type_of)(const void *ctx, uint32_t id);
+	int64_t (*name_of)(const void *ctx, uint32_t off);
+};
+int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id);
+/* After each input: index the structs and unions it appended. */
+int abtf__exact_index(struct node *n);
+void abtf__exact_free(struct node *n);
+
+/*
+ * ambig.c: the names of the archive that may stand for more than one type
+ * (docs/design.md, "one meaning"), read from the leaves' results; *@out,
+ * or a negative errno.
+ */
+int abtf__ambig_build(struct abtf_linker *l, struct node *leaves, size_t nr,
+		      struct abtf_ambig **out);
+/*
+ * May a FWD (or enum without values) named @name stand for two types?
+ * NULL: every name may. A recorder says no to every name and notes it.
+ */
+bool abtf__ambig_fwd(const struct abtf_ambig *a, const char *name);
+struct abtf_ambig *abtf__ambig_recorder(void);
+/* Is @a a recorder (no FWD holds anything back)? */
+bool abtf__ambig_records(const struct abtf_ambig *a);
+/* 1 if @rec was asked of a name @known calls ambiguous; 0; a -errno. */
+int abtf__ambig_asked(const struct abtf_ambig *rec,
+		      const struct abtf_ambig *known);
+/* How many names are ambiguous; *@names: how many were seen. */
+size_t abtf__ambig_count(const struct abtf_ambig *a, size_t *names);
+void abtf__ambig_free(struct abtf_ambig *a);
+
+#endif /* __ABTF_LINKER_H */

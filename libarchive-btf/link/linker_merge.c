@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The merge tree (the essay atop linker.c, steps 2 and 3): each leaf reads
+ * its members one at a time and merges them (merge.c merges one input
+ * into a node); the levels above merge up to ABTF_FAN_IN results of the
+ * level below, in order, until the root.
+ *
+ * Calls linker_plan.c (reading, the thread pool) and linker_place.c (a
+ * member's extension).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "link/linker.h"
+
+static int finish_node(struct abtf_linker *l, struct node *n)
+{
+	if (!n->root)
+		return abtf__node_finish(l, n);
+	l->btf = abtf__node_root_btf(l, n);
+	return l->btf ? 0 : (errno ? -errno : -EINVAL);
+}
+
+/* Read member @i into @buf (grown as needed), validated and described. */
+static int read_member(struct abtf_linker *l, struct node *n, size_t i,
+		       uint8_t **buf, size_t *cap, struct abtf_member *m)
+{
+	struct mplan *mp = &l->plans[i];
+	int err;
+
+	if (abtf_grow(*buf, *cap, mp->size))
+		return -ENOMEM;
+	err = abtf__read_member(l, i, *buf, &n->pr);
+	if (err == -EIO)
+		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
+			strerror(-err));
+	if (!err)
+		err = abtf__check_member(l, i, *buf, &n->pr, m);
+	if (err)
+		return err;
+	if (mp->check_hash && abtf__member_hash(l, i, *buf) != mp->hash) {
+		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
+			".debug_btf_addr group is for another member",
+			l->path, i, mp->off);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A leaf reads its members one at a time: memory is one member's size. */
+static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	uint8_t *buf = NULL, *xbuf = NULL;
+	size_t cap = 0, i;
+	int err = 0;
+
+	for (i = n->first; !err && i < n->first + n->nr; i++) {
+		const uint8_t *types;
+		struct abtf_member m;
+		struct input in;
+		uint8_t *filtered = NULL;
+		void *copy = NULL;
+
+		err = read_member(l, n, i, &buf, &cap, &m);
+		if (!err)
+			err = abtf__member_extend(l, &n->pr, i, &m, &xbuf, &m);
+		if (err)
+			break;
+		types = abtf__aligned_types(&m, &copy);
+		if (!types) {
+			err = -ENOMEM;
+			break;
+		}
+		abtf__member_input(l, &l->plans[i], &m, types, &in);
+		err = abtf__filter_input(l, &in, &filtered);
+		if (!err)
+			err = abtf__node_merge(l, n, &in);
+		if (err && !n->msg[0])
+			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
+				"cannot merge: %s", l->path, i,
+				l->plans[i].off, strerror(-err));
+		free(filtered);
+		free(copy);
+		free(xbuf);
+		xbuf = NULL;
+	}
+	free(xbuf);
+	free(buf);
+	return err ? err : finish_node(l, n);
+}
+
+void abtf__child_input(const struct node *c, struct input *in)
+{
+	const struct btf_header *hdr = c->raw;
+	uint32_t off = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->kind = IN_CHILD;
+	in->types = (const uint8_t *)c->raw + hdr->hdr_len + hdr->type_off;
+	in->type_len = hdr->type_len;
+	in->strs = (const char *)c->raw + hdr->hdr_len + hdr->str_off;
+	in->str_len = hdr->str_len;
+	in->vars = c->vars;
+	in->nr_vars = c->nr_vars;
+	while (off < in->type_len) {
+		off += abtf__record_size((const void *)(in->types + off));
+		in->nr_types++;
+	}
+}
+
+static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	struct node *below = ctx;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < n->nr; i++) {
+		struct node *c = &below[n->first + i];
+		struct input in;
+
+		abtf__child_input(c, &in);
+		err = abtf__node_merge(l, n, &in);
+		abtf__node_free(c);	/* merged: its memory can go */
+	}
+	return err ? err : finish_node(l, n);
+}
+
+/*
+ * With -v, each level of the tree: its wall time, and its slowest node's,
+ * which is the level's share of the link's critical path, the wall time it
+ * would take with a thread per node.
+ */
+static void level_report(const struct abtf_linker *l, unsigned int depth,
+			 const struct node *nodes, size_t nr, double wall)
+{
+	double slowest = 0, all = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		all += nodes[i].t;
+		if (nodes[i].t > slowest)
+			slowest = nodes[i].t;
+	}
+	pr_debug(&l->pr, "%s: level %u: %zu %s, %.3fs wall; %.3fs in all, "
+		 "the slowest %.3fs", l->path, depth, nr,
+		 depth ? (nr == 1 ? "node" : "nodes") :
+			 (nr == 1 ? "leaf" : "leaves"), wall, all, slowest);
+}
+
+/* The stats' count of merge-tree nodes, and of those libbpf deduplicated. */
+static void count_nodes(struct abtf_linker *l, const struct node *nodes,
+			size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		l->st.nodes++;
+		l->st.libbpf_nodes += nodes[i].libbpf_dedup;
+	}
+}
+
+/* Levels of up to ABTF_FAN_IN children each, until one root. */
+static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
+{
+	unsigned int depth = 0;
+	struct node *up;
+	size_t i, nup;
+	int err = 0;
+
+	while (nr > 1 && !err) {
+		double t = abtf__now();
+
+		nup = (nr + ABTF_FAN_IN - 1) / ABTF_FAN_IN;
+		up = calloc(nup, sizeof(*up));
+		if (!up) {
+			err = -ENOMEM;
+			break;
+		}
+		for (i = 0; i < nup; i++) {
+			up[i].amb = l->ambig;
+			up[i].first = i * ABTF_FAN_IN;
+			up[i].nr = nr - up[i].first < ABTF_FAN_IN ?
+				   nr - up[i].first : ABTF_FAN_IN;
+			up[i].root = nup == 1;
+		}
+		err = abtf__run_level(l, up, nup, merge_children, level);
+		count_nodes(l, up, nup);
+		if (!err)
+			level_report(l, ++depth, up, nup, abtf__now() - t);
+		for (i = 0; i < nr; i++)
+			abtf__node_free(&level[i]);
+		free(level);
+		level = up;
+		nr = nup;
+	}
+	for (i = 0; i < nr; i++)
+		abtf__node_free(&level[i]);
+	free(level);
+	return err;
+}
+
+struct redo {
+	const struct node *leaves;
+	const bool *again;
+};
+
+/* A leaf ambig.c found wrong merged again, from scratch, knowing. */
+static int redo_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	const struct redo *r = ctx;
+	struct node fresh = { .first = n->first, .nr = n->nr, .leaf = true,
+			      .pr = n->pr, .amb = l->ambig };
+
+	if (!r->again[n - r->leaves])
+		return 0;
+	abtf__node_free(n);
+	*n = fresh;
+	return merge_leaf(l, n, NULL);
+}
+
+/*
+ * The names of more than one meaning, once the leaves are in: each leaf
+ * merged taking every name for settled (a recorder, @recs[i]); one that
+ * asked of a name that is not merges again, knowing (docs/design.md,
+ * "names of one meaning").
+ */
+static int settle_names(struct abtf_linker *l, struct node *leaves, size_t nr,
+			struct abtf_ambig **recs)
+{
+	size_t i, names, amb, again = 0;
+	struct redo r = { .leaves = leaves };
+	bool *redo;
+	int err;
+
+	err = abtf__ambig_build(l, leaves, nr, &l->ambig);
+	if (err)
+		return err;
+	redo = calloc(nr, sizeof(*redo));
+	if (!redo)
+		return -ENOMEM;
+	for (i = 0; !err && i < nr; i++) {
+		err = abtf__ambig_asked(recs[i], l->ambig);
+		if (err > 0) {
+			redo[i] = true;
+			again++;
+			err = 0;
+		}
+	}
+	amb = abtf__ambig_count(l->ambig, &names);
+	pr_debug(&l->pr, "%s: names: %zu of %zu of more than one meaning; "
+		 "%zu of %zu leaves merged again", l->path, amb, names, again,
+		 nr);
+	if (!err && again) {
+		r.again = redo;
+		err = abtf__run_level(l, leaves, nr, redo_leaf, &r);
+	}
+	free(redo);
+	return err;
+}
+
+/*
+ * Whether the leaves may merge a FWD and a struct of a name ambig.c finds
+ * of one meaning. Off: below the root every type that reaches a FWD is
+ * held back, and the root alone pairs them, as libbpf's dedup does. The
+ * argument for settling (ambig.c) takes libbpf's walk for a bisimulation
+ * in which a FWD and a struct of one name are equal; it is not one:
+ * its hypothetical map pairs each canonical type with one candidate per
+ * walk, so a walk that meets a canonical struct once against a FWD and
+ * once against the struct fails, and libbpf keeps two copies where the
+ * leaves had merged them. Found on the large configuration's archive
+ * without crypto/jitterentropy.o (tests/dedup/oracle.c: an extra FWD
+ * ttm_device, drm_device's copies missing); with it, its own u8 made
+ * 5,705 names ambiguous and hid the fault (docs/performance.md).
+ */
+static const bool settle_names_below_root = false;
+
+/* The leaves merged, then the tree above them up to the final BTF. */
+int abtf__merge_levels(struct abtf_linker *l, struct node *leaves,
+		       size_t nr)
+{
+	struct abtf_ambig **recs = NULL;
+	double t1 = abtf__now(), t2;
+	size_t i;
+	int err = 0;
+
+	/* one leaf is the root: it knows nothing of the names (all held) */
+	if (settle_names_below_root && nr > 1 && !l->base) {
+		recs = calloc(nr, sizeof(*recs));
+		err = recs ? 0 : -ENOMEM;
+		for (i = 0; !err && i < nr; i++) {
+			recs[i] = abtf__ambig_recorder();
+			if (!recs[i])
+				err = -ENOMEM;
+			leaves[i].amb = recs[i];
+		}
+	}
+	if (!err)
+		err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
+	if (!err)
+		level_report(l, 0, leaves, nr, abtf__now() - t1);
+	if (!err && recs)
+		err = settle_names(l, leaves, nr, recs);
+	for (i = 0; recs && i < nr; i++) {
+		leaves[i].amb = l->ambig;
+		abtf__ambig_free(recs[i]);
+	}
+	free(recs);
+	t2 = abtf__now();
+	l->st.t_merge += t2 - t1;
+	count_nodes(l, leaves, nr);
+	l->st.types_in = l->st.funcs = 0;
+	for (i = 0; i < nr; i++) {
+		l->st.types_in += leaves[i].types_in;
+		l->st.funcs += leaves[i].funcs;
+	}
+	if (err) {
+		for (i = 0; i < nr; i++)
+			abtf__node_free(&leaves[i]);
+		free(leaves);
+		return err;
+	}
+	err = merge_tree(l, leaves, nr);	/* frees the leaves */
+	l->st.t_dedup += abtf__now() - t2;
+	return err;
+}

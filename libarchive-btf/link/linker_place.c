@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Where each member's FUNCs and VARs are (the essay atop linker.c, step
+ * 1): pairing members with their .debug_btf_addr groups (addr.c reads
+ * them), by the headers alone when there is one group per member, else by
+ * size and hash; a group's optimized_func extension appended to its member;
+ * the VARs of members without a group placed by name through the symbol
+ * table, in link order; where a FUNC or VAR of a member is, for merge.c
+ * and funcs.c.
+ *
+ * Calls linker_plan.c (reading members, the thread pool, symbols by name).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "link/linker.h"
+
+/* ---- pairing with .debug_btf_addr ---- */
+
+/* Validate every member of a leaf, and hash it to pair it with its group. */
+static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
+{
+	struct abtf_member *ms = calloc(n->nr, sizeof(*ms));
+	uint8_t *buf;
+	size_t i;
+
+	if (!ms)
+		return -ENOMEM;
+	buf = abtf__read_leaf(l, n, ms);
+	for (i = 0; buf && l->addr.size && i < n->nr; i++) {
+		struct mplan *mp = &l->plans[n->first + i];
+
+		mp->hash = abtf__member_hash(l, n->first + i, ms[i].data);
+	}
+	free(buf);
+	free(ms);
+	return buf ? 0 : n->err;
+}
+
+/*
+ * Pair each member with the next group if it is the member's (size and
+ * hash). A group left over, one that no member matched (its slot count
+ * or size changed, its bytes damaged), would be ignored without a word,
+ * its member placed by name: it is an error.
+ */
+static int pair_groups(struct abtf_linker *l)
+{
+	struct abtf_addr_group g;
+	size_t off = 0, i;
+
+	for (i = 0; i < l->nr_members; i++) {
+		struct mplan *mp = &l->plans[i];
+		size_t at = abtf__addr_skip_pad(&l->addr, off);
+
+		if (!abtf__addr_group_read(&l->addr, at, &g) ||
+		    g.btf_size != mp->size || g.btf_hash != mp->hash)
+			continue;
+		mp->has_group = true;
+		mp->grp = g;
+		off = g.end;
+		l->st.nr_addr_groups++;
+	}
+	off = abtf__addr_skip_pad(&l->addr, off);
+	if (off >= l->addr.size)
+		return 0;
+	pr_warn(&l->pr, "%s: .debug_btf_addr: byte %zu: a group that "
+		"matches no .BTF member (damaged, or its slot count or size "
+		"changed)", l->path, off);
+	return -EINVAL;
+}
+
+/*
+ * The common case, every member from cc-btf: as many groups as members, in
+ * the same order and of matching sizes. Pair them without reading the
+ * members; each leaf checks its members' hashes as it reads them.
+ */
+static bool pair_one_to_one(struct abtf_linker *l)
+{
+	struct abtf_addr_group g;
+	size_t off = 0, i;
+
+	for (i = 0; i < l->nr_members; i++) {
+		struct mplan *mp = &l->plans[i];
+
+		if (!abtf__addr_group_read(&l->addr, off, &g) ||
+		    g.btf_size != mp->size)
+			break;
+		mp->hash = g.btf_hash;
+		mp->grp = g;
+		off = abtf__addr_skip_pad(&l->addr, g.end);
+	}
+	if (i < l->nr_members || off != l->addr.size)
+		return false;
+	for (i = 0; i < l->nr_members; i++)
+		l->plans[i].has_group = l->plans[i].check_hash = true;
+	l->st.nr_addr_groups = l->nr_members;
+	return true;
+}
+
+/* Keeps the first warning, for one message of our own. */
+static void __abtf_printf(3, 0)
+keep_msg(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
+{
+	char *msg = ctx;
+
+	if (level == ABTF_WARN && !msg[0])
+		vsnprintf(msg, 256, fmt, ap);
+}
+
+/*
+ * Member @i read alone, so that a pass over the archive holds one member's
+ * bytes at a time, not a whole leaf's (16 MB), with its extension (with
+ * optimized_func, or whatever the features if @any_ext), as an input: @fn
+ * gets it and the number of slots its FUNCs and VARs use. Messages go to
+ * @pr; @fn's error is returned.
+ */
+int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
+		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx)
+{
+	struct node one = { .nr = 1, .leaf = true, .first = i, .pr = *pr };
+	const struct mplan *mp = &l->plans[i];
+	const uint8_t *types = NULL;
+	struct abtf_member m, xm;
+	uint8_t *buf, *xbuf = NULL;
+	void *copy = NULL;
+	struct input in;
+	int err;
+
+	buf = abtf__read_leaf(l, &one, &m);
+	if (!buf)
+		return one.err;
+	err = any_ext ? abtf__member_extend_any(l, pr, i, &m, &xbuf, &xm) :
+			abtf__member_extend(l, pr, i, &m, &xbuf, &xm);
+	if (!err)
+		types = abtf__aligned_types(&xm, &copy);
+	if (!err && !types)
+		err = -ENOMEM;
+	if (!err) {
+		abtf__member_input(l, mp, &xm, types, &in);
+		err = fn(&in, mp->grp.nr_slots + (xbuf ? mp->grp.nr_extra : 0),
+			 ctx);
+	}
+	free(copy);
+	free(xbuf);
+	free(buf);
+	return err;
+}
+
+/*
+ * With optimized_func, a member whose group carries an extension (clone
+ * FUNCs, docs/archive-format.md) is read as one BTF: its types then the
+ * extension's, its strings then the extension's, validated as a whole.
+ * 0 with *buf NULL when there is nothing to add (*xm = *m).
+ */
+int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+			size_t i, const struct abtf_member *m, uint8_t **buf,
+			struct abtf_member *xm)
+{
+	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC)) {
+		*buf = NULL;
+		*xm = *m;
+		return 0;
+	}
+	return abtf__member_extend_any(l, pr, i, m, buf, xm);
+}
+
+int abtf__member_extend_any(struct abtf_linker *l,
+			    const struct abtf_printer *pr, size_t i,
+			    const struct abtf_member *m, uint8_t **buf,
+			    struct abtf_member *xm)
+{
+	const struct mplan *mp = &l->plans[i];
+	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
+				.hdr_len = sizeof(h) };
+	const uint8_t *ext;
+	char msg[256] = "";
+	struct abtf_printer quiet = { .fn = keep_msg, .ctx = msg };
+	uint8_t *p;
+	size_t size;
+
+	*buf = NULL;
+	*xm = *m;
+	if (!mp->has_group || !mp->grp.ext_type_len)
+		return 0;
+	ext = l->addr.data + mp->grp.ext_off;
+	h.type_len = m->type_len + mp->grp.ext_type_len;
+	h.str_off = h.type_len;
+	h.str_len = m->str_len + mp->grp.ext_str_len;
+	size = sizeof(h) + (size_t)h.type_len + h.str_len;
+	p = *buf = malloc(size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	memcpy(p, m->types, m->type_len);
+	p += m->type_len;
+	memcpy(p, ext, mp->grp.ext_type_len);
+	if (l->swapped)
+		abtf__swap32s(p, mp->grp.ext_type_len);
+	p += mp->grp.ext_type_len;
+	memcpy(p, m->strs, m->str_len);
+	p += m->str_len;
+	memcpy(p, ext + mp->grp.ext_type_len, mp->grp.ext_str_len);
+	if (abtf__member_check(*buf, size, i, mp->off, mp->zsize != 0, l->path,
+			       &quiet, xm)) {
+		const char *what = strrchr(msg, ':');
+
+		pr_warn(pr, "%s: .BTF member %zu at byte %zu: the extension "
+			"in .debug_btf_addr at byte %zu: %s", l->path, i,
+			mp->off, mp->grp.ext_off, what ? what + 2 : "not valid BTF");
+		free(*buf);
+		*buf = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- placing by name ---- */
+
+/* Symbols the slots already point at are nobody else's (mixed archives). */
+static void claim_slot_symbols(struct abtf_linker *l)
+{
+	size_t ss = l->addr.slot_size, i, k, j;
+
+	for (i = 0; i < l->nr_members; i++) {
+		const struct mplan *mp = &l->plans[i];
+
+		for (k = 0; mp->has_group && k < mp->grp.nr_slots; k++) {
+			size_t at = mp->grp.slots_off + k * ss;
+			const struct abtf_addr_rela *r;
+			uint64_t v;
+
+			if (l->ehdr.e_type == ET_REL) {
+				r = abtf__addr_reloc_at(&l->relocs, at);
+				if (r && r->sym < l->nr_symvals)
+					l->sym_used[r->sym] = true;
+				continue;
+			}
+			v = abtf__addr_slot_value(&l->addr, at);
+			for (j = 0; v && j < l->nr_syms; j++)
+				if (l->syms[j].type == STT_OBJECT &&
+				    l->syms[j].value == v - 1)
+					l->sym_used[l->syms[j].idx] = true;
+		}
+	}
+}
+
+/*
+ * The n-th member defining a static "x" takes the n-th unused local "x" of
+ * the same size (ld keeps each input's local symbols together, in input
+ * order; the size keeps a static the linker dropped from taking the next
+ * object's); a global takes the global. Only for members without a
+ * .debug_btf_addr group.
+ */
+static int name_place(struct abtf_linker *l, const char *name, int linkage,
+		      uint32_t size, struct place *pl)
+{
+	size_t lo = abtf__first_sym(l, name);
+
+	memset(pl, 0, sizeof(*pl));
+	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++) {
+		const struct lsym *s = &l->syms[lo];
+		bool local = s->bind == STB_LOCAL;
+
+		if (s->type != STT_OBJECT || l->sym_used[s->idx] ||
+		    local != (linkage == BTF_VAR_STATIC) || s->size != size)
+			continue;
+		l->sym_used[s->idx] = true;
+		pl->present = true;
+		pl->key = s->shndx;
+		pl->off = s->value;
+		if (l->ehdr.e_type != ET_REL)
+			pl->off -= l->secs[s->shndx].addr;
+		return 0;
+	}
+	return 0;
+}
+
+static int place_member_vars(struct abtf_linker *l, struct mplan *mp,
+			     const struct abtf_member *m)
+{
+	uint32_t off = 0, id, *size_of;
+	const uint8_t *types = m->types;
+	int err = 0;
+
+	size_of = calloc(m->nr_types + 1, sizeof(*size_of));
+	mp->vars = calloc(m->nr_types + 1, sizeof(*mp->vars));
+	if (!size_of || !mp->vars) {
+		free(size_of);
+		return -ENOMEM;
+	}
+	for (id = 1; id <= m->nr_types; id++) {	/* VAR sizes from DATASECs */
+		struct btf_type t;
+		struct btf_var_secinfo v;
+		uint16_t i;
+
+		memcpy(&t, types + off, sizeof(t));
+		for (i = 0; BTF_INFO_KIND(t.info) == BTF_KIND_DATASEC &&
+			    i < BTF_INFO_VLEN(t.info); i++) {
+			memcpy(&v, types + off + sizeof(t) + i * sizeof(v),
+			       sizeof(v));
+			if (v.type && v.type <= m->nr_types)
+				size_of[v.type] = v.size;
+		}
+		off += abtf__record_size(&t);
+	}
+	for (off = 0, id = 1; id <= m->nr_types; id++) {
+		struct btf_type t;
+		struct btf_var var;
+
+		memcpy(&t, types + off, sizeof(t));
+		if (BTF_INFO_KIND(t.info) == BTF_KIND_VAR) {
+			struct place *pl = &mp->vars[mp->nr_vars++];
+
+			memcpy(&var, types + off + sizeof(t), sizeof(var));
+			err = name_place(l, m->strs + t.name_off, var.linkage,
+					 size_of[id], pl);
+			pl->size = size_of[id];
+		}
+		off += abtf__record_size(&t);
+	}
+	free(size_of);
+	return err;
+}
+
+/* In link order, one member at a time: the claims must happen in order. */
+static int place_by_name(struct abtf_linker *l)
+{
+	struct node one = { .nr = 1, .leaf = true };
+	struct abtf_member m;
+	size_t i;
+	int err;
+
+	if (l->st.nr_addr_groups == l->nr_members || !l->elf)
+		return 0;
+	err = abtf__syms_by_name(l);	/* for abtf__func_present() too */
+	if (err)
+		return err;
+	claim_slot_symbols(l);
+	one.pr = l->pr;
+	for (i = 0; i < l->nr_members; i++) {
+		uint8_t *buf;
+
+		if (l->plans[i].has_group)
+			continue;
+		one.first = i;
+		buf = abtf__read_leaf(l, &one, &m);
+		if (!buf)
+			return one.err;
+		err = place_member_vars(l, &l->plans[i], &m);
+		free(buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Pair the members with their .debug_btf_addr groups, then place by name
+ * the VARs of those without one. Without groups to pair, or with one per
+ * member, the leaves validate their members as they merge them; otherwise
+ * every member is validated and hashed first, to find which have a group.
+ */
+static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
+			    uint32_t *shndx, uint64_t *off);
+
+/*
+ * In a final image every slot is 0 (the linker discarded what it held) or
+ * an address + 1 inside one of the image's sections: a slot outside them
+ * all would drop its FUNC or VAR without a word, so it is an error.
+ */
+static int check_slot_addrs(const struct abtf_linker *l)
+{
+	size_t ss = l->addr.slot_size, i;
+	uint32_t k, shndx;
+	uint64_t v, off;
+
+	for (i = 0; l->ehdr.e_type != ET_REL && i < l->nr_members; i++) {
+		const struct mplan *mp = &l->plans[i];
+		uint32_t n = mp->has_group ? mp->grp.nr_slots + mp->grp.nr_extra : 0;
+
+		for (k = 0; k < n; k++) {
+			v = abtf__addr_slot_value(&l->addr,
+						  mp->grp.slots_off + k * ss);
+			if (!v || section_of_addr(l, v - 1, &shndx, &off))
+				continue;
+			pr_warn(&l->pr, "%s: .BTF member %zu at byte %zu: "
+				".debug_btf_addr slot %u: address 0x%llx is in "
+				"no section of the image", l->path, i, mp->off,
+				k, (unsigned long long)(v - 1));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
+{
+	int err;
+
+	if (l->elf && l->addr.size && !pair_one_to_one(l)) {
+		err = abtf__run_level(l, leaves, nr, hash_leaf, NULL);
+		if (err)
+			return err;
+		err = pair_groups(l);
+		if (err)
+			return err;
+	}
+	if (l->elf && l->addr.size) {
+		err = check_slot_addrs(l);
+		if (err)
+			return err;
+		/* abtf__func_present() asks for the names of slots' FUNCs */
+		err = abtf__syms_by_name(l);
+		if (err)
+			return err;
+	}
+	return place_by_name(l);
+}
+
+/* ---- where a member's FUNCs and VARs are (merge.c, funcs.c) ---- */
+
+/* The allocated section holding @addr in a final image. */
+static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
+			    uint32_t *shndx, uint64_t *off)
+{
+	size_t i;
+
+	for (i = 1; i < l->nr_secs; i++) {
+		const struct lsec *s = &l->secs[i];
+
+		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
+		    addr - s->addr < s->size) {
+			*shndx = i;
+			*off = addr - s->addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Slot @k of a member: final image (address + 1) or relocatable (reloc). */
+int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
+		     uint32_t k, struct place *pl)
+{
+	size_t at = mp->grp.slots_off + (size_t)k * l->addr.slot_size;
+	const struct abtf_addr_rela *r;
+	uint64_t v;
+
+	memset(pl, 0, sizeof(*pl));
+	if (k >= (uint64_t)mp->grp.nr_slots + mp->grp.nr_extra)
+		return -EINVAL;
+	v = abtf__addr_slot_value(&l->addr, at);
+	if (l->ehdr.e_type != ET_REL) {
+		if (v)	/* 0: the linker discarded it */
+			pl->present = section_of_addr(l, v - 1, &pl->key,
+						      &pl->off);
+		return 0;
+	}
+	r = abtf__addr_reloc_at(&l->relocs, at);
+	if (!r || r->sym >= l->nr_symvals)
+		return 0;
+	pl->key = l->symvals[r->sym].shndx;
+	if (pl->key == SHN_UNDEF || pl->key >= l->nr_secs)
+		return 0;
+	pl->present = true;
+	pl->off = l->symvals[r->sym].value +
+		  (l->relocs.inplace ? (int64_t)v : r->addend) - 1;
+	return 0;
+}
+
+/*
+ * pahole's rule: a FUNC survives if a defined STT_FUNC has its name, or
+ * with @suffixed, its name and a suffix ("name.isra.0": a clone).
+ */
+static bool func_by_name(const struct abtf_linker *l, const char *name,
+			 bool suffixed)
+{
+	size_t len = strlen(name), lo = abtf__first_sym(l, name);
+
+	/* sorted by name: "name" first, then "name" and any byte,
+	 * "name.suffix" among them */
+	for (; lo < l->nr_syms && !strncmp(l->syms[lo].name, name, len); lo++) {
+		char next = l->syms[lo].name[len];
+
+		if (next && !suffixed)
+			break;
+		if (l->syms[lo].type == STT_FUNC && (!next || next == '.'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Is the function of a member's FUNC in the image? @slot: its slot (FUNCs
+ * and VARs count, in type ID order). ABTF_EXPLAIN_KEPT (0) yes; else why
+ * not; < 0 error.
+ */
+int abtf__func_placed(struct abtf_linker *l, const struct input *in,
+		      uint32_t slot, const char *name)
+{
+	struct place pl;
+	int err;
+
+	switch (in->kind) {
+	case IN_SLOTS:
+		/*
+		 * Where the slot says, and under its name: objcopy
+		 * --prefix-symbols (arm64's and riscv's pi/, their EFI
+		 * stubs) renames a function after cc-btf saw it, and
+		 * pahole, which goes by name, has no FUNC for it then.
+		 */
+		err = abtf__slot_place(l, in->plan, slot, &pl);
+		if (err)
+			return err;
+		if (!pl.present)
+			return ABTF_EXPLAIN_DISCARDED;
+		/* a clone of the extension goes by its symbol "name.isra.0" */
+		return func_by_name(l, name, slot >= in->plan->grp.nr_slots) ?
+		       ABTF_EXPLAIN_KEPT : ABTF_EXPLAIN_RENAMED;
+	case IN_NAMES:
+		return func_by_name(l, name, false) ? ABTF_EXPLAIN_KEPT :
+						      ABTF_EXPLAIN_NO_SYMBOL;
+	default:
+		return ABTF_EXPLAIN_KEPT;
+	}
+}
+
+/* Is the function of a member's FUNC in the image? 1 yes, 0 no, < 0 error. */
+int abtf__func_present(struct abtf_linker *l, const struct input *in,
+		       uint32_t slot, const char *name)
+{
+	int ret = abtf__func_placed(l, in, slot, name);
+
+	return ret < 0 ? ret : ret == ABTF_EXPLAIN_KEPT;
+}

@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The linker's input and plan (see the essay atop linker.c, step 1): the
+ * ELF file read once at open (section headers, symbols, .debug_btf_addr
+ * and its relocations), so that threads never call libelf; the archive's
+ * member boundaries from their headers; the leaves of the merge tree; the
+ * thread pool that runs a level of nodes; reading a leaf's members.
+ *
+ * The bottom of the linker: it calls no other linker_*.c file.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "link/linker.h"
+#include "btf/zmember.h"
+
+/* ---- input ---- */
+
+int abtf__pread_all(int fd, void *buf, size_t size, size_t off)
+{
+	size_t got = 0;
+
+	while (got < size) {
+		ssize_t n = pread(fd, (char *)buf + got, size - got, off + got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n ? -errno : -EIO;
+		got += n;
+	}
+	return 0;
+}
+
+/* A copy of every section header: threads never call libelf. */
+static int load_sections(struct abtf_linker *l, size_t fsize)
+{
+	size_t i;
+	int err;
+
+	/* btf-link reads the relocations of .debug_btf_addr alone */
+	err = abtf__elf_check(l->elf, fsize, l->path, ABTF_SEC_ADDR, &l->pr);
+	if (err)
+		return err;
+	if (elf_getshdrnum(l->elf, &l->nr_secs))
+		return abtf__link_elf_fail(l, "bad section header table");
+	l->secs = calloc(l->nr_secs + 1, sizeof(*l->secs));
+	if (!l->secs)
+		return -ENOMEM;
+	for (i = 1; i < l->nr_secs; i++) {
+		Elf_Scn *scn = elf_getscn(l->elf, i);
+		GElf_Shdr shdr;
+
+		if (!scn || !gelf_getshdr(scn, &shdr))
+			return abtf__link_elf_fail(l, "bad section header");
+		l->secs[i].name = elf_strptr(l->elf, l->shstrndx, shdr.sh_name);
+		l->secs[i].addr = shdr.sh_addr;
+		l->secs[i].size = shdr.sh_size;
+		l->secs[i].flags = shdr.sh_flags;
+	}
+	return 0;
+}
+
+size_t abtf__find_section(const struct abtf_linker *l, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < l->nr_secs; i++)
+		if (l->secs[i].name && !strcmp(l->secs[i].name, name))
+			return i;
+	return 0;
+}
+
+/* .debug_btf_addr's relocations (a relocatable input), sorted (addr.c). */
+static int load_relocs(struct abtf_linker *l)
+{
+	if (!l->addr.size)
+		return 0;
+	return abtf__addr_relocs_load(l->elf, l->addr_shndx, l->path, &l->pr,
+				      &l->relocs);
+}
+
+static int lsym_cmp(const void *a, const void *b)
+{
+	const struct lsym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(l->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) &&
+		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
+		     uint32_t shndx, const char *name)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+	struct lsym *e;
+
+	if ((type != STT_FUNC && type != STT_OBJECT) || !shndx ||
+	    shndx >= l->nr_secs || !name || !*name)
+		return;
+	e = &l->syms[l->nr_syms++];
+	e->name = name;
+	e->value = s->st_value;
+	e->size = s->st_size;
+	e->idx = i;
+	e->shndx = shndx;
+	e->type = type;
+	e->bind = GELF_ST_BIND(s->st_info);
+}
+
+/* The section index of symbol @s, SHN_UNDEF for absolute and common. */
+static uint32_t sym_shndx(const GElf_Sym *s, GElf_Word xndx)
+{
+	if (s->st_shndx == SHN_XINDEX)
+		return xndx;
+	return s->st_shndx >= SHN_LORESERVE ? SHN_UNDEF : s->st_shndx;
+}
+
+int abtf__syms_by_name(struct abtf_linker *l)
+{
+	Elf_Data *d, *xd;
+	size_t i, n = l->nr_symvals;
+
+	if (l->syms_by_name || !l->symtab)
+		return 0;
+	d = elf_getdata(l->symtab, NULL);
+	xd = abtf__symtab_shndx(l, elf_ndxscn(l->symtab));
+	l->syms = calloc(n + 1, sizeof(*l->syms));
+	if (!d || !l->syms)
+		return d ? -ENOMEM : abtf__link_elf_fail(l, "cannot read .symtab");
+	for (i = 1; i < n; i++) {
+		GElf_Word xndx = 0;
+		GElf_Sym s;
+
+		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
+			return abtf__link_elf_fail(l, "bad symbol");
+		add_lsym(l, &s, i, sym_shndx(&s, xndx),
+			 elf_strptr(l->elf, l->symtab_strs, s.st_name));
+	}
+	if (l->nr_syms)
+		qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
+	l->syms_by_name = true;
+	return 0;
+}
+
+/* The index of the first defined symbol called @name (or where it would be). */
+size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
+{
+	size_t lo = 0, hi = l->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(l->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The name of the STT_FILE symbol that local symbol @idx follows, or NULL:
+ * ld writes each input file's local symbols after its STT_FILE (globals
+ * come last, all together, and name no file). For explain's messages.
+ */
+const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
+{
+	Elf_Data *d = l->symtab ? elf_getdata(l->symtab, NULL) : NULL;
+	GElf_Sym s;
+
+	if (!d || !idx || idx >= l->nr_symvals || !gelf_getsym(d, idx, &s) ||
+	    GELF_ST_BIND(s.st_info) != STB_LOCAL ||
+	    GELF_ST_TYPE(s.st_info) == STT_SECTION)
+		return NULL;
+	while (--idx) {
+		if (!gelf_getsym(d, idx, &s) ||
+		    GELF_ST_BIND(s.st_info) != STB_LOCAL)
+			return NULL;
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE)
+			return elf_strptr(l->elf, l->symtab_strs, s.st_name);
+	}
+	return NULL;
+}
+
+/* Every symbol by index, for relocations (by name: abtf__syms_by_name()). */
+static int load_symbols(struct abtf_linker *l)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d, *xd;
+	GElf_Shdr shdr;
+	size_t i, n;
+
+	while ((scn = elf_nextscn(l->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn)
+		return 0;
+	d = elf_getdata(scn, NULL);
+	if (!d)
+		return abtf__link_elf_fail(l, "cannot read .symtab");
+	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
+	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	l->symvals = calloc(n + 1, sizeof(*l->symvals));
+	l->sym_used = calloc(n + 1, sizeof(*l->sym_used));
+	if (!l->symvals || !l->sym_used)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		GElf_Word xndx = 0;
+		GElf_Sym s;
+
+		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
+			return abtf__link_elf_fail(l, "bad symbol");
+		l->symvals[i].value = s.st_value;
+		l->symvals[i].shndx = sym_shndx(&s, xndx);
+	}
+	l->nr_symvals = n;
+	l->symtab = scn;
+	l->symtab_strs = shdr.sh_link;
+	return 0;
+}
+
+/* The ELF input: its sections, .debug_btf_addr, relocations, symbols. */
+int abtf__linker_open(struct abtf_linker *l, size_t fsize)
+{
+	GElf_Shdr shdr;
+	Elf_Data *d;
+	int err;
+
+	if (!gelf_getehdr(l->elf, &l->ehdr))
+		return abtf__link_elf_fail(l, "bad ELF header");
+	l->addr.slot_size = abtf__addr_slot_size(l->ehdr.e_ident[EI_CLASS]);
+	if (elf_getshdrstrndx(l->elf, &l->shstrndx))
+		return abtf__link_elf_fail(l, "bad section header string table");
+	l->swapped = !abtf__host_order(l->ehdr.e_ident[EI_DATA]);
+	l->addr.swapped = l->swapped;
+	err = load_sections(l, fsize);
+	if (err)
+		return err;
+	l->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
+	if (!l->btf_shndx)
+		return abtf__link_error(l, -ENOENT, "no .BTF section: its objects "
+				  "were not compiled through cc-btf, or were "
+				  "built with LTO (-flto: no DWARF for cc-btf "
+				  "to encode)");
+	if (!gelf_getshdr(elf_getscn(l->elf, l->btf_shndx), &shdr))
+		return abtf__link_elf_fail(l, "bad .BTF section header");
+	if (shdr.sh_type == SHT_NOBITS)
+		return abtf__link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
+	l->btf_off = shdr.sh_offset;
+	l->btf_size = shdr.sh_size;
+	l->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
+	if (l->addr_shndx && l->secs[l->addr_shndx].size) {
+		d = elf_rawdata(elf_getscn(l->elf, l->addr_shndx), NULL);
+		if (!d)
+			return abtf__link_elf_fail(l, "cannot read " ABTF_SEC_ADDR);
+		l->addr.data = d->d_buf;
+		l->addr.size = d->d_size;
+	}
+	err = load_relocs(l);
+	return err ? err : load_symbols(l);
+}
+
+/* ---- plan ---- */
+
+static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
+		     size_t size)
+{
+	if (abtf_grow(l->plans, *cap, l->nr_members + 1))
+		return -ENOMEM;
+	memset(&l->plans[l->nr_members], 0, sizeof(*l->plans));
+	l->plans[l->nr_members].off = off;
+	l->plans[l->nr_members].size = size;
+	l->nr_members++;
+	return 0;
+}
+
+/* @len bytes of .BTF at @off, from the file. */
+int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
+		   size_t off)
+{
+	if (off > l->btf_size || len > l->btf_size - off)
+		return -EIO;
+	return abtf__pread_all(l->fd, buf, len, l->btf_off + off);
+}
+
+struct zread {
+	const struct abtf_linker *l;
+	size_t off;		/* the compressed member's, in .BTF */
+};
+
+static int zread(void *ctx, void *buf, size_t len, size_t off)
+{
+	const struct zread *z = ctx;
+
+	return abtf__read_btf(z->l, buf, len, z->off + off);
+}
+
+/*
+ * The BTF header a compressed member inflates to, checked against the
+ * size its header says (before the leaves allocate that much for it):
+ * only its first bytes are inflated.
+ */
+static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
+			size_t btf_size)
+{
+	struct zread z = { .l = l, .off = off };
+	struct btf_header head;
+	int err;
+
+	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
+				 l->nr_members, off, l->path, &l->pr);
+	if (!err && l->swapped)
+		abtf__btf_swap(&head, sizeof(head));
+	if (!err)
+		err = abtf__zmember_head_check(&head, btf_size, l->nr_members,
+					       off, l->path, &l->pr);
+	return err;
+}
+
+/*
+ * The member at @off, compressed or not, from its header: *@size gets its
+ * bytes in .BTF, *@zsize the same for a compressed member (0 for plain BTF)
+ * and *@btf_size those of its BTF.
+ */
+static int member_size(struct abtf_linker *l, size_t off, size_t avail,
+		       size_t *size, size_t *zsize, size_t *btf_size)
+{
+	struct btf_header hdr;
+	int err;
+
+	memset(&hdr, 0, sizeof(hdr));
+	err = abtf__read_btf(l, &hdr, avail < sizeof(hdr) ? avail : sizeof(hdr), off);
+	if (err)
+		return abtf__link_error(l, err, "cannot read .BTF");
+	*zsize = 0;
+	if (abtf__is_zmember(&hdr, avail)) {
+		l->nr_zmembers++;
+		err = abtf__zmember_size(&hdr, avail, l->swapped,
+					 l->nr_members, off, l->path, &l->pr,
+					 size, btf_size);
+		*zsize = *size;
+		return err ? err : zmember_head(l, off, *size, *btf_size);
+	}
+	if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
+	    hdr.magic != bswap_16(BTF_MAGIC))
+		return abtf__link_error(l, -EINVAL,
+				  "neither an ELF file nor raw BTF");
+	if (!l->elf && !off)	/* raw BTF: its first member's order */
+		l->swapped = hdr.magic == bswap_16(BTF_MAGIC);
+	if (l->swapped)
+		abtf__btf_swap(&hdr, sizeof(hdr));
+	err = abtf__member_size(&hdr, avail, l->nr_members, off, l->path,
+				&l->pr, size);
+	*btf_size = *size;
+	return err;
+}
+
+/* Member boundaries from the headers alone: 24 bytes read per member. */
+int abtf__walk_members(struct abtf_linker *l)
+{
+	size_t off = 0, cap = 0, size, zsize, btf_size, pad;
+	uint8_t buf[64];	/* enough to tell padding from garbage */
+	int err;
+
+	if (!l->btf_size)
+		return abtf__link_error(l, -EINVAL, ".BTF is empty");
+	while (off < l->btf_size) {
+		size_t avail = l->btf_size - off;
+
+		err = member_size(l, off, avail, &size, &zsize, &btf_size);
+		if (err)
+			return err;
+		err = push_plan(l, &cap, off, btf_size);
+		if (err)
+			return err;
+		l->plans[l->nr_members - 1].zsize = zsize;
+		off += size;
+		avail = l->btf_size - off;
+		if (avail > sizeof(buf))
+			avail = sizeof(buf);
+		err = abtf__read_btf(l, buf, avail, off);
+		if (!err)
+			err = abtf__member_padding(buf, avail, l->nr_members - 1,
+						   off, l->path, &l->pr, &pad);
+		if (err)
+			return err;
+		off += pad;
+	}
+	return 0;
+}
+
+/* Leaves: consecutive members of about ABTF_LEAF_BYTES (opts.leaf_bytes). */
+struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
+{
+	struct node *leaves = calloc(l->nr_members + 1, sizeof(*leaves));
+	struct node *shrunk;
+	size_t i, bytes = 0;
+	size_t max = l->opts.leaf_bytes ? l->opts.leaf_bytes : ABTF_LEAF_BYTES;
+
+	if (!leaves)
+		return NULL;
+	*nr = 0;
+	for (i = 0; i < l->nr_members; i++) {
+		if (!bytes)
+			leaves[(*nr)++].first = i;
+		leaves[*nr - 1].nr++;
+		leaves[*nr - 1].leaf = true;
+		bytes += l->plans[i].size;
+		if (bytes >= max)
+			bytes = 0;
+	}
+	/* one node per member at most: keep the ones made */
+	shrunk = realloc(leaves, (*nr + 1) * sizeof(*leaves));
+	return shrunk ? shrunk : leaves;
+}
+
+/* ---- threads ---- */
+
+struct job {
+	struct abtf_linker *l;
+	struct node *nodes;
+	size_t nr;
+	int (*fn)(struct abtf_linker *l, struct node *n, void *ctx);
+	void *ctx;
+	atomic_size_t next;
+};
+
+/* A node's messages are kept, and printed in node order after the level. */
+static void __abtf_printf(3, 0)
+node_print(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
+{
+	struct node *n = ctx;
+
+	if (level == ABTF_WARN && !n->msg[0])
+		vsnprintf(n->msg, sizeof(n->msg), fmt, ap);
+}
+
+static void *worker(void *arg)
+{
+	struct job *job = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&job->next, 1)) < job->nr) {
+		struct node *n = &job->nodes[i];
+		double t = abtf__now();
+
+		n->pr.fn = node_print;
+		n->pr.ctx = n;
+		n->err = job->fn(job->l, n, job->ctx);
+		n->t = abtf__now() - t;
+	}
+	return NULL;
+}
+
+/* Run @fn on every node, on up to nr_threads threads; first error wins. */
+int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
+		     int (*fn)(struct abtf_linker *, struct node *, void *),
+		     void *ctx)
+{
+	struct job job = { .l = l, .nodes = nodes, .nr = nr, .fn = fn,
+			   .ctx = ctx };
+	pthread_t tids[64];
+	size_t i, nt = l->nr_threads;
+
+	atomic_init(&job.next, 0);
+	if (nt > nr)
+		nt = nr;
+	if (nt > ARRAY_SIZE(tids))
+		nt = ARRAY_SIZE(tids);
+	for (i = 1; i < nt; i++)
+		if (pthread_create(&tids[i], NULL, worker, &job))
+			break;
+	nt = i;
+	worker(&job);
+	for (i = 1; i < nt; i++)
+		pthread_join(tids[i], NULL);
+	for (i = 0; i < nr; i++) {
+		if (!nodes[i].err)
+			continue;
+		if (nodes[i].msg[0])
+			pr_warn(&l->pr, "%s", nodes[i].msg);
+		else
+			pr_warn(&l->pr, "%s: %s", l->path,
+				ABTF_STRERROR(-nodes[i].err));
+		return nodes[i].err;
+	}
+	return 0;
+}
+
+/* ---- reading members ---- */
+
+/*
+ * Member @i, read into @p, in the host's byte order: a file of the other
+ * order has its members swapped as they are read, after their hash is
+ * taken of the bytes the file holds (.debug_btf_addr's, in its order).
+ */
+static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
+{
+	struct mplan *mp = &l->plans[i];
+
+	if (!l->swapped)
+		return;
+	if (l->addr.size)
+		mp->stored_hash = abtf__hash32(p, mp->size);
+	abtf__btf_swap(p, mp->size);
+}
+
+uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
+			   const void *p)
+{
+	const struct mplan *mp = &l->plans[i];
+
+	return l->swapped ? mp->stored_hash : abtf__hash32(p, mp->size);
+}
+
+int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
+		      const struct abtf_printer *pr)
+{
+	const struct mplan *mp = &l->plans[i];
+	uint8_t *z;
+	int err;
+
+	if (!mp->zsize) {
+		err = abtf__read_btf(l, dst, mp->size, mp->off);
+		goto out;
+	}
+	z = malloc(mp->zsize);
+	if (!z)
+		return -ENOMEM;
+	err = abtf__read_btf(l, z, mp->zsize, mp->off);
+	if (!err)
+		err = abtf__zmember_inflate(z, mp->zsize, dst, mp->size, i,
+					    mp->off, l->path, pr);
+	free(z);
+out:
+	if (!err)
+		member_to_host(l, i, dst);
+	return err;
+}
+
+/*
+ * A member's group has a slot for each of its FUNCs and VARs, in type ID
+ * order (docs/archive-format.md): a group with more or fewer would place
+ * them by the wrong slots (a FUNC dropped without a word), so it is an
+ * error.
+ */
+static int check_slot_count(const struct abtf_linker *l, size_t i,
+			    const struct abtf_member *m,
+			    const struct abtf_printer *pr)
+{
+	const struct mplan *mp = &l->plans[i];
+	uint32_t off = 0, n = 0;
+	struct btf_type t;
+
+	if (!mp->has_group)
+		return 0;
+	while (off < m->type_len) {
+		memcpy(&t, m->types + off, sizeof(t));
+		n += btf_is_func(&t) || btf_is_var(&t);
+		off += abtf__record_size(&t);
+	}
+	if (n == mp->grp.nr_slots)
+		return 0;
+	pr_warn(pr, "%s: .BTF member %zu at byte %zu: its .debug_btf_addr "
+		"group has %u slots for %u FUNCs and VARs", l->path, i,
+		mp->off, mp->grp.nr_slots, n);
+	return -EINVAL;
+}
+
+int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
+		       const struct abtf_printer *pr, struct abtf_member *m)
+{
+	const struct mplan *mp = &l->plans[i];
+	int err;
+
+	if (mp->nr_types) {	/* validated before */
+		abtf__member_describe(p, mp->off, mp->nr_types, m);
+		return check_slot_count(l, i, m, pr);
+	}
+	err = abtf__member_check(p, mp->size, i, mp->off, mp->zsize != 0,
+				 l->path, pr, m);
+	if (!err && m->size != mp->size) {
+		/* a plain member's size came from this very header */
+		pr_warn(pr, "%s: .BTF member %zu at byte %zu: %zu bytes "
+			"inflated, of which its BTF header covers %zu", l->path,
+			i, mp->off, mp->size, m->size);
+		err = -EINVAL;
+	}
+	return err ? err : check_slot_count(l, i, m, pr);
+}
+
+/*
+ * Where each member of leaf @n goes in its buffer, *@span bytes in all:
+ * plain members where they lie in .BTF (one pread reads them all),
+ * compressed ones inflated one after the other at 4-byte boundaries.
+ */
+static size_t *leaf_layout(const struct abtf_linker *l, const struct node *n,
+			   bool plain, size_t *span)
+{
+	const struct mplan *first = &l->plans[n->first];
+	size_t *at = malloc(n->nr * sizeof(*at)), i;
+
+	if (!at)
+		return NULL;
+	*span = 0;
+	for (i = 0; i < n->nr; i++) {
+		const struct mplan *mp = &l->plans[n->first + i];
+		size_t sz = (mp->size + 3) & ~(size_t)3;
+
+		if (plain) {
+			at[i] = mp->off - first->off;
+			*span = at[i] + mp->size;
+			continue;
+		}
+		at[i] = *span;
+		if (*span > SIZE_MAX - sz) {
+			free(at);
+			return NULL;
+		}
+		*span += sz;
+	}
+	return at;
+}
+
+/* The leaf's bytes into @buf, laid out by leaf_layout(). */
+static int read_leaf_bytes(struct abtf_linker *l, struct node *n, bool plain,
+			   const size_t *at, size_t span, uint8_t *buf)
+{
+	size_t i;
+	int err = 0;
+
+	if (plain) {
+		err = abtf__read_btf(l, buf, span, l->plans[n->first].off);
+		for (i = 0; !err && i < n->nr; i++)
+			member_to_host(l, n->first + i, buf + at[i]);
+		return err;
+	}
+	for (i = 0; !err && i < n->nr; i++)
+		err = abtf__read_member(l, n->first + i, buf + at[i], &n->pr);
+	return err;
+}
+
+/* The leaf's members, each validated and described in @ms. */
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
+			  struct abtf_member *ms)
+{
+	bool plain = true;
+	uint8_t *buf = NULL;
+	size_t i, span, *at;
+
+	for (i = 0; i < n->nr; i++)
+		plain &= !l->plans[n->first + i].zsize;
+	at = leaf_layout(l, n, plain, &span);
+	buf = at ? malloc(span ? span : 1) : NULL;
+	n->err = buf ? read_leaf_bytes(l, n, plain, at, span, buf) : -ENOMEM;
+	if (n->err == -EIO)
+		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
+			ABTF_STRERROR(-n->err));
+	for (i = 0; !n->err && i < n->nr; i++) {
+		n->err = abtf__check_member(l, n->first + i, buf + at[i],
+					    &n->pr, &ms[i]);
+		if (!n->err)
+			l->plans[n->first + i].nr_types = ms[i].nr_types;
+	}
+	free(at);
+	if (n->err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ---- a member as a merge input ---- */
+
+const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy)
+{
+	*copy = NULL;
+	if (!((uintptr_t)m->types % 4))
+		return m->types;
+	*copy = malloc(m->type_len ? m->type_len : 1);
+	if (*copy)
+		memcpy(*copy, m->types, m->type_len);
+	return *copy;
+}
+
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
+			 const struct abtf_member *m, const uint8_t *types,
+			 struct input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->kind = !l->elf ? IN_RAW : mp->has_group ? IN_SLOTS : IN_NAMES;
+	in->types = types;
+	in->type_len = m->type_len;
+	in->strs = m->strs;
+	in->str_len = m->str_len;
+	in->nr_types = m->nr_types;
+	in->plan = mp;
+}

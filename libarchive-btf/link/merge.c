@@ -1,0 +1,1018 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * One node of btf-link's merge tree: take inputs (archive members or child
+ * nodes' results) in order, keep one FUNC per name and only the VARs that
+ * have a place, map the types the node has already (exact.c) and append
+ * the others with their type IDs and strings remapped, then deduplicate.
+ * The root also rebuilds the DATASECs. See the essay atop linker.c.
+ *
+ * A node touches only its own state and the linker's read-only tables, so
+ * nodes of one level run in parallel.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "link/linker.h"
+#include "btf/verify.h"
+
+/* ---- node bookkeeping ---- */
+
+static void node_place(const struct node *n, char *buf, size_t size);
+
+/* One error of node @n of the link of @path: the file, the node, @what. */
+static int node_error(const char *path, struct node *n, int err,
+		      const char *what)
+{
+	char place[96];
+
+	node_place(n, place, sizeof(place));
+	pr_warn(&n->pr, "%s: %s: %s", path, place, what);
+	return err;
+}
+
+/* The FUNC names a node has (one FUNC per name): 1 if @name_off was there. */
+static int fn_seen_add(struct node *n, uint32_t name_off)
+{
+	uint32_t val = name_off + 1, hash = val * 2654435761u;
+	struct abtf_hent *e;
+
+	if (abtf__hmap_reserve(&n->fn_seen, 4096))
+		return -ENOMEM;
+	for (e = abtf__hmap_first(&n->fn_seen, hash); e->val;
+	     e = abtf__hmap_next(&n->fn_seen, e))
+		if (e->val == val)
+			return 1;	/* already there */
+	abtf__hmap_fill(&n->fn_seen, e, hash, val);
+	return 0;
+}
+
+static int add_var(struct node *n, const struct place *pl, uint32_t id)
+{
+	if (abtf_grow(n->vars, n->cap_vars, n->nr_vars + 1) ||
+	    abtf_grow(n->var_ids, n->cap_var_ids, n->nr_vars + 1))
+		return -ENOMEM;
+	n->vars[n->nr_vars] = *pl;
+	if (pl->dsec_name) {
+		/* the input's strings are gone by the time the node is done */
+		n->vars[n->nr_vars].dsec_name = strdup(pl->dsec_name);
+		if (!n->vars[n->nr_vars].dsec_name)
+			return -ENOMEM;
+	}
+	n->var_ids[n->nr_vars] = id;
+	n->nr_vars++;
+	return 0;
+}
+
+void abtf__node_free(struct node *n)
+{
+	size_t i;
+
+	abtf__strtab_free(&n->strs);
+	free(n->types);
+	abtf__hmap_free(&n->fn_seen);
+	free(n->fsigs);
+	abtf__strtab_free(&n->fstrs);
+	for (i = 0; i < n->nr_vars; i++)
+		free((char *)n->vars[i].dsec_name);	/* add_var()'s copies */
+	free(n->vars);
+	free(n->var_ids);
+	free(n->raw);
+	free(n->smap);
+	free(n->smap_used);
+	abtf__exact_free(n);
+	memset(&n->strs, 0, sizeof(n->strs));
+	n->smap = n->smap_used = NULL;
+	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
+	n->types = NULL;
+	n->fsigs = NULL;
+	memset(&n->fstrs, 0, sizeof(n->fstrs));
+	n->vars = NULL;
+	n->nr_vars = n->cap_vars = n->cap_var_ids = 0;
+	n->var_ids = NULL;
+	n->raw = NULL;
+}
+
+/* ---- where FUNCs and VARs are ---- */
+
+/*
+ * pahole keeps the variables of the final ".data..percpu" only: the vmlinux
+ * linker script has merged its input subsections into it by now.
+ */
+bool abtf__in_percpu_section(const struct abtf_linker *l,
+			     const struct place *pl)
+{
+	const char *name = l->elf ? (pl->key < l->nr_secs ?
+				     l->secs[pl->key].name : NULL) :
+				    pl->dsec_name;
+
+	return name && !strcmp(name, ABTF_PERCPU_SEC);
+}
+
+/* ---- one input ---- */
+
+/* Per-input scratch: which local IDs survive, and where VARs go. */
+struct scratch {
+	const struct input *in;
+	const char *path;	/* for messages */
+	uint32_t *map;		/* local ID -> node ID; 0: dropped */
+	struct place *places;	/* local VAR ID -> place */
+	uint32_t *dsec_of;	/* local VAR ID -> its DATASEC record offset + 1 */
+	uint32_t *dsec_off;	/* local VAR ID -> its DATASEC entry offset */
+	uint32_t *var_size;	/* local VAR ID -> its DATASEC entry size */
+	uint32_t *toff;		/* local ID -> its record's offset */
+	uint8_t *held;		/* local ID -> held back (exact.c), or NULL */
+	uint32_t next_slot;	/* IN_SLOTS: slots go FUNC and VAR, in order */
+	uint32_t next_func;	/* FUNCs seen, for funcs.c's choices */
+	uint32_t next_var;	/* IN_NAMES, IN_CHILD: the next VAR's place */
+};
+
+static struct btf_type *next_type(const struct input *in, uint32_t *off)
+{
+	struct btf_type *t = (void *)(in->types + *off);
+
+	*off += abtf__record_size(t);
+	return t;
+}
+
+/* A member's DATASEC gives its VARs their sizes (and, raw, offsets). */
+static void note_datasec(struct scratch *sc, const struct btf_type *t)
+{
+	const struct btf_var_secinfo *v = (const void *)(t + 1);
+	uint32_t at = (const uint8_t *)t - sc->in->types;
+	uint16_t i;
+
+	for (i = 0; i < BTF_INFO_VLEN(t->info); i++) {
+		if (!v[i].type || v[i].type > sc->in->nr_types)
+			continue;
+		sc->var_size[v[i].type] = v[i].size;
+		sc->dsec_off[v[i].type] = v[i].offset;
+		sc->dsec_of[v[i].type] = at + 1;
+	}
+}
+
+/* Raw input places VARs by their DATASEC, which comes after them. */
+static void collect_datasecs(struct scratch *sc)
+{
+	uint32_t off = 0, id;
+
+	for (id = 1; id <= sc->in->nr_types; id++) {
+		const struct btf_type *t = next_type(sc->in, &off);
+
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_DATASEC)
+			note_datasec(sc, t);
+	}
+}
+
+/* A raw file holds no symbols: VARs keep their member DATASEC, if one. */
+static void raw_place(struct abtf_linker *l, struct scratch *sc, uint32_t id,
+		      struct place *pl)
+{
+	const struct btf_type *d;
+
+	memset(pl, 0, sizeof(*pl));
+	if (l->nr_members != 1 || !sc->dsec_of[id])
+		return;	/* offsets of several members cannot be placed */
+	d = (void *)(sc->in->types + sc->dsec_of[id] - 1);
+	pl->present = true;
+	pl->dsec_name = sc->in->strs + d->name_off;
+	pl->dsec_size = d->size;
+	pl->off = sc->dsec_off[id];
+}
+
+static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
+		     struct place *pl)
+{
+	const struct input *in = sc->in;
+	int err = 0;
+
+	switch (in->kind) {
+	case IN_SLOTS:
+		err = abtf__slot_place(l, in->plan, sc->next_slot++, pl);
+		break;
+	case IN_NAMES:
+		if (sc->next_var >= in->plan->nr_vars)
+			return -EINVAL;
+		*pl = in->plan->vars[sc->next_var++];
+		break;
+	case IN_CHILD:
+		if (sc->next_var >= in->nr_vars)
+			return -EINVAL;
+		*pl = in->vars[sc->next_var++];
+		break;
+	case IN_RAW:
+		raw_place(l, sc, id, pl);
+		break;
+	}
+	if (!err && pl->present && in->kind != IN_CHILD)
+		pl->present = abtf__in_percpu_section(l, pl);
+	return err;
+}
+
+/*
+ * pahole's test of a variable's name (btf_encoder.c, btf_name_valid()): a
+ * letter, '_' or '.', then letters, digits, '_' or '.', at most
+ * KSYM_NAME_LEN (128) characters. The kernel rejects a VAR named otherwise.
+ */
+bool abtf__var_name_valid(const char *p)
+{
+	const char *limit = p + 128;
+
+	if (!(isalpha((unsigned char)*p) || *p == '_' || *p == '.'))
+		return false;
+	for (p++; *p && p < limit; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.'))
+			return false;
+	return !*p;
+}
+
+/*
+ * A VAR of a member that the link keeps: pahole's rules for its name. An
+ * invalid name stops the link, or with encode_force, the VAR is left out.
+ */
+static int var_name_check(struct abtf_linker *l, struct node *n,
+			  const struct scratch *sc, const char *name)
+{
+	char safe[96];
+
+	if (abtf__var_name_valid(name))
+		return 1;
+	if (l->feats & ABTF_FEAT_ENCODE_FORCE)
+		return 0;
+	pr_warn(&n->pr, "%s: .BTF member %zu: variable '%s': not a valid BTF "
+		"name (the kernel rejects it); --btf_features=encode_force "
+		"leaves it out", l->path, (size_t)(sc->in->plan - l->plans),
+		abtf__safe_name(name, safe, sizeof(safe)));
+	return -EILSEQ;
+}
+
+/* Keep this type? 1 yes, 0 no, < 0 error. */
+static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
+		  uint32_t id, const struct btf_type *t)
+{
+	const char *name = sc->in->strs + t->name_off;
+	int64_t soff;
+	int ret;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_DATASEC:
+		note_datasec(sc, t);
+		return 0;	/* rebuilt by the root */
+	case BTF_KIND_TYPE_TAG:	/* type_tag off: unreferenced (filter.c) */
+		return !!(l->feats & ABTF_FEAT_TYPE_TAG);
+	case BTF_KIND_DECL_TAG:	/* decided after the others */
+		return 0;
+	case BTF_KIND_FUNC:
+		sc->next_func++;
+		ret = abtf__func_present(l, sc->in, sc->next_slot, name);
+		if (sc->in->kind == IN_SLOTS)
+			sc->next_slot++;
+		if (ret <= 0)
+			return ret;
+		if (sc->in->kind != IN_CHILD &&
+		    (abtf__func_dropped(l, name) ||
+		     abtf__func_skipped(l, sc->in->plan - l->plans,
+					sc->next_func - 1)))
+			return 0;	/* optimized/consistent_func: funcs.c */
+		soff = abtf__strtab_add(&n->strs, name);
+		if (soff < 0)
+			return soff;
+		ret = fn_seen_add(n, soff);
+		return ret < 0 ? ret : !ret;	/* one FUNC per name */
+	case BTF_KIND_VAR:	/* placed even when left out: slots go in order */
+		ret = place_var(l, sc, id, &sc->places[id]);
+		if (ret < 0 || !sc->places[id].present ||
+		    !(l->feats & ABTF_FEAT_VAR))
+			return ret < 0 ? ret : 0;
+		if (sc->in->kind == IN_CHILD)
+			return 1;	/* checked in its leaf */
+		return var_name_check(l, n, sc, name);
+	default:
+		return 1;
+	}
+}
+
+struct remap {
+	struct node *n;
+	struct scratch *sc;
+	uint32_t bad;		/* the input type ID that was dropped */
+};
+
+static int remap_id(uint32_t *id, void *ctx)
+{
+	struct remap *r = ctx;
+
+	if (!*id)
+		return 0;
+	if (*id > r->sc->in->nr_types || !r->sc->map[*id]) {
+		r->bad = *id;
+		return -EINVAL;
+	}
+	*id = r->sc->map[*id];
+	return 0;
+}
+
+/* Room in the string map for @in's offsets, all unset. */
+static int smap_reserve(struct node *n, const struct input *in)
+{
+	uint32_t *p;
+
+	if (in->str_len <= n->smap_cap)
+		return 0;
+	p = calloc(in->str_len, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	free(n->smap);
+	n->smap = p;
+	n->smap_cap = in->str_len;
+	return 0;
+}
+
+static void smap_clear(struct node *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_smap_used; i++)
+		n->smap[n->smap_used[i]] = 0;
+	n->nr_smap_used = 0;
+}
+
+static int remap_str(uint32_t *off, void *ctx)
+{
+	struct remap *r = ctx;
+	int64_t no = abtf__node_str(r->n, r->sc->in, *off);
+
+	if (no < 0)
+		return no;
+	*off = no;
+	return 0;
+}
+
+static int grow_types(struct node *n, size_t more)
+{
+	size_t need = n->types_len + more;
+
+	if (need < n->types_len)
+		return -ENOMEM;
+	return abtf_grow(n->types, n->types_cap,
+			 need < (1 << 20) ? (1 << 20) : need);
+}
+
+/* Input type @t refers to input type @bad, which the merge left out. */
+static int dropped_error(struct node *n, const struct scratch *sc,
+			 const struct btf_type *t, uint32_t bad)
+{
+	const struct input *in = sc->in;
+	char name[80], where[96];
+
+	abtf__safe_name(t->name_off < in->str_len ? in->strs + t->name_off :
+			"", name, sizeof(name));
+	if (in->plan)
+		snprintf(where, sizeof(where), ".BTF member at byte %zu",
+			 in->plan->off);
+	else
+		snprintf(where, sizeof(where), "a merged node");
+	pr_warn(&n->pr, "%s: %s: %s '%s' refers to type [%u], which the "
+		"link left out", sc->path, where,
+		abtf__kind_str(BTF_INFO_KIND(t->info)), name, bad);
+	return -EINVAL;
+}
+
+static int append_type(struct node *n, struct scratch *sc, uint32_t in_id,
+		       const struct btf_type *t)
+{
+	uint32_t id = sc->map[in_id];
+	size_t sz = abtf__record_size(t);
+	struct remap r = { .n = n, .sc = sc };
+	struct btf_type *dst;
+	int err;
+
+	if (grow_types(n, sz))
+		return -ENOMEM;
+	dst = (void *)(n->types + n->types_len);
+	memcpy(dst, t, sz);
+	if (abtf__for_each_type_id(dst, remap_id, &r))
+		return dropped_error(n, sc, t, r.bad);
+	err = abtf__for_each_str_off(dst, remap_str, &r);
+	if (err)
+		return err;
+	err = abtf__exact_add(n, id, n->types_len,
+			      sc->held && sc->held[in_id]);
+	n->types_len += sz;
+	return err;
+}
+
+/* Each input type's offset; whether there are VARs or DATASECs. */
+static bool index_types(struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t off = 0, id;
+	bool vars = false;
+
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t;
+
+		sc->toff[id] = off;
+		t = next_type(in, &off);
+		vars |= BTF_INFO_KIND(t->info) == BTF_KIND_VAR ||
+			BTF_INFO_KIND(t->info) == BTF_KIND_DATASEC;
+	}
+	return vars;
+}
+
+/* Where VARs go: most members have none, and need none of this. */
+static int alloc_var_scratch(struct scratch *sc, bool vars)
+{
+	size_t cnt = vars ? sc->in->nr_types + 1 : 0;
+
+	if (!cnt)
+		return 0;
+	sc->places = calloc(cnt, sizeof(*sc->places));
+	sc->dsec_of = calloc(cnt, sizeof(*sc->dsec_of));
+	sc->dsec_off = calloc(cnt, sizeof(*sc->dsec_off));
+	sc->var_size = calloc(cnt, sizeof(*sc->var_size));
+	if (sc->places && sc->dsec_of && sc->dsec_off && sc->var_size)
+		return 0;
+	return -ENOMEM;
+}
+
+/*
+ * A DECL_TAG survives with what it tags: a FUNC or VAR the link dropped
+ * takes its tags along. Decided once every other type is, since a tag
+ * may come before its target (libbpf's dedup keeps the first of equal
+ * types, which may follow a tag of a later copy); a tag of a tag is not
+ * one BTF allows. With decl_tag off, none survives.
+ */
+static void decide_decl_tags(struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t id;
+
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t = (const void *)(in->types + sc->toff[id]);
+		const struct btf_type *target;
+
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_DECL_TAG ||
+		    !t->type || t->type > in->nr_types || !sc->map[t->type])
+			continue;
+		target = (const void *)(in->types + sc->toff[t->type]);
+		if (BTF_INFO_KIND(target->info) != BTF_KIND_DECL_TAG)
+			sc->map[id] = EXACT_NEW;
+	}
+}
+
+/* Which input types survive: EXACT_NEW, or 0 (dropped). */
+static int decide_all(struct abtf_linker *l, struct node *n,
+		      struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t id;
+	int keep;
+
+	if (in->kind == IN_RAW && sc->places)
+		collect_datasecs(sc);
+	for (id = 1; id <= in->nr_types; id++) {
+		keep = decide(l, n, sc, id,
+			      (const void *)(in->types + sc->toff[id]));
+		if (keep < 0)
+			return keep == -EINVAL ?
+			       node_error(l->path, n, keep, ".debug_btf_addr "
+					  "does not match its member") :
+			       keep;
+		sc->map[id] = keep ? EXACT_NEW : 0;
+	}
+	keep = abtf__drop_func_protos(in, sc->toff, sc->map);
+	if (keep < 0)
+		return keep;
+	if (l->feats & ABTF_FEAT_DECL_TAG)
+		decide_decl_tags(sc);
+	return 0;
+}
+
+/*
+ * Pass 1 decides which types survive and maps those the node already has
+ * (exact.c); the others are numbered in order and, in pass 2, appended,
+ * every reference known.
+ */
+static int merge_input(struct abtf_linker *l, struct node *n,
+		       struct scratch *sc)
+{
+	const struct input *in = sc->in;
+	uint32_t id, first_new = n->next_id;
+	int err;
+
+	err = decide_all(l, n, sc);
+	/*
+	 * Over a base, a type of one meaning in the module may still be
+	 * decided two ways by the root's dedup, against a base struct that
+	 * reaches a FWD: the root alone merges a module's types.
+	 */
+	if (!err && !l->opts.no_exact && !l->base) {
+		sc->held = malloc((size_t)in->nr_types + 1);
+		err = sc->held ? abtf__exact_map(n, in, sc->map, sc->toff,
+						 n->amb, sc->held) : -ENOMEM;
+	}
+	if (err)
+		return err;
+	for (id = 1; id <= in->nr_types; id++)
+		if (sc->map[id] == EXACT_NEW)
+			sc->map[id] = n->next_id++;
+	for (id = 1; id <= in->nr_types; id++) {
+		const struct btf_type *t = (const void *)(in->types + sc->toff[id]);
+		int kind = BTF_INFO_KIND(t->info);
+
+		if (!sc->map[id] || sc->map[id] < first_new)
+			continue;	/* dropped, or the node has it */
+		err = append_type(n, sc, id, t);
+		if (err)
+			return err;
+		if (kind == BTF_KIND_VAR) {
+			if (in->kind == IN_SLOTS || in->kind == IN_RAW)
+				sc->places[id].size = sc->var_size[id];
+			err = add_var(n, &sc->places[id], sc->map[id]);
+			if (err)
+				return err;
+		} else if (kind == BTF_KIND_FUNC) {
+			n->funcs++;
+		}
+	}
+	n->types_in += in->nr_types;
+	return 0;
+}
+
+int abtf__node_merge(struct abtf_linker *l, struct node *n,
+		     const struct input *in)
+{
+	size_t cnt = in->nr_types + 1;
+	struct scratch sc = { .in = in, .path = l->path };
+	int err = -ENOMEM;
+
+	if (!n->next_id) {
+		if (abtf__strtab_add(&n->strs, "") < 0)
+			return -ENOMEM;
+		n->first_id = n->root && l->base ? btf__type_cnt(l->base) : 1;
+		n->next_id = n->first_id;
+	}
+	sc.map = malloc(cnt * sizeof(*sc.map));
+	sc.toff = malloc(cnt * sizeof(*sc.toff));
+	if (sc.map && sc.toff && !smap_reserve(n, in) &&
+	    !alloc_var_scratch(&sc, index_types(&sc)))
+		err = merge_input(l, n, &sc);
+	if (!err)
+		err = abtf__exact_index(n);
+	smap_clear(n);
+	free(sc.map);
+	free(sc.places);
+	free(sc.dsec_of);
+	free(sc.dsec_off);
+	free(sc.var_size);
+	free(sc.toff);
+	free(sc.held);
+	return err;
+}
+
+/* ---- a node's result ---- */
+
+static int shift_str(uint32_t *off, void *ctx)
+{
+	uint32_t *shift = ctx;
+
+	if (*off)
+		*off += *shift;
+	return 0;
+}
+
+static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
+{
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(hdr),
+	};
+	uint8_t *raw;
+
+	/* split BTF names its own strings from the end of the base's */
+	if (shift) {
+		uint32_t off = 0;
+
+		while (off < n->types_len) {
+			struct btf_type *t = (void *)(n->types + off);
+			abtf__for_each_str_off(t, shift_str, &shift);
+			off += abtf__record_size(t);
+		}
+	}
+	hdr.type_len = n->types_len;
+	hdr.str_off = n->types_len;
+	hdr.str_len = n->strs.len;
+	*size = sizeof(hdr) + n->types_len + n->strs.len;
+	/* in the type buffer itself: no second copy of a leaf's types */
+	raw = realloc(n->types, *size);
+	if (!raw)
+		return NULL;
+	n->types = NULL;
+	memmove(raw + sizeof(hdr), raw, n->types_len);
+	memcpy(raw, &hdr, sizeof(hdr));
+	memcpy(raw + sizeof(hdr) + n->types_len, n->strs.data, n->strs.len);
+	/* the merge state is no longer needed: free it before dedup's peak */
+	abtf__strtab_free(&n->strs);
+	memset(&n->strs, 0, sizeof(n->strs));
+	free(n->smap);
+	free(n->smap_used);
+	n->smap = n->smap_used = NULL;
+	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
+	abtf__exact_free(n);
+	return raw;
+}
+
+/*
+ * libbpf 1.1 declares btf__new_split() but does not export it, so split
+ * BTF is parsed from an anonymous in-memory file with btf__parse_raw_split().
+ */
+struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
+{
+	char path[64];
+	struct btf *btf;
+	int fd, err = 0;
+
+	if (!base)
+		return btf__new(raw, size);
+	fd = memfd_create("abtf-split-btf", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, raw, size) != (ssize_t)size)
+		err = errno ? errno : EIO;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = err ? NULL : btf__parse_raw_split(path, base);
+	if (!btf && !err)
+		err = errno;
+	close(fd);
+	errno = err;
+	return btf;
+}
+
+/* What node @n merged, for messages: its members, or its child nodes. */
+static void node_place(const struct node *n, char *buf, size_t size)
+{
+	if (n->leaf)
+		snprintf(buf, size, "the types of .BTF members %zu to %zu",
+			 n->first, n->first + n->nr - 1);
+	else
+		snprintf(buf, size, "the types merged from %zu nodes%s", n->nr,
+			 n->root ? " (the root)" : "");
+}
+
+static struct btf *libbpf_dedup(const struct abtf_linker *l, struct node *n,
+				void *raw, size_t size, struct btf *base)
+{
+	struct btf *btf = abtf__new_btf(raw, size, base);
+	char place[96];
+	int err;
+
+	free(raw);
+	node_place(n, place, sizeof(place));
+	if (!btf) {
+		err = -errno;
+		pr_warn(&n->pr, "%s: %s: libbpf finds the merged BTF invalid: "
+			"%s", l->path, place, strerror(-err));
+		errno = -err;
+		return NULL;
+	}
+	err = btf__dedup(btf, NULL);
+	if (err) {
+		pr_warn(&n->pr, "%s: %s: libbpf's BTF deduplication failed: "
+			"%s", l->path, place, strerror(-err));
+		btf__free(btf);
+		errno = -err;
+		return NULL;
+	}
+	return btf;
+}
+
+/*
+ * Deduplicate the node's merged BTF @raw (consumed) into *@raw_out, or
+ * into *@btf_out where libbpf decides: below the root by meaning alone
+ * (node_dedup.c's exact mode; a module's nodes not at all), at the root
+ * by libbpf's algorithm (node_dedup.c, or btf__dedup() for split BTF, a
+ * shape whose result is libbpf's table order's, and opts.libbpf_dedup).
+ * Returns 0 or a negative errno.
+ */
+static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
+		 size_t size, struct btf *base, void **raw_out,
+		 size_t *size_out, struct btf **btf_out)
+{
+	char place[96];
+	int ret = 1;
+
+	*raw_out = NULL;
+	*btf_out = NULL;
+	if (!n->root && l->base)
+		ret = 0;	/* a module's: left to its root (above) */
+	else if (!n->root)
+		ret = abtf__node_dedup(&raw, &size, true, n->amb);
+	else if (!base && !l->opts.libbpf_dedup)
+		ret = abtf__node_dedup(&raw, &size, false, NULL);
+	if (ret < 0) {
+		node_place(n, place, sizeof(place));
+		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",
+			l->path, place, strerror(-ret));
+		free(raw);
+		return ret;
+	}
+	if (!ret) {
+		*raw_out = raw;
+		*size_out = size;
+		return 0;
+	}
+	n->libbpf_dedup = true;
+	*btf_out = libbpf_dedup(l, n, raw, size, base);
+	return *btf_out ? 0 : (errno ? -errno : -EINVAL);
+}
+
+/* A non-root node keeps its deduplicated BTF as raw bytes and its VARs. */
+int abtf__node_finish(struct abtf_linker *l, struct node *n)
+{
+	struct btf *btf;
+	const void *data;
+	void *raw, *out;
+	size_t size;
+	int err;
+
+	raw = raw_btf(n, 0, &size);
+	if (!raw)
+		return -ENOMEM;
+	err = dedup(l, n, raw, size, NULL, &out, &size, &btf);
+	if (err)
+		return err;
+	n->raw_size = size;
+	if (btf) {
+		data = btf__raw_data(btf, &n->raw_size);
+		out = data ? malloc(n->raw_size) : NULL;
+		if (out)
+			memcpy(out, data, n->raw_size);
+		btf__free(btf);
+	}
+	n->raw = out;
+	free(n->var_ids);	/* VARs stay in order: their IDs are not needed */
+	n->var_ids = NULL;
+	return n->raw ? 0 : -ENOMEM;
+}
+
+/* ---- the root: DATASECs and the final BTF ---- */
+
+/* A VAR of a final DATASEC: its ID and its place in the section. */
+struct final_dsec_var {
+	uint32_t id;
+	uint32_t off;
+	uint32_t size;
+};
+
+/* A DATASEC the root rebuilds: one per output section holding VARs. */
+struct final_dsec {
+	const char *name;
+	uint32_t key;
+	uint32_t size;
+	struct final_dsec_var *vars;
+	size_t nr, cap;
+};
+
+/* The DATASECs of one node, in the order their first variable came. */
+struct final_dsecs {
+	struct final_dsec *secs;
+	size_t nr, cap;
+};
+
+static struct final_dsec *final_dsec_get(struct abtf_linker *l,
+					 struct final_dsecs *fd,
+					 const struct place *pl)
+{
+	const char *name = l->elf ? l->secs[pl->key].name : pl->dsec_name;
+	struct final_dsec *s;
+	size_t i;
+
+	for (i = 0; i < fd->nr; i++)
+		if (l->elf ? fd->secs[i].key == pl->key :
+			     !strcmp(fd->secs[i].name, name))
+			return &fd->secs[i];
+	if (abtf_grow(fd->secs, fd->cap, fd->nr + 1))
+		return NULL;
+	s = &fd->secs[fd->nr++];
+	memset(s, 0, sizeof(*s));
+	s->name = name ? name : "";
+	s->key = pl->key;
+	s->size = l->elf ? l->secs[pl->key].size : pl->dsec_size;
+	return s;
+}
+
+static int final_dsec_add(struct final_dsec *s, uint32_t id,
+			  const struct place *pl)
+{
+	if (pl->off > UINT32_MAX)
+		return -ERANGE;
+	if (abtf_grow(s->vars, s->cap, s->nr + 1))
+		return -ENOMEM;
+	s->vars[s->nr].id = id;
+	s->vars[s->nr].off = pl->off;
+	s->vars[s->nr].size = pl->size;
+	s->nr++;
+	return 0;
+}
+
+static int final_dsec_var_cmp(const void *a, const void *b)
+{
+	const struct final_dsec_var *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int final_dsec_cmp(const void *a, const void *b)
+{
+	const struct final_dsec *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->key < y->key ? -1 : x->key > y->key);
+}
+
+/*
+ * Sorted, without overlaps (the kernel rejects them), inside the section;
+ * the DATASEC then ends where its last variable does, as pahole sizes it
+ * (a section's tail padding, as s390x's .data..percpu has, is not in it).
+ */
+static void clean_vars(struct abtf_linker *l, struct final_dsec *s)
+{
+	uint64_t end = 0;
+	size_t i, n = 0;
+
+	qsort(s->vars, s->nr, sizeof(*s->vars), final_dsec_var_cmp);
+	for (i = 0; i < s->nr; i++) {
+		struct final_dsec_var *v = &s->vars[i];
+
+		if ((n && v->off < end) || (uint64_t)v->off + v->size > s->size) {
+			pr_info(&l->pr, "%s: %s: dropped variable [%u] at offset "
+				"%u: overlaps or runs past the section",
+				l->path, s->name, v->id, v->off);
+			continue;
+		}
+		end = (uint64_t)v->off + v->size;
+		s->vars[n++] = *v;
+	}
+	s->nr = n;
+	if (n)
+		s->size = end;
+}
+
+static int append_datasec(const char *path, struct node *n,
+			  struct final_dsec *s)
+{
+	size_t sz = sizeof(struct btf_type) +
+		    s->nr * sizeof(struct btf_var_secinfo), i;
+	struct btf_var_secinfo *v;
+	struct btf_type *t;
+	int64_t name;
+
+	if (s->nr > 0xffff)
+		return node_error(path, n, -E2BIG,
+				  "too many variables in a section");
+	name = abtf__strtab_add(&n->strs, s->name);
+	if (name < 0 || grow_types(n, sz))
+		return -ENOMEM;
+	t = (void *)(n->types + n->types_len);
+	t->name_off = name;
+	t->info = (BTF_KIND_DATASEC << 24) | s->nr;
+	t->size = s->size;
+	v = (void *)(t + 1);
+	for (i = 0; i < s->nr; i++) {
+		v[i].type = s->vars[i].id;
+		v[i].offset = s->vars[i].off;
+		v[i].size = s->vars[i].size;
+	}
+	n->types_len += sz;
+	n->next_id++;
+	return 0;
+}
+
+static int append_datasecs(struct abtf_linker *l, struct node *n)
+{
+	struct final_dsecs fd = {};
+	struct final_dsec *secs;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n->nr_vars && !err; i++) {
+		struct final_dsec *s = final_dsec_get(l, &fd, &n->vars[i]);
+
+		err = s ? final_dsec_add(s, n->var_ids[i], &n->vars[i]) : -ENOMEM;
+	}
+	secs = fd.secs;
+	if (fd.nr)
+		qsort(secs, fd.nr, sizeof(*secs), final_dsec_cmp);
+	for (i = 0; i < fd.nr && !err; i++) {
+		clean_vars(l, &secs[i]);
+		if (secs[i].nr)
+			err = append_datasec(l->path, n, &secs[i]);
+	}
+	for (i = 0; i < fd.nr; i++)
+		free(secs[i].vars);
+	free(secs);
+	return err;
+}
+
+/* Split BTF names its own strings from the end of the base's. */
+static uint32_t base_str_len(const struct btf *base)
+{
+	const struct btf_header *hdr;
+	uint32_t size;
+
+	if (!base)
+		return 0;
+	hdr = btf__raw_data(base, &size);
+	return hdr ? hdr->str_len : 0;
+}
+
+/* A DECL_TAG @value on the whole of type @id (component -1). */
+static int append_decl_tag(struct node *n, const char *value, uint32_t id)
+{
+	size_t sz = sizeof(struct btf_type) + sizeof(struct btf_decl_tag);
+	struct btf_type *t;
+	int64_t name;
+
+	name = abtf__strtab_add(&n->strs, value);
+	if (name < 0 || grow_types(n, sz))
+		return -ENOMEM;
+	t = (void *)(n->types + n->types_len);
+	t->name_off = name;
+	t->info = BTF_KIND_DECL_TAG << 24;
+	t->type = id;
+	((struct btf_decl_tag *)(t + 1))->component_idx = -1;
+	n->types_len += sz;
+	n->next_id++;
+	return 0;
+}
+
+/* decl_tag_kfuncs: tag the FUNC of every kfunc, in type ID order. */
+static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
+{
+	size_t off = 0, end = n->types_len;
+	uint32_t id = n->first_id;
+	int err = 0;
+
+	while (!err && off < end) {
+		const struct btf_type *t = (const void *)(n->types + off);
+		const char *tags[2];
+		const struct kfunc *k;
+		int i, nr;
+
+		off += abtf__record_size(t);
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC ||
+		    !(k = abtf__find_kfunc(l, n->strs.data + t->name_off))) {
+			id++;
+			continue;
+		}
+		nr = abtf__kfunc_tags(k, tags);
+		for (i = 0; !err && i < nr; i++)
+			err = append_decl_tag(n, tags[i], id);
+		id++;
+	}
+	return err;
+}
+
+struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
+{
+	struct btf *btf;
+	void *raw, *out;
+	size_t size;
+	int err;
+
+	err = l->nr_kfuncs ? append_kfunc_tags(l, n) : 0;
+	if (!err)
+		err = append_datasecs(l, n);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	l->st.types_merged = n->next_id - n->first_id;
+	raw = raw_btf(n, base_str_len(l->base), &size);
+	if (!raw) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = dedup(l, n, raw, size, l->base, &out, &size, &btf);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	if (!btf) {
+		btf = btf__new(out, size);
+		err = btf ? 0 : errno;
+		free(out);
+		errno = err;
+	}
+	return btf;
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal interfaces of libarchive-btf. Not installed. */
+#ifndef __ABTF_INTERNAL_H
+#define __ABTF_INTERNAL_H
+
+#include <endian.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "archive_btf.h"
+#include "util/hashmap.h"
+
+#define __abtf_printf(a, b) __attribute__((format(printf, a, b)))
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#endif
+
+/* Where messages of one run go: copied from the options of its object. */
+struct abtf_printer {
+	abtf_print_fn_t fn;
+	void *ctx;
+};
+
+void abtf__print(const struct abtf_printer *p, enum abtf_print_level level,
+		 const char *fmt, ...) __abtf_printf(3, 4);
+
+#define pr_warn(p, fmt, ...) abtf__print(p, ABTF_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(p, fmt, ...) abtf__print(p, ABTF_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(p, fmt, ...) abtf__print(p, ABTF_DEBUG, fmt, ##__VA_ARGS__)
+
+/*
+ * Copy the options struct @opts (of size opts->sz, possibly older or newer
+ * than ours) into @dst of size @dst_sz; fields we know of and the caller
+ * did not set are zero. Returns -EINVAL if the caller's struct has non-zero
+ * fields beyond the ones we know.
+ */
+int abtf__copy_opts(void *dst, size_t dst_sz, const void *opts);
+
+/* One relocation to emit against a new section. */
+struct abtf_reloc {
+	uint64_t offset;	/* in the section */
+	uint32_t sym;		/* index in the object's .symtab */
+	uint32_t type;		/* machine-specific R_* type */
+	int64_t addend;
+};
+
+/*
+ * A section to set in an object: its contents replace those of the section
+ * of the same name, or the section is appended. With @relocs, a relocation
+ * section ".rela<name>" (or ".rel<name>" for REL machines) against it is set
+ * the same way, linked to the object's .symtab.
+ */
+struct abtf_section {
+	const char *name;
+	uint32_t type;		/* SHT_* */
+	uint64_t flags;		/* SHF_* */
+	uint64_t align;
+	const void *data;
+	size_t size;
+	const struct abtf_reloc *relocs;
+	size_t nr_relocs;
+};
+
+/*
+ * Write a copy of the relocatable object @elf (read from @src_path) with
+ * @secs set, to @dst_path, atomically. Only ET_REL objects are accepted.
+ * Errors are reported through @pr naming @src_path. Returns 0 or -errno.
+ */
+int abtf__elf_set_sections(Elf *elf, const char *src_path,
+			   const char *dst_path,
+			   const struct abtf_section *secs, size_t nr_secs,
+			   const struct abtf_printer *pr);
+
+/*
+ * The absolute, pointer-sized relocation type of machine @e_machine
+ * (R_X86_64_64, R_AARCH64_ABS64, R_RISCV_64, ...), with *is_rela set if the
+ * machine uses RELA. Returns the type, or -EOPNOTSUPP.
+ */
+int abtf__elf_abs_reloc(GElf_Half e_machine, bool *is_rela);
+
+/* ---- reading ELF (elf_read.c) ---- */
+
+/* The largest sh_addralign accepted: a huge page (x86-64's PMD). */
+#define ABTF_MAX_ALIGN		(2u << 20)
+
+/*
+ * Check once what every reader of @elf (a file of @fsize bytes, named
+ * @path in errors) relies on: the section header table and every section
+ * inside the file, alignments, section indices in headers, with extended
+ * numbering; the symbols of every relocation, or with @relocs_of only of
+ * the relocations that apply to the section of that name. 0 or -EINVAL
+ * after one message.
+ */
+int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
+		    const char *relocs_of, const struct abtf_printer *pr);
+/*
+ * The section index of symbol @s, number @idx of its table, reading
+ * SHN_XINDEX through @xndx (the table's SHT_SYMTAB_SHNDX data, or NULL).
+ * Reserved indices (SHN_ABS, SHN_COMMON) come back as they are; -EINVAL
+ * for an SHN_XINDEX without its word.
+ */
+int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx);
+
+/*
+ * Create a temporary file next to @path for an atomic replacement. On
+ * success *tmp is a malloc()ed path and the open fd is returned.
+ */
+int abtf__tmpfile_for(const char *path, char **tmp);
+
+/*
+ * Rename @tmp over @path, keeping @path's owner, group and mode if it
+ * exists (set-user/group-ID dropped where the owner cannot be kept), or
+ * unlink it.
+ */
+int abtf__tmpfile_commit(char *tmp, const char *path);
+void abtf__tmpfile_abort(char *tmp);
+
+/*
+ * An errno value (either sign) in words, libbpf's own codes (4000 up,
+ * LIBBPF_ERRNO__*) too, which strerror() calls "Unknown error 4001".
+ * ABTF_STRERROR() gives it a buffer that lasts the statement.
+ */
+const char *abtf__strerror(int err, char *buf, size_t size);
+#define ABTF_STRERROR(err)	abtf__strerror((err), (char[96]){ 0 }, 96)
+
+/* The per-CPU section, and the prefix of its input subsections. */
+#define ABTF_PERCPU_SEC		".data..percpu"
+
+/* pahole's name for an integer of a size BTF cannot express (4 bytes). */
+#define ABTF_FAKE_INT		"__SANITIZED_FAKE_INT__"
+
+/*
+ * A fast 32-bit hash of @size bytes, defined on their little-endian 64-bit
+ * words (so the same on every host): identifies a .BTF member and interns
+ * strings; not a security measure.
+ */
+uint32_t abtf__hash32(const void *data, size_t size);
+
+/* ---- byte order (util.c) ---- */
+
+/* Whether @ei_data (ELFDATA2LSB or ELFDATA2MSB) is this host's order. */
+static inline bool abtf__host_order(unsigned char ei_data)
+{
+	return ei_data == (__BYTE_ORDER == __LITTLE_ENDIAN ? ELFDATA2LSB :
+						       ELFDATA2MSB);
+}
+
+/* Swap each 32-bit word of the @len bytes at @p (any alignment). */
+void abtf__swap32s(void *p, size_t len);
+
+/*
+ * Raw BTF of either byte order into the other, in place: the magic, every
+ * 32-bit word of the header and of the type section (each record of each
+ * kind is made of 32-bit words); strings are bytes. Leniently: header
+ * words past @size are left, and so is a type section that does not fit
+ * in @size, is misaligned or follows a header shorter than its fields, for
+ * abtf__member_check() to report on the swapped header. Returns false, and
+ * changes nothing, where @data starts with no BTF magic of either order.
+ */
+bool abtf__btf_swap(void *data, size_t size);
+
+/* ---- growing arrays (util.c) ---- */
+
+/*
+ * Make room for @need elements of @elem_sz bytes in the array *@arr, of
+ * *@cap elements: realloc() it to at least twice its capacity (16
+ * elements at first, or @need if more), so that appending one element at
+ * a time costs amortized O(1). Elements past the old capacity are left
+ * uninitialized. Returns 0, or -ENOMEM with *@arr and *@cap unchanged
+ * when memory runs out or the size in bytes does not fit a size_t (a
+ * count read from a file may be anything).
+ */
+int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz);
+
+static inline int abtf__grow(void **arr, size_t *cap, size_t need,
+			     size_t elem_sz)
+{
+	return need <= *cap ? 0 : abtf__grow_slow(arr, cap, need, elem_sz);
+}
+
+/* abtf__grow() of the array @arr (any pointer type) of @cap elements. */
+#define abtf_grow(arr, cap, need)					\
+	abtf__grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* ---- string interning (util.c) ---- */
+
+struct strtab {
+	char *data;		/* the strings, each NUL-terminated */
+	size_t len, cap;
+	struct abtf_hmap map;	/* by str_hash(): offset + 1 */
+};
+
+int64_t abtf__strtab_add(struct strtab *st, const char *s);
+void abtf__strtab_free(struct strtab *st);
+
+/*
+ * ---- a growing string with a sticky error (util.c) ----
+ * Zero-initialised it is empty; every add keeps it NUL-terminated, and
+ * the first failure (-ENOMEM, -EINVAL) stops the adds that follow.
+ */
+struct sbuf {
+	char *buf;
+	size_t len, cap;
+	int err;
+};
+
+void abtf__sb_addn(struct sbuf *sb, const char *s, size_t n);
+void abtf__sb_add(struct sbuf *sb, const char *s);
+void abtf__sb_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+	__abtf_printf(2, 0);
+void abtf__sb_addf(struct sbuf *sb, const char *fmt, ...) __abtf_printf(2, 3);
+/* Empty again (the buffer kept), the error cleared. */
+void abtf__sb_reset(struct sbuf *sb);
+/* Hand over the string (never NULL on success), or free it and fail. */
+int abtf__sb_take(struct sbuf *sb, char **out);
+
+/* ---- BTF features (features.c) ---- */
+
+/*
+ * The features a link honours, on or off. reproducible_build is always
+ * true of btf-link's output; decl_tag_kfuncs is kfuncs.c's, the others
+ * filter.c's and merge.c's,
+ * optimized_func and consistent_func funcs.c's.
+ */
+#define ABTF_FEATS_SUPPORTED						\
+	(ABTF_FEAT_ENCODE_FORCE | ABTF_FEAT_VAR | ABTF_FEAT_FLOAT |		\
+	 ABTF_FEAT_DECL_TAG | ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 |	\
+	 ABTF_FEAT_DECL_TAG_KFUNCS | ABTF_FEAT_REPRODUCIBLE_BUILD |	\
+	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC)
+
+int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
+			const char *path, unsigned int *feats);
+
+#endif /* __ABTF_INTERNAL_H */
