@@ -120,6 +120,9 @@ abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 		goto out_free;
 	}
 	err = abtf__link_features(l->opts.features, &l->pr, path, &l->feats);
+	if (!err && (l->feats & ABTF_FEAT_DISTILLED_BASE) && !l->opts.base_path)
+		err = abtf__link_error(l, -EINVAL, "distilled_base is for a "
+				       "module's split BTF: it needs a base");
 	if (err)
 		goto out_free;
 	l->fd = open(path, O_RDONLY | O_CLOEXEC);

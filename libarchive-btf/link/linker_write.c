@@ -4,6 +4,8 @@
  * (a relocatable one laid out again by elf_write.c; a linked image
  * rewritten in place, its layout unchanged), or as a new relocatable
  * object with an allocatable .BTF (for kbuild's .tmp_vmlinux.btf.o).
+ * With distilled_base, a module's split BTF goes to .BTF renumbered on its
+ * distilled base, which goes to .BTF.base (distill.c).
  *
  * Calls no other linker_*.c file.
  */
@@ -16,6 +18,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "link/distill.h"
 #include "link/linker.h"
 
 /* The final BTF's bytes, in the input's byte order (libbpf swaps them). */
@@ -26,6 +29,41 @@ static const void *final_raw(struct abtf_linker *l, uint32_t *size)
 	return btf__raw_data(l->btf, size);
 }
 
+/* What goes into the output: .BTF's bytes and, distilled, .BTF.base's. */
+struct final {
+	struct btf *base, *split;	/* distilled_base only */
+	const void *raw, *base_raw;
+	uint32_t size, base_size;
+};
+
+static int final_out(struct abtf_linker *l, struct final *f)
+{
+	enum btf_endianness e = abtf__link_endianness(l);
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	if (!(l->feats & ABTF_FEAT_DISTILLED_BASE)) {
+		f->raw = final_raw(l, &f->size);
+		return f->raw ? 0 : -ENOMEM;
+	}
+	err = abtf__distill_base(l->btf, &f->base, &f->split, &l->pr,
+				 l->path);
+	if (err)
+		return err;
+	if (btf__set_endianness(f->base, e) ||
+	    btf__set_endianness(f->split, e))
+		return -EINVAL;
+	f->raw = btf__raw_data(f->split, &f->size);
+	f->base_raw = btf__raw_data(f->base, &f->base_size);
+	return f->raw && f->base_raw ? 0 : -ENOMEM;
+}
+
+static void final_free(struct final *f)
+{
+	btf__free(f->split);
+	btf__free(f->base);
+}
+
 ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 {
 	const void *raw;
@@ -34,6 +72,10 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 
 	if (!l->btf)
 		return -EINVAL;
+	if (l->feats & ABTF_FEAT_DISTILLED_BASE)
+		return abtf__link_error(l, -EINVAL, "distilled_base makes two "
+					"sections, .BTF and .BTF.base: write "
+					"them into the module or an object");
 	raw = final_raw(l, &size);
 	if (!raw)
 		return -ENOMEM;
@@ -44,19 +86,23 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 }
 
 /* A relocatable input: libelf lays it out again, sections keep indices. */
-static int write_rel(struct abtf_linker *l, const char *dst, const void *raw,
-		     uint32_t size)
+static int write_rel(struct abtf_linker *l, const char *dst,
+		     const struct final *f)
 {
 	static const struct abtf_reloc none;
-	struct abtf_section secs[2] = {
+	struct abtf_section secs[3] = {
 		{ .name = ABTF_SEC_BTF, .type = SHT_PROGBITS, .align = 4,
-		  .data = raw, .size = size },
+		  .data = f->raw, .size = f->size },
 		{ .name = ABTF_SEC_ADDR, .type = SHT_PROGBITS, .align = 8,
 		  .data = "", .size = 0, .relocs = &none, .nr_relocs = 0 },
+		{ .name = ABTF_SEC_BTF_BASE, .type = SHT_PROGBITS, .align = 4,
+		  .data = f->base_raw, .size = f->base_size },
 	};
+	size_t n = l->addr_shndx ? 2 : 1;
 
-	return abtf__elf_set_sections(l->elf, l->path, dst, secs,
-				      l->addr_shndx ? 2 : 1, &l->pr);
+	if (f->base_raw)
+		secs[n++] = secs[2];
+	return abtf__elf_set_sections(l->elf, l->path, dst, secs, n, &l->pr);
 }
 
 static int copy_file(int from, int to)
@@ -177,8 +223,8 @@ out_abort:
 
 ABTF_API int abtf_linker__write_elf(struct abtf_linker *l, const char *dst)
 {
-	const void *raw;
-	uint32_t size;
+	struct final f;
+	int err;
 
 	if (!l->btf)
 		return -EINVAL;
@@ -186,12 +232,17 @@ ABTF_API int abtf_linker__write_elf(struct abtf_linker *l, const char *dst)
 		return abtf__link_error(l, -EINVAL, "not an ELF file; write it with -o");
 	if (!dst && l->final_input)
 		return 0;	/* already final: leave the file alone */
-	raw = final_raw(l, &size);
-	if (!raw)
-		return -ENOMEM;
-	if (l->ehdr.e_type == ET_REL)
-		return write_rel(l, dst ? dst : l->path, raw, size);
-	return write_exec(l, dst ? dst : l->path, raw, size);
+	if (l->ehdr.e_type != ET_REL && (l->feats & ABTF_FEAT_DISTILLED_BASE))
+		return abtf__link_error(l, -EINVAL, "distilled_base is for "
+					"modules: a linked image has no room "
+					"for .BTF.base");
+	err = final_out(l, &f);
+	if (!err && l->ehdr.e_type == ET_REL)
+		err = write_rel(l, dst ? dst : l->path, &f);
+	else if (!err)
+		err = write_exec(l, dst ? dst : l->path, f.raw, f.size);
+	final_free(&f);
+	return err;
 }
 
 static int new_section(Elf *elf, uint32_t name, uint32_t type, uint64_t flags,
@@ -217,7 +268,8 @@ static int new_section(Elf *elf, uint32_t name, uint32_t type, uint64_t flags,
 
 /*
  * The BTF object's sections, in index order after the null section, and
- * their names' offsets in its section header string table.
+ * their names' offsets in its section header string table. .BTF.base,
+ * last, only with distilled_base.
  */
 #define OBJ_SHSTRTAB_NAME	".shstrtab"
 #define OBJ_NOTE_NAME		".note.GNU-stack"
@@ -230,14 +282,34 @@ enum {
 	OBJ_NAME_BTF = 1,
 	OBJ_NAME_SHSTRTAB = OBJ_NAME_BTF + sizeof(ABTF_SEC_BTF),
 	OBJ_NAME_NOTE = OBJ_NAME_SHSTRTAB + sizeof(OBJ_SHSTRTAB_NAME),
+	OBJ_NAME_BASE = OBJ_NAME_NOTE + sizeof(OBJ_NOTE_NAME),
 };
+
+/* The object's sections after its header. */
+static int object_sections(Elf *elf, const struct final *f)
+{
+	static const char shstrtab[] = "\0" ABTF_SEC_BTF "\0"
+				       OBJ_SHSTRTAB_NAME "\0" OBJ_NOTE_NAME
+				       "\0" ABTF_SEC_BTF_BASE;
+	size_t shstr_size = f->base_raw ? sizeof(shstrtab) : OBJ_NAME_BASE;
+
+	if (new_section(elf, OBJ_NAME_BTF, SHT_PROGBITS, SHF_ALLOC, 4, f->raw,
+			f->size) ||
+	    new_section(elf, OBJ_NAME_SHSTRTAB, SHT_STRTAB, 0, 1, shstrtab,
+			shstr_size) ||
+	    new_section(elf, OBJ_NAME_NOTE, SHT_PROGBITS, 0, 1, "", 0))
+		return -EINVAL;
+	if (f->base_raw &&
+	    new_section(elf, OBJ_NAME_BASE, SHT_PROGBITS, 0, 4, f->base_raw,
+			f->base_size))
+		return -EINVAL;
+	return 0;
+}
 
 /* A relocatable object with the final BTF in an allocatable .BTF. */
 static int write_btf_object(struct abtf_linker *l, int fd, const char *dst,
-			    const void *raw, uint32_t size)
+			    const struct final *f)
 {
-	static const char shstrtab[] = "\0" ABTF_SEC_BTF "\0"
-				       OBJ_SHSTRTAB_NAME "\0" OBJ_NOTE_NAME;
 	GElf_Ehdr ehdr;
 	Elf *elf;
 	int err = -EINVAL;
@@ -252,12 +324,7 @@ static int write_btf_object(struct abtf_linker *l, int fd, const char *dst,
 	ehdr.e_version = EV_CURRENT;
 	ehdr.e_flags = l->ehdr.e_flags;
 	ehdr.e_shstrndx = OBJ_SEC_SHSTRTAB;
-	if (!gelf_update_ehdr(elf, &ehdr) ||
-	    new_section(elf, OBJ_NAME_BTF, SHT_PROGBITS, SHF_ALLOC, 4, raw,
-			size) ||
-	    new_section(elf, OBJ_NAME_SHSTRTAB, SHT_STRTAB, 0, 1, shstrtab,
-			sizeof(shstrtab)) ||
-	    new_section(elf, OBJ_NAME_NOTE, SHT_PROGBITS, 0, 1, "", 0))
+	if (!gelf_update_ehdr(elf, &ehdr) || object_sections(elf, f))
 		goto out;
 	err = update_elf(l, elf, dst);
 	elf_end(elf);
@@ -272,8 +339,7 @@ out:
 
 ABTF_API int abtf_linker__write_object(struct abtf_linker *l, const char *dst)
 {
-	const void *raw;
-	uint32_t size;
+	struct final f;
 	char *tmp;
 	int fd, err;
 
@@ -283,20 +349,23 @@ ABTF_API int abtf_linker__write_object(struct abtf_linker *l, const char *dst)
 		return abtf__link_error(l, -EINVAL,
 				  "a raw BTF input does not say the target: "
 				  "no object can be made for it");
-	raw = final_raw(l, &size);
-	if (!raw)
-		return -ENOMEM;
+	err = final_out(l, &f);
+	if (err)
+		goto out_free;
 	fd = abtf__tmpfile_for(dst, &tmp);
 	if (fd < 0) {
 		pr_warn(&l->pr, "%s: cannot write: %s", dst, ABTF_STRERROR(-fd));
-		return fd;
+		err = fd;
+		goto out_free;
 	}
-	err = write_btf_object(l, fd, dst, raw, size);
+	err = write_btf_object(l, fd, dst, &f);
 	if (close(fd) && !err)
 		err = -errno;
-	if (err) {
+	if (err)
 		abtf__tmpfile_abort(tmp);
-		return err;
-	}
-	return abtf__tmpfile_commit(tmp, dst);
+	else
+		err = abtf__tmpfile_commit(tmp, dst);
+out_free:
+	final_free(&f);
+	return err;
 }

@@ -223,13 +223,14 @@ int abtf__sb_take(struct sbuf *sb, char **out);
  * The features a link honours, on or off. reproducible_build is always
  * true of btf-link's output; decl_tag_kfuncs is kfuncs.c's, the others
  * filter.c's and merge.c's,
- * optimized_func and consistent_func funcs.c's.
+ * optimized_func and consistent_func funcs.c's, distilled_base distill.c's.
  */
 #define ABTF_FEATS_SUPPORTED						\
 	(ABTF_FEAT_ENCODE_FORCE | ABTF_FEAT_VAR | ABTF_FEAT_FLOAT |		\
 	 ABTF_FEAT_DECL_TAG | ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 |	\
 	 ABTF_FEAT_DECL_TAG_KFUNCS | ABTF_FEAT_REPRODUCIBLE_BUILD |	\
-	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC)
+	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC |		\
+	 ABTF_FEAT_DISTILLED_BASE)
 
 int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
 			const char *path, unsigned int *feats);
