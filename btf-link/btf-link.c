@@ -308,12 +308,26 @@ static bool unlinked(const char *path)
 	return true;
 }
 
-static struct btf *load_btf(const char *path, struct btf *base)
+/*
+ * The BTF of @path, split on @base if given; a module with a distilled
+ * base (.BTF.base) is read on it, into *@own (the caller frees it).
+ */
+static struct btf *load_btf(const char *path, struct btf *base,
+			    struct btf **own)
 {
 	struct btf *btf;
 
 	if (unlinked(path))
 		return NULL;
+	if (own) {
+		btf = abtf_btf__parse_distilled(path, own);
+		if (btf || errno != ENOENT) {
+			if (!btf)
+				error(path, "cannot read its BTF on its "
+				      ".BTF.base: %s", strerror(errno));
+			return btf;
+		}
+	}
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	if (!btf)
@@ -344,7 +358,8 @@ static int check_inputs(const struct btf_link *bl)
 
 static int do_compare(struct btf_link *bl)
 {
-	struct btf *base = NULL, *a = NULL, *b = NULL;
+	struct btf *base = NULL, *a = NULL, *b = NULL, *base_a = NULL;
+	struct btf *base_b = NULL;
 	struct abtf_compare_opts opts = {
 		.sz = sizeof(opts),
 		.diff = print_diff,
@@ -359,10 +374,10 @@ static int do_compare(struct btf_link *bl)
 	}
 	if (check_inputs(bl))
 		return EXIT_TROUBLE;
-	if (bl->base_path && !(base = load_btf(bl->base_path, NULL)))
+	if (bl->base_path && !(base = load_btf(bl->base_path, NULL, NULL)))
 		return EXIT_TROUBLE;
-	a = load_btf(bl->files[0], base);
-	b = a ? load_btf(bl->files[1], base) : NULL;
+	a = load_btf(bl->files[0], base, &base_a);
+	b = a ? load_btf(bl->files[1], base, &base_b) : NULL;
 	if (!b)
 		goto out_free;
 	n = abtf_btf__compare(a, b, &opts);
@@ -380,6 +395,8 @@ static int do_compare(struct btf_link *bl)
 out_free:
 	btf__free(b);
 	btf__free(a);
+	btf__free(base_b);
+	btf__free(base_a);
 	btf__free(base);
 	return ret;
 }
@@ -481,6 +498,11 @@ static int do_link(struct btf_link *bl)
 	}
 	if (bl->out_raw && bl->out_obj) {
 		error(NULL, "-o and --object exclude each other");
+		return EXIT_TROUBLE;
+	}
+	if (bl->out_raw && (bl->features & ABTF_FEAT_DISTILLED_BASE)) {
+		error(NULL, "distilled_base writes .BTF and .BTF.base: link "
+		      "the module in place or with --object, not with -o");
 		return EXIT_TROUBLE;
 	}
 	if (bl->verbose && bl->features) {	/* as parsed, before any check */

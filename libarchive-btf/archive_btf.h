@@ -462,6 +462,15 @@ ABTF_API int abtf_btf__compare(const struct btf *a, const struct btf *b,
 			       const struct abtf_compare_opts *opts);
 
 /*
+ * A module with a distilled base (the distilled_base feature): its .BTF,
+ * split on its .BTF.base, which goes to *@base (the caller frees both,
+ * the split BTF first). NULL with errno set: ENOENT if @path is not an ELF
+ * file with both sections.
+ */
+ABTF_API struct btf *abtf_btf__parse_distilled(const char *path,
+					       struct btf **base);
+
+/*
  * Write @size bytes of @data to @path atomically: a temporary file in the
  * same directory, renamed over @path (over its target if @path is a
  * symbolic link). A device or pipe at @path is written through instead,

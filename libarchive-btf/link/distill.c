@@ -38,12 +38,16 @@
  * string found in the distilled base is the base's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
 #include "link/distill.h"
+#include "link/linker.h"
 
 struct distill {
 	const struct btf *src;		/* split BTF on the full base */
@@ -279,4 +283,78 @@ int abtf__distill_base(const struct btf *src, struct btf **base,
 	free(d.stack);
 	free(d.map);
 	return err;
+}
+
+/* The bytes of section @name of @elf, or NULL. */
+static Elf_Data *section_data(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/* .BTF on .BTF.base of @elf; errno ENOENT without .BTF.base. */
+static struct btf *parse_sections(Elf *elf, struct btf **base)
+{
+	Elf_Data *b = section_data(elf, ABTF_SEC_BTF_BASE);
+	Elf_Data *s = section_data(elf, ABTF_SEC_BTF);
+	struct btf *split;
+
+	if (!b || !s) {
+		errno = ENOENT;
+		return NULL;
+	}
+	*base = btf__new(b->d_buf, b->d_size);
+	if (!*base)
+		return NULL;
+	split = abtf__new_btf(s->d_buf, s->d_size, *base);
+	if (!split) {
+		int err = errno;
+
+		btf__free(*base);
+		*base = NULL;
+		errno = err;
+	}
+	return split;
+}
+
+ABTF_API struct btf *abtf_btf__parse_distilled(const char *path,
+					       struct btf **base)
+{
+	struct btf *split = NULL;
+	int fd, err = ENOENT;
+	Elf *elf;
+
+	if (!path || !base) {
+		errno = EINVAL;
+		return NULL;
+	}
+	*base = NULL;
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		split = parse_sections(elf, base);
+		err = split ? 0 : errno;
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	errno = err;
+	return split;
 }
