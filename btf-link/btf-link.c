@@ -500,11 +500,6 @@ static int do_link(struct btf_link *bl)
 		error(NULL, "-o and --object exclude each other");
 		return EXIT_TROUBLE;
 	}
-	if (bl->out_raw && (bl->features & ABTF_FEAT_DISTILLED_BASE)) {
-		error(NULL, "distilled_base writes .BTF and .BTF.base: link "
-		      "the module in place or with --object, not with -o");
-		return EXIT_TROUBLE;
-	}
 	if (bl->verbose && bl->features) {	/* as parsed, before any check */
 		fprintf(stderr, PROG ": ");
 		tool__put_escaped(stderr, bl->files[0]);
@@ -517,6 +512,11 @@ static int do_link(struct btf_link *bl)
 		fputs(": unknown BTF features ignored: ", stderr);
 		tool__put_escaped(stderr, bl->ignored);
 		fputc('\n', stderr);
+	}
+	if (bl->out_raw && (bl->features & ABTF_FEAT_DISTILLED_BASE)) {
+		error(NULL, "distilled_base writes .BTF and .BTF.base: link "
+		      "the module in place or with --object, not with -o");
+		return EXIT_TROUBLE;
 	}
 	if (check_link_files(bl))
 		return EXIT_TROUBLE;

@@ -111,6 +111,8 @@ ignored_of() {
 	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/features.c" -o f.o
 	ld -T "$FIXTURES/link.lds" -o prog f.o
 	for n in $(tr , ' ' <<< "$order"); do
+		# a module's, with --base, not -o: tests/distill.bats
+		[ "$n" != distilled_base ] || continue
 		run --separate-stderr "$BTF_LINK" --btf_features=$LEGACY,$n -o out.btf prog
 		if [[ ,$supported, == *,$n,* ]]; then
 			[ "$status" -eq 0 ] || { echo "$n: $stderr"; return 1; }
