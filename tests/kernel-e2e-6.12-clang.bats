@@ -56,6 +56,10 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e boot
 }
 
+@test "kernel e2e 6.12 clang: an external module (make M=) with a distilled base: .BTF.base, and the kernel loads it" {
+	e2e extmod
+}
+
 @test "kernel e2e 6.12 clang: relinking gives the same BTF; resolve_btfids warns as with pahole's BTF" {
 	e2e relink
 }

@@ -53,6 +53,10 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e boot
 }
 
+@test "kernel e2e 6.12: an external module (make M=) with a distilled base: .BTF.base, and the kernel loads it" {
+	e2e extmod
+}
+
 @test "kernel e2e 6.12: another make -j, BTF_LINK=\"btf-link -j 1\" and BTF_ONLY=1 give the same .BTF bytes" {
 	e2e repro
 }

@@ -26,6 +26,10 @@
 #                of vmlinux: each name explained, the FUNCs it calls kept
 #                exactly those of the final BTF
 #   boot         boot build 2 in qemu: /sys/kernel/btf, insmod, no BTF error
+#   extmod       6.12: an external module (tests/kernel/extmod/) built with
+#                make M= against build 2, given the distilled base the tree
+#                asks of pahole 1.26 and later: .BTF split on .BTF.base of
+#                the kernel's types it uses, and build 2's kernel loads it
 #   repro        build 3: as build 2 with another make -j, BTF_LINK="btf-link
 #                -j 1" and BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be
 #                build 2's
@@ -178,7 +182,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=e2e KBUILD_BUILD_VERSION=1
 unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
 
-ALL_PHASES="tools source config pahole cc-btf check compare features explain boot repro relink incremental unpatched package launchers warm"
+ALL_PHASES="tools source config pahole cc-btf check compare features explain boot extmod repro relink incremental unpatched package launchers warm"
 
 say() { printf 'e2e: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -797,6 +801,7 @@ pahole_flags() {
 # built for the target (the host's busybox cannot run there); DIR's modules.
 initramfs() {
 	local dir=$1 out=$2 list=$2.list ko
+	shift 2
 	if [ "$KARCH" != x86_64 ]; then
 		"${CROSS}gcc" -static -O2 -o "$RES/init" "$HERE/e2e-init.c" ||
 			die "${CROSS}gcc cannot build a static e2e-init.c"
@@ -816,6 +821,9 @@ initramfs() {
 		fi
 		for ko in $(modules_of "$dir"); do
 			echo "file /modules/$(basename "$ko") $dir/$ko 0644 0 0"
+		done
+		for ko in "$@"; do
+			echo "file /modules/$(basename "$ko") $ko 0644 0 0"
 		done
 	} > "$list"
 	"$dir/usr/gen_init_cpio" "$list" > "$out"
@@ -850,22 +858,35 @@ report() {
 	tr -d '\r' < "$1" | sed -n "s/^E2E: $2 //p" | sed -n 1p
 }
 
+# boot_guest CPIO LOG: boot build 2 with the initramfs CPIO, the console
+# into LOG; fails unless the guest got to the end of its /init.
+boot_guest() {
+	local cpio=$1 log=$2 rc=0 machine=()
+	say "booting cc-btf/$KIMAGE (qemu, $ACCEL)"
+	read -r -a machine <<< "$(qemu_machine)"
+	timeout "$BOOT_TIMEOUT" "$QEMU" "${machine[@]}" -accel "$ACCEL" -m 256M -smp 2 \
+		-nographic -no-reboot -kernel "$B_CC/$KIMAGE" -initrd "$cpio" \
+		-append "console=$(qemu_console) panic=-1 oops=panic loglevel=7" \
+		</dev/null >"$log" 2>&1 || rc=$?
+	[ $rc -eq 0 ] || { fail "qemu exited with $rc (124: timeout after ${BOOT_TIMEOUT}s); see $log"; return 1; }
+	grep '^E2E: end' <(tr -d '\r' < "$log") >/dev/null ||
+		{ tail -n 30 "$log" >&2; fail "the guest did not get to the end of /init"; return 1; }
+}
+
+# btf_errors LOG: the guest's BTF errors, if any (shown); the kernel's
+# BTF verifier logs "BPF: ..." lines; module BTF that fails it: "failed
+# to validate module [m] BTF: -22".
+btf_errors() {
+	tr -d '\r' < "$1" | grep -v '^E2E:' |
+		grep -iE '^(\[[ 0-9.]*\] )?BPF:|btf.*(error|fail|invalid|bad|mismatch|reject)|failed to validate module' >&2
+}
+
 phase_boot() {
-	local log=$RES/boot.log size md5 ko m got rc=0
+	local log=$RES/boot.log size md5 ko m got
 	mkdir -p "$RES"
 	[ -x "$B_CC/usr/gen_init_cpio" ] || die "no usr/gen_init_cpio in the cc-btf build"
 	initramfs "$B_CC" "$RES/initramfs.cpio"
-	say "booting cc-btf/$KIMAGE (qemu, $ACCEL)"
-	local machine=()
-	read -r -a machine <<< "$(qemu_machine)"
-	timeout "$BOOT_TIMEOUT" "$QEMU" "${machine[@]}" -accel "$ACCEL" -m 256M -smp 2 \
-		-nographic -no-reboot -kernel "$B_CC/$KIMAGE" \
-		-initrd "$RES/initramfs.cpio" \
-		-append "console=$(qemu_console) panic=-1 oops=panic loglevel=7" \
-		</dev/null >"$log" 2>&1 || rc=$?
-	[ $rc -eq 0 ] || fail "qemu exited with $rc (124: timeout after ${BOOT_TIMEOUT}s); see $log"
-	grep -q '^E2E: end' <(tr -d '\r' < "$log") ||
-		{ tail -n 30 "$log" >&2; fail "the guest did not get to the end of /init"; return; }
+	boot_guest "$RES/initramfs.cpio" "$log" || return 0
 
 	size=$(stat -c %s "$RES/cc-btf.vmlinux.btf")
 	md5=$(md5sum < "$RES/cc-btf.vmlinux.btf" | cut -d' ' -f1)
@@ -889,13 +910,76 @@ phase_boot() {
 	say "the guest's BTF lines:"
 	tr -d '\r' < "$log" | grep -E 'E2E:|BTF|btf|BPF' | grep -v 'Linux version' |
 		sed 's/^/    /' >&2
-	# the kernel's BTF verifier logs "BPF: ..." lines; module BTF that
-	# fails it: "failed to validate module [m] BTF: -22"
-	if tr -d '\r' < "$log" | grep -v '^E2E:' |
-		grep -iE '^(\[[ 0-9.]*\] )?BPF:|btf.*(error|fail|invalid|bad|mismatch|reject)|failed to validate module' >&2
-	then
+	if btf_errors "$log"; then
 		fail "BTF errors in the boot log (above)"
 	fi
+}
+
+# extmod_build DIR LOG: tests/kernel/extmod/ built in DIR with make M=
+# against build 2, with the distilled base a 6.12 tree asks of pahole 1.26
+# and later (MODULE_PAHOLE_FLAGS; with Debian's pahole 1.24 the tree asks
+# for none, so it is given as such a tree gives it).
+extmod_build() {
+	local dir=$1 log=$2 args=()
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$HERE/extmod/extmod.c" "$HERE/extmod/Kbuild" "$dir/"
+	mapfile -t args < <(args_cc)
+	make -C "$SRC" O="$B_CC" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} \
+		"${LLVM_ARGS[@]}" "${args[@]}" M="$dir" \
+		MODULE_PAHOLE_FLAGS=--btf_features=distilled_base modules \
+		>"$log" 2>&1 ||
+		{ tail -n 30 "$log" >&2; die "extmod: make M= failed; see $log"; }
+}
+
+# extmod_btf DIR: the module's .BTF is split on its .BTF.base, which holds
+# the kernel's types it uses as the rules of a distilled base say.
+extmod_btf() {
+	local dir=$1 base split want
+	section "$dir/extmod.ko" .BTF "$dir/split.raw" || fail "extmod: no .BTF in extmod.ko"
+	section "$dir/extmod.ko" .BTF.base "$dir/base.raw" ||
+		{ fail "extmod: no .BTF.base in extmod.ko"; return 1; }
+	base=$(bpftool btf dump file "$dir/base.raw") ||
+		{ fail "extmod: bpftool cannot read the .BTF.base"; return 1; }
+	split=$(bpftool -B "$dir/base.raw" btf dump file "$dir/split.raw") ||
+		{ fail "extmod: bpftool cannot read the .BTF on its .BTF.base"; return 1; }
+	for want in "STRUCT 'list_head' size=16 vlen=0" "STRUCT 'file' size=" \
+		    "ENUM 'pid_type' " "INT 'int' size=4"; do
+		grep -F "$want" <<< "$base" >/dev/null ||
+			fail "extmod: the distilled base has no $want"
+	done
+	grep -E "^\[[0-9]+\] (STRUCT|UNION)" <<< "$base" | grep -v ' vlen=0$' >&2 &&
+		fail "extmod: the distilled base has a struct with members"
+	for want in "STRUCT 'extmod_state' size=" "FUNC 'extmod_use' "; do
+		grep -F "$want" <<< "$split" >/dev/null ||
+			fail "extmod: the split BTF has no $want"
+	done
+	say "extmod: .BTF $(stat -c %s "$dir/split.raw") bytes on a .BTF.base of" \
+	    "$(grep -c '^\[' <<< "$base") types"
+}
+
+phase_extmod() {
+	local dir=$E2E/extmod log=$E2E/extmod.log got size
+	if [ "$KVER" != 6.12 ]; then
+		say "extmod: $KVER's modules have no distilled base: nothing to check"
+		return
+	fi
+	mkdir -p "$RES"
+	extmod_build "$dir" "$log"
+	extmod_btf "$dir" || return 0
+	# build 2's kernel, its modules and this one
+	initramfs "$B_CC" "$RES/extmod.cpio" "$dir/extmod.ko"
+	boot_guest "$RES/extmod.cpio" "$RES/extmod-boot.log" || return 0
+	[ "$(report "$RES/extmod-boot.log" "insmod extmod")" = ok ] ||
+		fail "extmod: insmod extmod failed"
+	got=$(report "$RES/extmod-boot.log" "module-btf-size extmod")
+	size=$(stat -c %s "$dir/split.raw")
+	[ "$got" = "$size" ] ||
+		fail "extmod: /sys/kernel/btf/extmod is ${got:-missing}, the .BTF $size bytes"
+	if btf_errors "$RES/extmod-boot.log"; then
+		fail "extmod: BTF errors in the boot log (above)"
+	fi
+	say "extmod: the kernel relocated and loaded it: /sys/kernel/btf/extmod ${got:-missing} bytes"
 }
 
 phase_repro() {
