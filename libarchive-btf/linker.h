@@ -101,6 +101,17 @@ struct fsig {
 	uint32_t ordinal;	/* its place among the member's FUNCs */
 };
 
+/*
+ * node_str.c's: a node's map of one input's string offsets to its own
+ * (node offset + 1, 0: not mapped yet), reset per input from @used.
+ */
+struct smap {
+	uint32_t *map;
+	size_t cap;
+	uint32_t *used;		/* the offsets set, to reset */
+	size_t nr_used, cap_used;
+};
+
 /* One node of the merge tree: leaves take members, the others children. */
 struct node {
 	size_t first, nr;	/* members or child nodes */
@@ -119,11 +130,7 @@ struct node {
 	uint32_t *var_ids;	/* their IDs in this node's merged types */
 	size_t nr_vars, cap_vars, cap_var_ids;
 
-	/* input string offset -> node string offset + 1; reset per input */
-	uint32_t *smap;
-	size_t smap_cap;
-	uint32_t *smap_used;	/* the offsets set, to reset */
-	size_t nr_smap_used, cap_smap_used;
+	struct smap smap;	/* node_str.c: the input's strings to strs */
 	/* exact.c: the node's types by ID and by hash */
 	uint32_t *type_off;	/* ID - first_id -> offset in types */
 	size_t cap_type_off;
@@ -389,6 +396,13 @@ bool abtf__in_percpu_section(const struct abtf_linker *l,
 			     const struct place *pl);
 /* May a VAR have the name @p (pahole's btf_name_valid())? */
 bool abtf__var_name_valid(const char *p);
+
+/* node_str.c: a node's string map (struct smap) */
+/* Room for the offsets of an input of @str_len bytes of strings, all unset. */
+int abtf__smap_reserve(struct smap *m, uint32_t str_len);
+/* Unset what the last input set. */
+void abtf__smap_clear(struct smap *m);
+void abtf__smap_free(struct smap *m);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
 bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off);
@@ -397,8 +411,8 @@ bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
 static inline bool abtf__node_str_is(struct node *n, const struct input *in,
 				     uint32_t off, uint32_t node_off)
 {
-	if (n->smap[off])
-		return n->smap[off] - 1 == node_off;
+	if (n->smap.map[off])
+		return n->smap.map[off] - 1 == node_off;
 	return abtf__node_str_cmp(n, in, off, node_off);
 }
 

@@ -85,12 +85,9 @@ void abtf__node_free(struct node *n)
 	free(n->vars);
 	free(n->var_ids);
 	free(n->raw);
-	free(n->smap);
-	free(n->smap_used);
+	abtf__smap_free(&n->smap);
 	abtf__exact_free(n);
 	memset(&n->strs, 0, sizeof(n->strs));
-	n->smap = n->smap_used = NULL;
-	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
 	n->types = NULL;
 	n->fsigs = NULL;
 	memset(&n->fstrs, 0, sizeof(n->fstrs));
@@ -319,31 +316,6 @@ static int remap_id(uint32_t *id, void *ctx)
 	return 0;
 }
 
-/* Room in the string map for @in's offsets, all unset. */
-static int smap_reserve(struct node *n, const struct input *in)
-{
-	uint32_t *p;
-
-	if (in->str_len <= n->smap_cap)
-		return 0;
-	p = calloc(in->str_len, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	free(n->smap);
-	n->smap = p;
-	n->smap_cap = in->str_len;
-	return 0;
-}
-
-static void smap_clear(struct node *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->nr_smap_used; i++)
-		n->smap[n->smap_used[i]] = 0;
-	n->nr_smap_used = 0;
-}
-
 static int remap_str(uint32_t *off, void *ctx)
 {
 	struct remap *r = ctx;
@@ -562,12 +534,12 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 	}
 	sc.map = malloc(cnt * sizeof(*sc.map));
 	sc.toff = malloc(cnt * sizeof(*sc.toff));
-	if (sc.map && sc.toff && !smap_reserve(n, in) &&
+	if (sc.map && sc.toff && !abtf__smap_reserve(&n->smap, in->str_len) &&
 	    !alloc_var_scratch(&sc, index_types(&sc)))
 		err = merge_input(l, n, &sc);
 	if (!err)
 		err = abtf__exact_index(n);
-	smap_clear(n);
+	abtf__smap_clear(&n->smap);
 	free(sc.map);
 	free(sc.places);
 	free(sc.dsec_of);
@@ -622,10 +594,7 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	/* the merge state is no longer needed: free it before dedup's peak */
 	abtf__strtab_free(&n->strs);
 	memset(&n->strs, 0, sizeof(n->strs));
-	free(n->smap);
-	free(n->smap_used);
-	n->smap = n->smap_used = NULL;
-	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
+	abtf__smap_free(&n->smap);
 	abtf__exact_free(n);
 	return raw;
 }
