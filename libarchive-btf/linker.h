@@ -112,6 +112,15 @@ struct smap {
 	size_t nr_used, cap_used;
 };
 
+/* exact.c's: a node's types by ID and by hash, for mapping inputs to them. */
+struct exact_index {
+	uint32_t *type_off;	/* ID - first_id -> offset in the node's types */
+	size_t cap_type_off;
+	struct abtf_hmap map;	/* can_map() types by their hash: IDs */
+	uint32_t *pending;	/* structs appended, indexed after the input */
+	size_t nr_pending, cap_pending;
+};
+
 /* One node of the merge tree: leaves take members, the others children. */
 struct node {
 	size_t first, nr;	/* members or child nodes */
@@ -131,12 +140,7 @@ struct node {
 	size_t nr_vars, cap_vars, cap_var_ids;
 
 	struct smap smap;	/* node_str.c: the input's strings to strs */
-	/* exact.c: the node's types by ID and by hash */
-	uint32_t *type_off;	/* ID - first_id -> offset in types */
-	size_t cap_type_off;
-	struct abtf_hmap ex_map;	/* can_map() types by their hash: IDs */
-	uint32_t *ex_pending;	/* structs appended, indexed after the input */
-	size_t nr_ex_pending, cap_ex_pending;
+	struct exact_index ex;	/* exact.c: the node's types by ID and hash */
 
 	/* funcs.c, before the merge: the leaf's FUNCs in the image */
 	struct strtab fstrs;
@@ -453,7 +457,7 @@ struct abtf_sig_src {
 int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id);
 /* After each input: index the structs and unions it appended. */
 int abtf__exact_index(struct node *n);
-void abtf__exact_free(struct node *n);
+void abtf__exact_free(struct exact_index *ex);
 
 /*
  * ambig.c: the names of the archive that may stand for more than one type

@@ -86,7 +86,7 @@ void abtf__node_free(struct node *n)
 	free(n->var_ids);
 	free(n->raw);
 	abtf__smap_free(&n->smap);
-	abtf__exact_free(n);
+	abtf__exact_free(&n->ex);
 	memset(&n->strs, 0, sizeof(n->strs));
 	n->types = NULL;
 	n->fsigs = NULL;
@@ -595,7 +595,7 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	abtf__strtab_free(&n->strs);
 	memset(&n->strs, 0, sizeof(n->strs));
 	abtf__smap_free(&n->smap);
-	abtf__exact_free(n);
+	abtf__exact_free(&n->ex);
 	return raw;
 }
 
