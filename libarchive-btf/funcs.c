@@ -182,20 +182,29 @@ char *abtf__func_sig(const struct input *in, const uint32_t *toff,
 
 /* ---- one leaf: a (name, signature) record per FUNC in the image ---- */
 
-static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags,
-		   uint32_t member, uint32_t ordinal)
+static int add_rec(struct func_sigs *fs, int64_t name, int64_t sig,
+		   uint8_t flags, uint32_t member, uint32_t ordinal)
 {
+	struct fsig *f;
+
 	if (name < 0 || sig < 0)
 		return name < 0 ? name : sig;
-	if (abtf_grow(n->fsigs, n->cap_fsigs, n->nr_fsigs + 1))
+	if (abtf_grow(fs->sigs, fs->cap, fs->nr + 1))
 		return -ENOMEM;
-	n->fsigs[n->nr_fsigs].name = name;
-	n->fsigs[n->nr_fsigs].sig = sig;
-	n->fsigs[n->nr_fsigs].flags = flags;
-	n->fsigs[n->nr_fsigs].member = member;
-	n->fsigs[n->nr_fsigs].ordinal = ordinal;
-	n->nr_fsigs++;
+	f = &fs->sigs[fs->nr++];
+	f->name = name;
+	f->sig = sig;
+	f->flags = flags;
+	f->member = member;
+	f->ordinal = ordinal;
 	return 0;
+}
+
+void abtf__func_sigs_free(struct func_sigs *fs)
+{
+	abtf__strtab_free(&fs->strs);
+	free(fs->sigs);
+	memset(fs, 0, sizeof(*fs));
 }
 
 /* The flags byte of the @k-th FUNC of a member (0 without a group). */
@@ -209,7 +218,7 @@ static uint8_t func_flags(const struct abtf_linker *l, const struct input *in,
 	return abtf__addr_flags(&l->addr, &mp->grp, k);
 }
 
-static int member_sigs(struct abtf_linker *l, struct node *n,
+static int member_sigs(struct abtf_linker *l, struct func_sigs *fs,
 		       const struct input *in, uint32_t nr_slots,
 		       struct sbuf *b)
 {
@@ -242,8 +251,8 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 		abtf__sb_reset(b);
 		sig_type(&m, t->type, b, 0);
 		err = b->err ? b->err :
-		      add_rec(n, abtf__strtab_add(&n->fstrs, name),
-			      abtf__strtab_add(&n->fstrs, b->buf),
+		      add_rec(fs, abtf__strtab_add(&fs->strs, name),
+			      abtf__strtab_add(&fs->strs, b->buf),
 			      func_flags(l, in, nr_funcs - 1),
 			      in->plan - l->plans, nr_funcs - 1);
 	}
@@ -253,7 +262,7 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 
 struct sigs_ctx {
 	struct abtf_linker *l;
-	struct node *n;
+	struct func_sigs *fs;
 	struct sbuf *b;
 };
 
@@ -261,14 +270,14 @@ static int sigs_of(const struct input *in, uint32_t nr_slots, void *ctx)
 {
 	struct sigs_ctx *c = ctx;
 
-	return member_sigs(c->l, c->n, in, nr_slots, c->b);
+	return member_sigs(c->l, c->fs, in, nr_slots, c->b);
 }
 
 /* One member, read alone (abtf__with_member()); its messages go to @n's. */
 static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 			struct sbuf *b)
 {
-	struct sigs_ctx c = { .l = l, .n = n, .b = b };
+	struct sigs_ctx c = { .l = l, .fs = &n->fsigs, .b = b };
 	int err;
 
 	err = abtf__with_member(l, &n->pr, idx, false, sigs_of, &c);
@@ -565,45 +574,54 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 	return 0;
 }
 
+/* Every leaf's records, in archive order, into *@out (*@total of them). */
+static int gather_recs(struct node *leaves, size_t nr, struct frec **out,
+		       size_t *total)
+{
+	struct frec *r = NULL;
+	size_t i, k, seq = 0;
+
+	*total = 0;
+	for (i = 0; i < nr; i++)
+		*total += leaves[i].fsigs.nr;
+	if (*total) {
+		r = malloc(*total * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct func_sigs *fs = &leaves[i].fsigs;
+
+		for (k = 0; k < fs->nr; k++, seq++) {
+			r[seq].name = fs->strs.data + fs->sigs[k].name;
+			r[seq].sig = fs->strs.data + fs->sigs[k].sig;
+			r[seq].flags = fs->sigs[k].flags;
+			r[seq].key = (uint64_t)fs->sigs[k].member << 32 |
+				     fs->sigs[k].ordinal;
+			r[seq].seq = seq;
+		}
+	}
+	*out = r;
+	return 0;
+}
+
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 {
 	struct frec *r = NULL;
-	size_t i, k, total = 0, seq = 0;
+	size_t i, total = 0;
 	int err;
 
 	err = abtf__syms_by_name(l);
 	if (err)
 		return err;
 	err = abtf__run_level(l, leaves, nr, funcs_leaf, NULL);
-	for (i = 0; !err && i < nr; i++)
-		total += leaves[i].nr_fsigs;
-	if (!err && total) {
-		r = malloc(total * sizeof(*r));
-		if (!r)
-			err = -ENOMEM;
-	}
-	for (i = 0; !err && i < nr; i++) {
-		const struct node *n = &leaves[i];
-
-		for (k = 0; k < n->nr_fsigs; k++, seq++) {
-			r[seq].name = n->fstrs.data + n->fsigs[k].name;
-			r[seq].sig = n->fstrs.data + n->fsigs[k].sig;
-			r[seq].flags = n->fsigs[k].flags;
-			r[seq].key = (uint64_t)n->fsigs[k].member << 32 |
-				     n->fsigs[k].ordinal;
-			r[seq].seq = seq;
-		}
-	}
+	if (!err)
+		err = gather_recs(leaves, nr, &r, &total);
 	if (!err)
 		err = decide_names(l, r, total);
 	free(r);
-	for (i = 0; i < nr; i++) {
-		abtf__strtab_free(&leaves[i].fstrs);
-		memset(&leaves[i].fstrs, 0, sizeof(leaves[i].fstrs));
-		free(leaves[i].fsigs);
-		leaves[i].fsigs = NULL;
-		leaves[i].nr_fsigs = leaves[i].cap_fsigs = 0;
-	}
+	for (i = 0; i < nr; i++)
+		abtf__func_sigs_free(&leaves[i].fsigs);
 	return err;
 }
 

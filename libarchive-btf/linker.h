@@ -92,7 +92,7 @@ struct input {
 	size_t nr_vars;
 };
 
-/* A FUNC of a member, for consistent_func (funcs.c): offsets in fstrs. */
+/* A FUNC of a member, for consistent_func (funcs.c): offsets in its strs. */
 struct fsig {
 	uint32_t name;
 	uint32_t sig;		/* its loose signature */
@@ -121,6 +121,13 @@ struct exact_index {
 	size_t nr_pending, cap_pending;
 };
 
+/* funcs.c's, before the merge: a leaf's FUNCs in the image, by name. */
+struct func_sigs {
+	struct strtab strs;	/* their names and signatures */
+	struct fsig *sigs;
+	size_t nr, cap;
+};
+
 /* One node of the merge tree: leaves take members, the others children. */
 struct node {
 	size_t first, nr;	/* members or child nodes */
@@ -142,10 +149,7 @@ struct node {
 	struct smap smap;	/* node_str.c: the input's strings to strs */
 	struct exact_index ex;	/* exact.c: the node's types by ID and hash */
 
-	/* funcs.c, before the merge: the leaf's FUNCs in the image */
-	struct strtab fstrs;
-	struct fsig *fsigs;
-	size_t nr_fsigs, cap_fsigs;
+	struct func_sigs fsigs;	/* funcs.c, before the merge */
 
 	void *raw;		/* result (not root): deduplicated raw BTF */
 	uint32_t raw_size;
@@ -345,6 +349,7 @@ void abtf__child_input(const struct node *c, struct input *in);
 
 /* funcs.c */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
+void abtf__func_sigs_free(struct func_sigs *fs);
 /* Why funcs.c leaves @name without a FUNC (ABTF_EXPLAIN_*), 0 if it does not. */
 int abtf__func_dropped(const struct abtf_linker *l, const char *name);
 /* Why funcs.c leaves out a member's FUNC, 0 if it does not. */

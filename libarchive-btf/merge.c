@@ -78,8 +78,7 @@ void abtf__node_free(struct node *n)
 	abtf__strtab_free(&n->strs);
 	free(n->types);
 	abtf__hmap_free(&n->fn_seen);
-	free(n->fsigs);
-	abtf__strtab_free(&n->fstrs);
+	abtf__func_sigs_free(&n->fsigs);
 	for (i = 0; i < n->nr_vars; i++)
 		free((char *)n->vars[i].dsec_name);	/* add_var()'s copies */
 	free(n->vars);
@@ -89,8 +88,6 @@ void abtf__node_free(struct node *n)
 	abtf__exact_free(&n->ex);
 	memset(&n->strs, 0, sizeof(n->strs));
 	n->types = NULL;
-	n->fsigs = NULL;
-	memset(&n->fstrs, 0, sizeof(n->fstrs));
 	n->vars = NULL;
 	n->nr_vars = n->cap_vars = n->cap_var_ids = 0;
 	n->var_ids = NULL;
