@@ -128,6 +128,17 @@ struct func_sigs {
 	size_t nr, cap;
 };
 
+/*
+ * merge.c's: the VARs a node kept, in order, with their places (->size
+ * set, ->dsec_name its own copy) and their IDs in the node's types (freed
+ * once the node is deduplicated: VARs stay in order).
+ */
+struct node_vars {
+	struct place *places;
+	uint32_t *ids;
+	size_t nr, cap, cap_ids;
+};
+
 /* One node of the merge tree: leaves take members, the others children. */
 struct node {
 	size_t first, nr;	/* members or child nodes */
@@ -142,9 +153,7 @@ struct node {
 	size_t types_len, types_cap;
 	uint32_t first_id, next_id;
 	struct abtf_hmap fn_seen;	/* FUNC name offsets + 1 */
-	struct place *vars;	/* kept VARs, in order; ->size set */
-	uint32_t *var_ids;	/* their IDs in this node's merged types */
-	size_t nr_vars, cap_vars, cap_var_ids;
+	struct node_vars vars;	/* merge.c: the VARs kept */
 
 	struct smap smap;	/* node_str.c: the input's strings to strs */
 	struct exact_index ex;	/* exact.c: the node's types by ID and hash */

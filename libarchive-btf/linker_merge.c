@@ -105,8 +105,8 @@ void abtf__child_input(const struct node *c, struct input *in)
 	in->type_len = hdr->type_len;
 	in->strs = (const char *)c->raw + hdr->hdr_len + hdr->str_off;
 	in->str_len = hdr->str_len;
-	in->vars = c->vars;
-	in->nr_vars = c->nr_vars;
+	in->vars = c->vars.places;
+	in->nr_vars = c->vars.nr;
 	while (off < in->type_len) {
 		off += abtf__record_size((const void *)(in->types + off));
 		in->nr_types++;

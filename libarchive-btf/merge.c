@@ -54,43 +54,54 @@ static int fn_seen_add(struct node *n, uint32_t name_off)
 	return 0;
 }
 
-static int add_var(struct node *n, const struct place *pl, uint32_t id)
+static int add_var(struct node_vars *v, const struct place *pl, uint32_t id)
 {
-	if (abtf_grow(n->vars, n->cap_vars, n->nr_vars + 1) ||
-	    abtf_grow(n->var_ids, n->cap_var_ids, n->nr_vars + 1))
+	if (abtf_grow(v->places, v->cap, v->nr + 1) ||
+	    abtf_grow(v->ids, v->cap_ids, v->nr + 1))
 		return -ENOMEM;
-	n->vars[n->nr_vars] = *pl;
+	v->places[v->nr] = *pl;
 	if (pl->dsec_name) {
 		/* the input's strings are gone by the time the node is done */
-		n->vars[n->nr_vars].dsec_name = strdup(pl->dsec_name);
-		if (!n->vars[n->nr_vars].dsec_name)
+		v->places[v->nr].dsec_name = strdup(pl->dsec_name);
+		if (!v->places[v->nr].dsec_name)
 			return -ENOMEM;
 	}
-	n->var_ids[n->nr_vars] = id;
-	n->nr_vars++;
+	v->ids[v->nr] = id;
+	v->nr++;
 	return 0;
+}
+
+/* VARs stay in order from here on: their IDs are no longer needed. */
+static void node_vars_drop_ids(struct node_vars *v)
+{
+	free(v->ids);
+	v->ids = NULL;
+	v->cap_ids = 0;
+}
+
+static void node_vars_free(struct node_vars *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		free((char *)v->places[i].dsec_name);	/* add_var()'s copies */
+	free(v->places);
+	free(v->ids);
+	memset(v, 0, sizeof(*v));
 }
 
 void abtf__node_free(struct node *n)
 {
-	size_t i;
-
 	abtf__strtab_free(&n->strs);
 	free(n->types);
 	abtf__hmap_free(&n->fn_seen);
 	abtf__func_sigs_free(&n->fsigs);
-	for (i = 0; i < n->nr_vars; i++)
-		free((char *)n->vars[i].dsec_name);	/* add_var()'s copies */
-	free(n->vars);
-	free(n->var_ids);
+	node_vars_free(&n->vars);
 	free(n->raw);
 	abtf__smap_free(&n->smap);
 	abtf__exact_free(&n->ex);
 	memset(&n->strs, 0, sizeof(n->strs));
 	n->types = NULL;
-	n->vars = NULL;
-	n->nr_vars = n->cap_vars = n->cap_var_ids = 0;
-	n->var_ids = NULL;
 	n->raw = NULL;
 }
 
@@ -505,7 +516,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 		if (kind == BTF_KIND_VAR) {
 			if (in->kind == IN_SLOTS || in->kind == IN_RAW)
 				sc->places[id].size = sc->var_size[id];
-			err = add_var(n, &sc->places[id], sc->map[id]);
+			err = add_var(&n->vars, &sc->places[id], sc->map[id]);
 			if (err)
 				return err;
 		} else if (kind == BTF_KIND_FUNC) {
@@ -724,8 +735,7 @@ int abtf__node_finish(struct abtf_linker *l, struct node *n)
 		btf__free(btf);
 	}
 	n->raw = out;
-	free(n->var_ids);	/* VARs stay in order: their IDs are not needed */
-	n->var_ids = NULL;
+	node_vars_drop_ids(&n->vars);
 	return n->raw ? 0 : -ENOMEM;
 }
 
@@ -871,10 +881,11 @@ static int append_datasecs(struct abtf_linker *l, struct node *n)
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < n->nr_vars && !err; i++) {
-		struct final_dsec *s = final_dsec_get(l, &fd, &n->vars[i]);
+	for (i = 0; i < n->vars.nr && !err; i++) {
+		const struct place *pl = &n->vars.places[i];
+		struct final_dsec *s = final_dsec_get(l, &fd, pl);
 
-		err = s ? final_dsec_add(s, n->var_ids[i], &n->vars[i]) : -ENOMEM;
+		err = s ? final_dsec_add(s, n->vars.ids[i], pl) : -ENOMEM;
 	}
 	secs = fd.secs;
 	if (fd.nr)
