@@ -386,15 +386,16 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 static int drop_name(struct abtf_linker *l, const char *name, int why,
 		     const char *words)
 {
-	int64_t off = abtf__strtab_add(&l->drop_strs, name);
+	struct func_rules *fr = &l->fn_rules;
+	int64_t off = abtf__strtab_add(&fr->drop_strs, name);
 
 	if (off < 0)
 		return off;
-	if (abtf_grow(l->drop, l->cap_drop, l->nr_drop + 1))
+	if (abtf_grow(fr->drop, fr->cap_drop, fr->nr_drop + 1))
 		return -ENOMEM;
-	l->drop[l->nr_drop].name = (const char *)(uintptr_t)off;
-	l->drop[l->nr_drop].why = why;
-	l->nr_drop++;
+	fr->drop[fr->nr_drop].name = (const char *)(uintptr_t)off;
+	fr->drop[fr->nr_drop].why = why;
+	fr->nr_drop++;
 	pr_debug(&l->pr, "%s: FUNC %s left out: %s", l->path, name, words);
 	return 0;
 }
@@ -477,13 +478,13 @@ static bool optimized(const struct abtf_linker *l, const struct frec *r)
 	return r->flags & ABTF_FN_OPTIMIZED;
 }
 
-static int skip_rec(struct abtf_linker *l, uint64_t key, int why)
+static int skip_rec(struct func_rules *fr, uint64_t key, int why)
 {
-	if (abtf_grow(l->skip, l->cap_skip, l->nr_skip + 1))
+	if (abtf_grow(fr->skip, fr->cap_skip, fr->nr_skip + 1))
 		return -ENOMEM;
-	l->skip[l->nr_skip].key = key;
-	l->skip[l->nr_skip].why = why;
-	l->nr_skip++;
+	fr->skip[fr->nr_skip].key = key;
+	fr->skip[fr->nr_skip].why = why;
+	fr->nr_skip++;
 	return 0;
 }
 
@@ -502,7 +503,7 @@ static int keep_canonical(struct abtf_linker *l, const struct frec *r,
 	if (c)
 		w.weak_won = l->elf && final_weak(l, r[0].name);
 	for (i = 0; !err && i < c; i++)
-		err = skip_rec(l, r[i].key, at_symbol(l, &w, &r[i]) ?
+		err = skip_rec(&l->fn_rules, r[i].key, at_symbol(l, &w, &r[i]) ?
 			       ABTF_EXPLAIN_NOT_CANONICAL :
 			       ABTF_EXPLAIN_WEAK_OVERRIDDEN);
 	return err;
@@ -522,12 +523,27 @@ static int fdrop_cmp(const void *a, const void *b)
 		      ((const struct fdrop *)b)->name);
 }
 
+/* The rules made: their names as strings, and sorted for bsearch(). */
+static void rules_sort(struct func_rules *fr)
+{
+	size_t k;
+
+	/* offsets into drop_strs, now that it no longer moves */
+	for (k = 0; k < fr->nr_drop; k++)
+		fr->drop[k].name = fr->drop_strs.data +
+				   (uintptr_t)fr->drop[k].name;
+	if (fr->nr_drop)
+		qsort(fr->drop, fr->nr_drop, sizeof(*fr->drop), fdrop_cmp);
+	if (fr->nr_skip)
+		qsort(fr->skip, fr->nr_skip, sizeof(*fr->skip), fskip_cmp);
+}
+
 /* Decide per name, over the records sorted by name and archive order. */
 static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 {
 	bool opt = l->feats & ABTF_FEAT_OPTIMIZED_FUNC;
 	bool con = l->feats & ABTF_FEAT_CONSISTENT_FUNC;
-	size_t i, j, k;
+	size_t i, j;
 	int err = 0;
 
 	if (nr)
@@ -564,13 +580,7 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 	}
 	if (err)
 		return err;
-	/* offsets into drop_strs, now that it no longer moves */
-	for (k = 0; k < l->nr_drop; k++)
-		l->drop[k].name = l->drop_strs.data + (uintptr_t)l->drop[k].name;
-	if (l->nr_drop)
-		qsort(l->drop, l->nr_drop, sizeof(*l->drop), fdrop_cmp);
-	if (l->nr_skip)
-		qsort(l->skip, l->nr_skip, sizeof(*l->skip), fskip_cmp);
+	rules_sort(&l->fn_rules);
 	return 0;
 }
 
@@ -625,27 +635,35 @@ int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 	return err;
 }
 
-int abtf__func_dropped(const struct abtf_linker *l, const char *name)
+int abtf__func_dropped(const struct func_rules *fr, const char *name)
 {
 	struct fdrop key = { .name = name };
 	const struct fdrop *d;
 
-	if (!l->nr_drop)
+	if (!fr->nr_drop)
 		return 0;
-	d = bsearch(&key, l->drop, l->nr_drop, sizeof(*l->drop), fdrop_cmp);
+	d = bsearch(&key, fr->drop, fr->nr_drop, sizeof(*fr->drop), fdrop_cmp);
 	return d ? d->why : 0;
 }
 
-int abtf__func_skipped(const struct abtf_linker *l, size_t member,
+int abtf__func_skipped(const struct func_rules *fr, size_t member,
 		       uint32_t ordinal)
 {
 	struct fskip key = { .key = (uint64_t)member << 32 | ordinal };
 	const struct fskip *d;
 
-	if (!l->nr_skip)
+	if (!fr->nr_skip)
 		return 0;
-	d = bsearch(&key, l->skip, l->nr_skip, sizeof(*l->skip), fskip_cmp);
+	d = bsearch(&key, fr->skip, fr->nr_skip, sizeof(*fr->skip), fskip_cmp);
 	return d ? d->why : 0;
+}
+
+void abtf__func_rules_free(struct func_rules *fr)
+{
+	abtf__strtab_free(&fr->drop_strs);
+	free(fr->drop);
+	free(fr->skip);
+	memset(fr, 0, sizeof(*fr));
 }
 
 /* ---- the prototypes of FUNCs left out ---- */

@@ -168,9 +168,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l->syms);
 	free(l->symvals);
 	free(l->sym_used);
-	free(l->drop);
-	free(l->skip);
-	abtf__strtab_free(&l->drop_strs);
+	abtf__func_rules_free(&l->fn_rules);
 	abtf__free_kfuncs(l);
 	abtf__ambig_free(l->ambig);
 	if (l->elf)

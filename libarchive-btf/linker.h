@@ -181,6 +181,19 @@ struct fskip {
 	uint8_t why;
 };
 
+/*
+ * funcs.c's function rules (consistent_func, optimized_func), built by
+ * abtf__funcs_select() while planning and read-only after: the names left
+ * without a FUNC and the FUNCs left out although their name keeps one.
+ */
+struct func_rules {
+	struct strtab drop_strs;	/* drop's names */
+	struct fdrop *drop;	/* sorted by name */
+	size_t nr_drop, cap_drop;
+	struct fskip *skip;	/* sorted by key */
+	size_t nr_skip, cap_skip;
+};
+
 /* A kfunc of the image's .BTF_ids (kfuncs.c). */
 struct kfunc {
 	char *name;
@@ -224,13 +237,7 @@ struct abtf_linker {
 	size_t nr_members;
 	unsigned int nr_threads;
 
-	/* consistent_func: names left without a FUNC, sorted (funcs.c) */
-	struct strtab drop_strs;
-	struct fdrop *drop;
-	size_t nr_drop, cap_drop;
-	/* FUNCs not kept although their name is, sorted by key */
-	struct fskip *skip;
-	size_t nr_skip, cap_skip;
+	struct func_rules fn_rules;	/* funcs.c; frozen after planning */
 	/* ambig.c: names of more than one meaning, once the leaves are in */
 	struct abtf_ambig *ambig;
 
@@ -357,12 +364,14 @@ int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);
 void abtf__child_input(const struct node *c, struct input *in);
 
 /* funcs.c */
+/* Build l->fn_rules from every leaf's members. */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
 void abtf__func_sigs_free(struct func_sigs *fs);
-/* Why funcs.c leaves @name without a FUNC (ABTF_EXPLAIN_*), 0 if it does not. */
-int abtf__func_dropped(const struct abtf_linker *l, const char *name);
-/* Why funcs.c leaves out a member's FUNC, 0 if it does not. */
-int abtf__func_skipped(const struct abtf_linker *l, size_t member,
+void abtf__func_rules_free(struct func_rules *fr);
+/* Why the rules leave @name without a FUNC (ABTF_EXPLAIN_*), 0 if not. */
+int abtf__func_dropped(const struct func_rules *fr, const char *name);
+/* Why the rules leave out a member's FUNC, 0 if they do not. */
+int abtf__func_skipped(const struct func_rules *fr, size_t member,
 		       uint32_t ordinal);
 /*
  * The loose signature funcs.c compares prototypes by (types__match) of

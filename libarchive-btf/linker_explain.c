@@ -485,9 +485,10 @@ static int func_fate(struct xctx *x, uint32_t slot, uint32_t ord,
 	if (ext && !(l->feats & ABTF_FEAT_OPTIMIZED_FUNC))
 		return ABTF_EXPLAIN_CLONE_UNUSED;
 	*state = true;
-	why = abtf__func_dropped(l, name);
+	why = abtf__func_dropped(&l->fn_rules, name);
 	if (!why)
-		why = abtf__func_skipped(l, x->in->plan - l->plans, ord);
+		why = abtf__func_skipped(&l->fn_rules, x->in->plan - l->plans,
+					 ord);
 	return why;
 }
 

@@ -282,8 +282,8 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 		if (ret <= 0)
 			return ret;
 		if (sc->in->kind != IN_CHILD &&
-		    (abtf__func_dropped(l, name) ||
-		     abtf__func_skipped(l, sc->in->plan - l->plans,
+		    (abtf__func_dropped(&l->fn_rules, name) ||
+		     abtf__func_skipped(&l->fn_rules, sc->in->plan - l->plans,
 					sc->next_func - 1)))
 			return 0;	/* optimized/consistent_func: funcs.c */
 		soff = abtf__strtab_add(&n->strs, name);
