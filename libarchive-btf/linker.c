@@ -169,7 +169,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l->symvals);
 	free(l->sym_used);
 	abtf__func_rules_free(&l->fn_rules);
-	abtf__free_kfuncs(l);
+	abtf__free_kfuncs(&l->kfuncs);
 	abtf__ambig_free(l->ambig);
 	if (l->elf)
 		elf_end(l->elf);

@@ -201,6 +201,12 @@ struct kfunc {
 	size_t sym;		/* the symbol it came from */
 };
 
+/* kfuncs.c's: the image's kfuncs, by name, one each; frozen once collected. */
+struct kfunc_list {
+	struct kfunc *v;
+	size_t nr, cap;
+};
+
 struct abtf_linker {
 	char *path;
 	struct abtf_link_opts opts;
@@ -230,13 +236,12 @@ struct abtf_linker {
 	struct lsymval *symvals;	/* every symbol, by index */
 	size_t nr_symvals;
 	bool *sym_used;		/* by symbol index: claimed by a VAR */
-	struct kfunc *kfuncs;	/* decl_tag_kfuncs: by name, one each */
-	size_t nr_kfuncs, cap_kfuncs;
 
 	struct mplan *plans;
 	size_t nr_members;
 	unsigned int nr_threads;
 
+	struct kfunc_list kfuncs;	/* kfuncs.c (decl_tag_kfuncs) */
 	struct func_rules fn_rules;	/* funcs.c; frozen after planning */
 	/* ambig.c: names of more than one meaning, once the leaves are in */
 	struct abtf_ambig *ambig;
@@ -383,9 +388,10 @@ int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
 			   uint32_t *map);
 
 /* kfuncs.c */
+/* Fill l->kfuncs from the image's .BTF_ids. */
 int abtf__collect_kfuncs(struct abtf_linker *l);
-void abtf__free_kfuncs(struct abtf_linker *l);
-const struct kfunc *abtf__find_kfunc(const struct abtf_linker *l,
+void abtf__free_kfuncs(struct kfunc_list *kl);
+const struct kfunc *abtf__find_kfunc(const struct kfunc_list *kl,
 				     const char *name);
 int abtf__kfunc_tags(const struct kfunc *k, const char **tags);
 

@@ -934,7 +934,7 @@ static int append_decl_tag(struct node *n, const char *value, uint32_t id)
 }
 
 /* decl_tag_kfuncs: tag the FUNC of every kfunc, in type ID order. */
-static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
+static int append_kfunc_tags(const struct kfunc_list *kl, struct node *n)
 {
 	size_t off = 0, end = n->types_len;
 	uint32_t id = n->first_id;
@@ -948,7 +948,7 @@ static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
 
 		off += abtf__record_size(t);
 		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC ||
-		    !(k = abtf__find_kfunc(l, n->strs.data + t->name_off))) {
+		    !(k = abtf__find_kfunc(kl, n->strs.data + t->name_off))) {
 			id++;
 			continue;
 		}
@@ -967,7 +967,7 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 	size_t size;
 	int err;
 
-	err = l->nr_kfuncs ? append_kfunc_tags(l, n) : 0;
+	err = l->kfuncs.nr ? append_kfunc_tags(&l->kfuncs, n) : 0;
 	if (!err)
 		err = append_datasecs(l, n);
 	if (err) {
