@@ -254,7 +254,7 @@ static int member_sigs(struct abtf_linker *l, struct func_sigs *fs,
 		      add_rec(fs, abtf__strtab_add(&fs->strs, name),
 			      abtf__strtab_add(&fs->strs, b->buf),
 			      func_flags(l, in, nr_funcs - 1),
-			      in->plan - l->plans, nr_funcs - 1);
+			      abtf__member_idx(l, in->plan), nr_funcs - 1);
 	}
 	free(toff);
 	return err < 0 ? err : 0;
@@ -284,7 +284,7 @@ static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 	if (err == -EINVAL && !n->msg[0])
 		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
 			".debug_btf_addr group has too few slots",
-			l->path, idx, l->plans[idx].off);
+			l->path, idx, l->plan.members[idx].off);
 	return err;
 }
 

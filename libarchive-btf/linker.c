@@ -154,20 +154,15 @@ out_free:
 
 ABTF_API void abtf_linker__free(struct abtf_linker *l)
 {
-	size_t i;
-
 	if (!l)
 		return;
-	for (i = 0; i < l->nr_members && l->plans; i++)
-		free(l->plans[i].vars);
-	free(l->plans);
+	abtf__link_plan_free(&l->plan);
 	btf__free(l->btf);
 	btf__free(l->base);
 	abtf__addr_relocs_free(&l->relocs);
 	free(l->secs);
 	free(l->syms);
 	free(l->symvals);
-	free(l->sym_used);
 	abtf__func_rules_free(&l->fn_rules);
 	abtf__free_kfuncs(&l->kfuncs);
 	abtf__ambig_free(l->ambig);
@@ -186,9 +181,9 @@ static bool is_final(const struct abtf_linker *l);
 /* What @l's input is, when it is not final BTF. */
 static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
 {
-	if (l->nr_members > 1)
+	if (l->plan.nr_members > 1)
 		snprintf(buf, len, "a BTF archive of %zu members",
-			 l->nr_members);
+			 l->plan.nr_members);
 	else if (l->addr.size)
 		snprintf(buf, len, "a BTF archive member with its "
 			 ".debug_btf_addr group");
@@ -200,7 +195,7 @@ static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
 static int check_final(struct abtf_linker *l, const char *role)
 {
 	char what[96];
-	int err = l->nr_members ? 0 : abtf__walk_members(l);
+	int err = l->plan.nr_members ? 0 : abtf__walk_members(l);
 
 	if (err)
 		return err;
@@ -277,13 +272,13 @@ static int verify_final(struct abtf_linker *l)
 /* One member and no .debug_btf_addr left to apply: what btf-link writes. */
 static bool is_final(const struct abtf_linker *l)
 {
-	return l->nr_members == 1 && !l->addr.size && !l->nr_zmembers;
+	return l->plan.nr_members == 1 && !l->addr.size && !l->nr_zmembers;
 }
 
 /* A final BTF may be split (a module's): libbpf checks it against the base. */
 static int keep_final(struct abtf_linker *l)
 {
-	size_t size = l->plans[0].size;
+	size_t size = l->plan.members[0].size;
 	uint8_t *buf = malloc(size);
 	int err;
 
@@ -346,14 +341,14 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 
 	if (l->btf)
 		return l->final_input;
-	l->nr_threads = thread_count(l);
-	err = l->nr_members ? 0 : abtf__walk_members(l);
+	l->plan.nr_threads = thread_count(l);
+	err = l->plan.nr_members ? 0 : abtf__walk_members(l);
 	l->st.bytes_in = l->btf_size;
 	if (!err)
 		err = load_base(l);
 	if (err)
 		return err;
-	l->st.nr_members = l->nr_members;
+	l->st.nr_members = l->plan.nr_members;
 	if (is_final(l) && !l->opts.force)
 		return keep_final(l);
 	/* pahole tags kfuncs only when it writes decl tags at all */
@@ -374,7 +369,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	err = abtf__merge_levels(l, leaves, nr);
 	if (!err)
 		err = verify_final(l);
-	if (!err && !l->elf && l->nr_members > 1)
+	if (!err && !l->elf && l->plan.nr_members > 1)
 		pr_info(&l->pr, "%s: a raw archive has no symbol table: "
 			"variables cannot be placed and were left out", l->path);
 	return err;

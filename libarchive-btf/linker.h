@@ -207,6 +207,19 @@ struct kfunc_list {
 	size_t nr, cap;
 };
 
+/*
+ * The plan: every member as planned before any merging, and which symbols
+ * VARs claimed. Made while planning, by linker_plan.c (the members) and
+ * linker_place.c (their groups and places); frozen after: the merge reads
+ * it from every thread. Freed by linker_plan.c's abtf__link_plan_free().
+ */
+struct link_plan {
+	struct mplan *members;
+	size_t nr_members;
+	unsigned int nr_threads;
+	bool *sym_used;		/* by symbol index: claimed by a VAR */
+};
+
 struct abtf_linker {
 	char *path;
 	struct abtf_link_opts opts;
@@ -235,11 +248,8 @@ struct abtf_linker {
 	bool syms_by_name;	/* syms made (abtf__syms_by_name()) */
 	struct lsymval *symvals;	/* every symbol, by index */
 	size_t nr_symvals;
-	bool *sym_used;		/* by symbol index: claimed by a VAR */
 
-	struct mplan *plans;
-	size_t nr_members;
-	unsigned int nr_threads;
+	struct link_plan plan;	/* frozen after planning */
 
 	struct kfunc_list kfuncs;	/* kfuncs.c (decl_tag_kfuncs) */
 	struct func_rules fn_rules;	/* funcs.c; frozen after planning */
@@ -251,6 +261,13 @@ struct abtf_linker {
 	bool final_input;
 	struct abtf_link_stats st;
 };
+
+/* The index of member @mp of the plan. */
+static inline size_t abtf__member_idx(const struct abtf_linker *l,
+				      const struct mplan *mp)
+{
+	return mp - l->plan.members;
+}
 
 /* libbpf's name of the host's byte order. */
 static inline enum btf_endianness abtf__host_endianness(void)
@@ -337,6 +354,7 @@ uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m);
 int abtf__walk_members(struct abtf_linker *l);
+void abtf__link_plan_free(struct link_plan *p);
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr);
 int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 		    int (*fn)(struct abtf_linker *, struct node *, void *),

@@ -457,7 +457,7 @@ static struct xrec *new_rec(struct xctx *x, size_t name,
 	rec->r.sz = sizeof(rec->r);
 	rec->r.name = x->names[name].name;
 	rec->r.kind = kind;
-	rec->r.member.index = mp - x->l->plans;
+	rec->r.member.index = mp - x->l->plan.members;
 	rec->r.member.offset = mp->off;
 	rec->decl = decl_of(x, id, rec->r.name);
 	rec->r.decl = rec->decl;
@@ -487,8 +487,8 @@ static int func_fate(struct xctx *x, uint32_t slot, uint32_t ord,
 	*state = true;
 	why = abtf__func_dropped(&l->fn_rules, name);
 	if (!why)
-		why = abtf__func_skipped(&l->fn_rules, x->in->plan - l->plans,
-					 ord);
+		why = abtf__func_skipped(&l->fn_rules,
+					 abtf__member_idx(l, x->in->plan), ord);
 	return why;
 }
 
@@ -542,7 +542,7 @@ static void raw_place(const struct xctx *x, uint32_t var, struct place *pl)
 	const struct input *in = x->in;
 	uint32_t id;
 
-	if (x->l->nr_members != 1)
+	if (x->l->plan.nr_members != 1)
 		return;
 	for (id = 1; id <= in->nr_types; id++) {
 		const struct btf_type *t = (const void *)(in->types + x->toff[id]);
@@ -920,7 +920,7 @@ ABTF_API int abtf_linker__explain(struct abtf_linker *l,
 	err = collect_names(&x, names, nr_names);
 	if (!err && l->elf)
 		err = abtf__syms_by_name(l);
-	for (i = 0; !err && x.nr_names && i < l->nr_members; i++)
+	for (i = 0; !err && x.nr_names && i < l->plan.nr_members; i++)
 		err = walk_member(&x, i);
 	if (!err)
 		err = check_funcs(&x);

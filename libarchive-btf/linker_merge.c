@@ -30,7 +30,7 @@ static int finish_node(struct abtf_linker *l, struct node *n)
 static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 		       uint8_t **buf, size_t *cap, struct abtf_member *m)
 {
-	struct mplan *mp = &l->plans[i];
+	struct mplan *mp = &l->plan.members[i];
 	int err;
 
 	if (abtf_grow(*buf, *cap, mp->size))
@@ -76,14 +76,14 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 			err = -ENOMEM;
 			break;
 		}
-		abtf__member_input(l, &l->plans[i], &m, types, &in);
+		abtf__member_input(l, &l->plan.members[i], &m, types, &in);
 		err = abtf__filter_input(l, &in, &filtered);
 		if (!err)
 			err = abtf__node_merge(l, n, &in);
 		if (err && !n->msg[0])
 			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
 				"cannot merge: %s", l->path, i,
-				l->plans[i].off, strerror(-err));
+				l->plan.members[i].off, strerror(-err));
 		free(filtered);
 		free(copy);
 		free(xbuf);

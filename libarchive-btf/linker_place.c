@@ -33,7 +33,7 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		return -ENOMEM;
 	buf = abtf__read_leaf(l, n, ms);
 	for (i = 0; buf && l->addr.size && i < n->nr; i++) {
-		struct mplan *mp = &l->plans[n->first + i];
+		struct mplan *mp = &l->plan.members[n->first + i];
 
 		mp->hash = abtf__member_hash(l, n->first + i, ms[i].data);
 	}
@@ -53,8 +53,8 @@ static int pair_groups(struct abtf_linker *l)
 	struct abtf_addr_group g;
 	size_t off = 0, i;
 
-	for (i = 0; i < l->nr_members; i++) {
-		struct mplan *mp = &l->plans[i];
+	for (i = 0; i < l->plan.nr_members; i++) {
+		struct mplan *mp = &l->plan.members[i];
 		size_t at = abtf__addr_skip_pad(&l->addr, off);
 
 		if (!abtf__addr_group_read(&l->addr, at, &g) ||
@@ -84,8 +84,8 @@ static bool pair_one_to_one(struct abtf_linker *l)
 	struct abtf_addr_group g;
 	size_t off = 0, i;
 
-	for (i = 0; i < l->nr_members; i++) {
-		struct mplan *mp = &l->plans[i];
+	for (i = 0; i < l->plan.nr_members; i++) {
+		struct mplan *mp = &l->plan.members[i];
 
 		if (!abtf__addr_group_read(&l->addr, off, &g) ||
 		    g.btf_size != mp->size)
@@ -94,11 +94,13 @@ static bool pair_one_to_one(struct abtf_linker *l)
 		mp->grp = g;
 		off = abtf__addr_skip_pad(&l->addr, g.end);
 	}
-	if (i < l->nr_members || off != l->addr.size)
+	if (i < l->plan.nr_members || off != l->addr.size)
 		return false;
-	for (i = 0; i < l->nr_members; i++)
-		l->plans[i].has_group = l->plans[i].check_hash = true;
-	l->st.nr_addr_groups = l->nr_members;
+	for (i = 0; i < l->plan.nr_members; i++) {
+		l->plan.members[i].has_group = true;
+		l->plan.members[i].check_hash = true;
+	}
+	l->st.nr_addr_groups = l->plan.nr_members;
 	return true;
 }
 
@@ -123,7 +125,7 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
 		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx)
 {
 	struct node one = { .nr = 1, .leaf = true, .first = i, .pr = *pr };
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	const uint8_t *types = NULL;
 	struct abtf_member m, xm;
 	uint8_t *buf, *xbuf = NULL;
@@ -174,7 +176,7 @@ int abtf__member_extend_any(struct abtf_linker *l,
 			    const struct abtf_member *m, uint8_t **buf,
 			    struct abtf_member *xm)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
 				.hdr_len = sizeof(h) };
 	const uint8_t *ext;
@@ -227,8 +229,8 @@ static void claim_slot_symbols(struct abtf_linker *l)
 {
 	size_t ss = l->addr.slot_size, i, k, j;
 
-	for (i = 0; i < l->nr_members; i++) {
-		const struct mplan *mp = &l->plans[i];
+	for (i = 0; i < l->plan.nr_members; i++) {
+		const struct mplan *mp = &l->plan.members[i];
 
 		for (k = 0; mp->has_group && k < mp->grp.nr_slots; k++) {
 			size_t at = mp->grp.slots_off + k * ss;
@@ -238,14 +240,14 @@ static void claim_slot_symbols(struct abtf_linker *l)
 			if (l->ehdr.e_type == ET_REL) {
 				r = abtf__addr_reloc_at(&l->relocs, at);
 				if (r && r->sym < l->nr_symvals)
-					l->sym_used[r->sym] = true;
+					l->plan.sym_used[r->sym] = true;
 				continue;
 			}
 			v = abtf__addr_slot_value(&l->addr, at);
 			for (j = 0; v && j < l->nr_syms; j++)
 				if (l->syms[j].type == STT_OBJECT &&
 				    l->syms[j].value == v - 1)
-					l->sym_used[l->syms[j].idx] = true;
+					l->plan.sym_used[l->syms[j].idx] = true;
 		}
 	}
 }
@@ -267,10 +269,10 @@ static int name_place(struct abtf_linker *l, const char *name, int linkage,
 		const struct lsym *s = &l->syms[lo];
 		bool local = s->bind == STB_LOCAL;
 
-		if (s->type != STT_OBJECT || l->sym_used[s->idx] ||
+		if (s->type != STT_OBJECT || l->plan.sym_used[s->idx] ||
 		    local != (linkage == BTF_VAR_STATIC) || s->size != size)
 			continue;
-		l->sym_used[s->idx] = true;
+		l->plan.sym_used[s->idx] = true;
 		pl->present = true;
 		pl->key = s->shndx;
 		pl->off = s->value;
@@ -336,23 +338,23 @@ static int place_by_name(struct abtf_linker *l)
 	size_t i;
 	int err;
 
-	if (l->st.nr_addr_groups == l->nr_members || !l->elf)
+	if (l->st.nr_addr_groups == l->plan.nr_members || !l->elf)
 		return 0;
 	err = abtf__syms_by_name(l);	/* for abtf__func_present() too */
 	if (err)
 		return err;
 	claim_slot_symbols(l);
 	one.pr = l->pr;
-	for (i = 0; i < l->nr_members; i++) {
+	for (i = 0; i < l->plan.nr_members; i++) {
 		uint8_t *buf;
 
-		if (l->plans[i].has_group)
+		if (l->plan.members[i].has_group)
 			continue;
 		one.first = i;
 		buf = abtf__read_leaf(l, &one, &m);
 		if (!buf)
 			return one.err;
-		err = place_member_vars(l, &l->plans[i], &m);
+		err = place_member_vars(l, &l->plan.members[i], &m);
 		free(buf);
 		if (err)
 			return err;
@@ -380,8 +382,8 @@ static int check_slot_addrs(const struct abtf_linker *l)
 	uint32_t k, shndx;
 	uint64_t v, off;
 
-	for (i = 0; l->ehdr.e_type != ET_REL && i < l->nr_members; i++) {
-		const struct mplan *mp = &l->plans[i];
+	for (i = 0; l->ehdr.e_type != ET_REL && i < l->plan.nr_members; i++) {
+		const struct mplan *mp = &l->plan.members[i];
 		uint32_t n = mp->has_group ? mp->grp.nr_slots + mp->grp.nr_extra : 0;
 
 		for (k = 0; k < n; k++) {

@@ -224,8 +224,8 @@ static int load_symbols(struct abtf_linker *l)
 	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
 	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
 	l->symvals = calloc(n + 1, sizeof(*l->symvals));
-	l->sym_used = calloc(n + 1, sizeof(*l->sym_used));
-	if (!l->symvals || !l->sym_used)
+	l->plan.sym_used = calloc(n + 1, sizeof(*l->plan.sym_used));
+	if (!l->symvals || !l->plan.sym_used)
 		return -ENOMEM;
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
@@ -285,15 +285,28 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize)
 
 /* ---- plan ---- */
 
+void abtf__link_plan_free(struct link_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_members && p->members; i++)
+		free(p->members[i].vars);
+	free(p->members);
+	free(p->sym_used);
+	memset(p, 0, sizeof(*p));
+}
+
 static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
 		     size_t size)
 {
-	if (abtf_grow(l->plans, *cap, l->nr_members + 1))
+	struct link_plan *p = &l->plan;
+
+	if (abtf_grow(p->members, *cap, p->nr_members + 1))
 		return -ENOMEM;
-	memset(&l->plans[l->nr_members], 0, sizeof(*l->plans));
-	l->plans[l->nr_members].off = off;
-	l->plans[l->nr_members].size = size;
-	l->nr_members++;
+	memset(&p->members[p->nr_members], 0, sizeof(*p->members));
+	p->members[p->nr_members].off = off;
+	p->members[p->nr_members].size = size;
+	p->nr_members++;
 	return 0;
 }
 
@@ -331,12 +344,13 @@ static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
 	int err;
 
 	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
-				 l->nr_members, off, l->path, &l->pr);
+				 l->plan.nr_members, off, l->path, &l->pr);
 	if (!err && l->swapped)
 		abtf__btf_swap(&head, sizeof(head));
 	if (!err)
-		err = abtf__zmember_head_check(&head, btf_size, l->nr_members,
-					       off, l->path, &l->pr);
+		err = abtf__zmember_head_check(&head, btf_size,
+					       l->plan.nr_members, off, l->path,
+					       &l->pr);
 	return err;
 }
 
@@ -359,8 +373,8 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 	if (abtf__is_zmember(&hdr, avail)) {
 		l->nr_zmembers++;
 		err = abtf__zmember_size(&hdr, avail, l->swapped,
-					 l->nr_members, off, l->path, &l->pr,
-					 size, btf_size);
+					 l->plan.nr_members, off, l->path,
+					 &l->pr, size, btf_size);
 		*zsize = *size;
 		return err ? err : zmember_head(l, off, *size, *btf_size);
 	}
@@ -372,7 +386,7 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 		l->swapped = hdr.magic == bswap_16(BTF_MAGIC);
 	if (l->swapped)
 		abtf__btf_swap(&hdr, sizeof(hdr));
-	err = abtf__member_size(&hdr, avail, l->nr_members, off, l->path,
+	err = abtf__member_size(&hdr, avail, l->plan.nr_members, off, l->path,
 				&l->pr, size);
 	*btf_size = *size;
 	return err;
@@ -396,14 +410,15 @@ int abtf__walk_members(struct abtf_linker *l)
 		err = push_plan(l, &cap, off, btf_size);
 		if (err)
 			return err;
-		l->plans[l->nr_members - 1].zsize = zsize;
+		l->plan.members[l->plan.nr_members - 1].zsize = zsize;
 		off += size;
 		avail = l->btf_size - off;
 		if (avail > sizeof(buf))
 			avail = sizeof(buf);
 		err = abtf__read_btf(l, buf, avail, off);
 		if (!err)
-			err = abtf__member_padding(buf, avail, l->nr_members - 1,
+			err = abtf__member_padding(buf, avail,
+						   l->plan.nr_members - 1,
 						   off, l->path, &l->pr, &pad);
 		if (err)
 			return err;
@@ -415,7 +430,7 @@ int abtf__walk_members(struct abtf_linker *l)
 /* Leaves: consecutive members of about ABTF_LEAF_BYTES (opts.leaf_bytes). */
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 {
-	struct node *leaves = calloc(l->nr_members + 1, sizeof(*leaves));
+	struct node *leaves = calloc(l->plan.nr_members + 1, sizeof(*leaves));
 	struct node *shrunk;
 	size_t i, bytes = 0;
 	size_t max = l->opts.leaf_bytes ? l->opts.leaf_bytes : ABTF_LEAF_BYTES;
@@ -423,12 +438,12 @@ struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 	if (!leaves)
 		return NULL;
 	*nr = 0;
-	for (i = 0; i < l->nr_members; i++) {
+	for (i = 0; i < l->plan.nr_members; i++) {
 		if (!bytes)
 			leaves[(*nr)++].first = i;
 		leaves[*nr - 1].nr++;
 		leaves[*nr - 1].leaf = true;
-		bytes += l->plans[i].size;
+		bytes += l->plan.members[i].size;
 		if (bytes >= max)
 			bytes = 0;
 	}
@@ -483,7 +498,7 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 	struct job job = { .l = l, .nodes = nodes, .nr = nr, .fn = fn,
 			   .ctx = ctx };
 	pthread_t tids[64];
-	size_t i, nt = l->nr_threads;
+	size_t i, nt = l->plan.nr_threads;
 
 	atomic_init(&job.next, 0);
 	if (nt > nr)
@@ -519,7 +534,7 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
  */
 static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
 {
-	struct mplan *mp = &l->plans[i];
+	struct mplan *mp = &l->plan.members[i];
 
 	if (!l->swapped)
 		return;
@@ -531,7 +546,7 @@ static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
 uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 			   const void *p)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 
 	return l->swapped ? mp->stored_hash : abtf__hash32(p, mp->size);
 }
@@ -539,7 +554,7 @@ uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		      const struct abtf_printer *pr)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	uint8_t *z;
 	int err;
 
@@ -571,7 +586,7 @@ static int check_slot_count(const struct abtf_linker *l, size_t i,
 			    const struct abtf_member *m,
 			    const struct abtf_printer *pr)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	uint32_t off = 0, n = 0;
 	struct btf_type t;
 
@@ -593,7 +608,7 @@ static int check_slot_count(const struct abtf_linker *l, size_t i,
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	int err;
 
 	if (mp->nr_types) {	/* validated before */
@@ -620,14 +635,14 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 static size_t *leaf_layout(const struct abtf_linker *l, const struct node *n,
 			   bool plain, size_t *span)
 {
-	const struct mplan *first = &l->plans[n->first];
+	const struct mplan *first = &l->plan.members[n->first];
 	size_t *at = malloc(n->nr * sizeof(*at)), i;
 
 	if (!at)
 		return NULL;
 	*span = 0;
 	for (i = 0; i < n->nr; i++) {
-		const struct mplan *mp = &l->plans[n->first + i];
+		const struct mplan *mp = &l->plan.members[n->first + i];
 		size_t sz = (mp->size + 3) & ~(size_t)3;
 
 		if (plain) {
@@ -653,7 +668,8 @@ static int read_leaf_bytes(struct abtf_linker *l, struct node *n, bool plain,
 	int err = 0;
 
 	if (plain) {
-		err = abtf__read_btf(l, buf, span, l->plans[n->first].off);
+		err = abtf__read_btf(l, buf, span,
+				     l->plan.members[n->first].off);
 		for (i = 0; !err && i < n->nr; i++)
 			member_to_host(l, n->first + i, buf + at[i]);
 		return err;
@@ -672,7 +688,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 	size_t i, span, *at;
 
 	for (i = 0; i < n->nr; i++)
-		plain &= !l->plans[n->first + i].zsize;
+		plain &= !l->plan.members[n->first + i].zsize;
 	at = leaf_layout(l, n, plain, &span);
 	buf = at ? malloc(span ? span : 1) : NULL;
 	n->err = buf ? read_leaf_bytes(l, n, plain, at, span, buf) : -ENOMEM;
@@ -683,7 +699,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 		n->err = abtf__check_member(l, n->first + i, buf + at[i],
 					    &n->pr, &ms[i]);
 		if (!n->err)
-			l->plans[n->first + i].nr_types = ms[i].nr_types;
+			l->plan.members[n->first + i].nr_types = ms[i].nr_types;
 	}
 	free(at);
 	if (n->err) {

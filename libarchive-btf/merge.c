@@ -183,7 +183,7 @@ static void raw_place(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 	const struct btf_type *d;
 
 	memset(pl, 0, sizeof(*pl));
-	if (l->nr_members != 1 || !sc->dsec_of[id])
+	if (l->plan.nr_members != 1 || !sc->dsec_of[id])
 		return;	/* offsets of several members cannot be placed */
 	d = (void *)(sc->in->types + sc->dsec_of[id] - 1);
 	pl->present = true;
@@ -253,7 +253,7 @@ static int var_name_check(struct abtf_linker *l, struct node *n,
 		return 0;
 	pr_warn(&n->pr, "%s: .BTF member %zu: variable '%s': not a valid BTF "
 		"name (the kernel rejects it); --btf_features=encode_force "
-		"leaves it out", l->path, (size_t)(sc->in->plan - l->plans),
+		"leaves it out", l->path, abtf__member_idx(l, sc->in->plan),
 		abtf__safe_name(name, safe, sizeof(safe)));
 	return -EILSEQ;
 }
@@ -283,7 +283,8 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 			return ret;
 		if (sc->in->kind != IN_CHILD &&
 		    (abtf__func_dropped(&l->fn_rules, name) ||
-		     abtf__func_skipped(&l->fn_rules, sc->in->plan - l->plans,
+		     abtf__func_skipped(&l->fn_rules,
+					abtf__member_idx(l, sc->in->plan),
 					sc->next_func - 1)))
 			return 0;	/* optimized/consistent_func: funcs.c */
 		soff = abtf__strtab_add(&n->strs, name);
