@@ -349,6 +349,7 @@ static int lsym_idx_cmp(const void *a, const void *b)
  */
 static int ambiguous_address(const struct abtf_linker *l, const char *name)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), i = abtf__first_sym(l, name), n = 0, k;
 	const struct lsym **v;
 	uint64_t addr = 0;
@@ -356,7 +357,7 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 
 	/* sorted by name: "name", then "name" and a byte below '.', then
 	 * "name.suffix", then the names that go on with a byte above '.' */
-	for (k = i; k < l->nr_syms && has_prefix(l->syms[k].name, name, len);
+	for (k = i; k < sy->nr_syms && has_prefix(sy->syms[k].name, name, len);
 	     k++)
 		n++;
 	if (n < 2)
@@ -365,7 +366,7 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 	if (!v)
 		return -ENOMEM;
 	for (n = 0; i < k; i++) {
-		const struct lsym *s = &l->syms[i];
+		const struct lsym *s = &sy->syms[i];
 		char next = s->name[len];
 
 		if (s->type == STT_FUNC && (!next || next == '.') &&
@@ -409,9 +410,9 @@ static bool final_weak(const struct abtf_linker *l, const char *name)
 {
 	size_t i = abtf__first_sym(l, name);
 
-	for (; i < l->nr_syms && !strcmp(l->syms[i].name, name); i++)
-		if (l->syms[i].type == STT_FUNC)
-			return l->syms[i].bind == STB_WEAK;
+	for (; i < l->sym.nr_syms && !strcmp(l->sym.syms[i].name, name); i++)
+		if (l->sym.syms[i].type == STT_FUNC)
+			return l->sym.syms[i].bind == STB_WEAK;
 	return false;
 }
 

@@ -160,9 +160,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	btf__free(l->btf);
 	btf__free(l->base);
 	abtf__addr_relocs_free(&l->relocs);
-	free(l->secs);
-	free(l->syms);
-	free(l->symvals);
+	abtf__link_symbols_free(&l->sym);
 	abtf__func_rules_free(&l->fn_rules);
 	abtf__free_kfuncs(&l->kfuncs);
 	abtf__ambig_free(l->ambig);

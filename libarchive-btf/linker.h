@@ -208,6 +208,23 @@ struct kfunc_list {
 };
 
 /*
+ * The input's sections and symbols, read at open (the symbols by name
+ * made on demand while planning, abtf__syms_by_name()), read-only after:
+ * linker_plan.c's, freed by its abtf__link_symbols_free().
+ */
+struct link_symbols {
+	struct lsec *secs;	/* by section index */
+	size_t nr_secs;
+	Elf_Scn *symtab;	/* .symtab, NULL without one */
+	size_t symtab_strs;	/* its string table's section index */
+	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
+	size_t nr_syms;
+	bool sorted;		/* syms made (abtf__syms_by_name()) */
+	struct lsymval *vals;	/* every symbol, by index */
+	size_t nr_vals;
+};
+
+/*
  * The plan: every member as planned before any merging, and which symbols
  * VARs claimed. Made while planning, by linker_plan.c (the members) and
  * linker_place.c (their groups and places); frozen after: the merge reads
@@ -239,15 +256,7 @@ struct abtf_linker {
 	size_t addr_shndx;
 	struct abtf_addr_relocs relocs;	/* .rela.debug_btf_addr, by offset */
 
-	struct lsec *secs;	/* by section index */
-	size_t nr_secs;
-	Elf_Scn *symtab;	/* .symtab, NULL without one */
-	size_t symtab_strs;	/* its string table's section index */
-	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
-	size_t nr_syms;
-	bool syms_by_name;	/* syms made (abtf__syms_by_name()) */
-	struct lsymval *symvals;	/* every symbol, by index */
-	size_t nr_symvals;
+	struct link_symbols sym;	/* frozen after planning */
 
 	struct link_plan plan;	/* frozen after planning */
 
@@ -329,7 +338,7 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 /*
- * Make l->syms, the defined FUNC and OBJECT symbols sorted by name, once,
+ * Make l->sym.syms, the defined FUNC and OBJECT symbols sorted by name,
  * for abtf__first_sym(): only placing and choosing by name need them (a
  * member without a .debug_btf_addr group, funcs.c's choices), so a kernel
  * image whose members all have groups pays for neither the memory nor the
@@ -355,6 +364,7 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m);
 int abtf__walk_members(struct abtf_linker *l);
 void abtf__link_plan_free(struct link_plan *p);
+void abtf__link_symbols_free(struct link_symbols *s);
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr);
 int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 		    int (*fn)(struct abtf_linker *, struct node *, void *),

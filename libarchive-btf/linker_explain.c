@@ -262,7 +262,7 @@ static bool sym_is_at(const struct abtf_linker *l, const struct lsym *s,
 	if (s->shndx != pl->key)
 		return false;
 	if (l->ehdr.e_type != ET_REL)
-		off -= l->secs[s->shndx].addr;
+		off -= l->sym.secs[s->shndx].addr;
 	return off == pl->off;
 }
 
@@ -273,10 +273,11 @@ static bool sym_is_at(const struct abtf_linker *l, const struct lsym *s,
 static const struct lsym *sym_at(const struct abtf_linker *l,
 				 const char *name, const struct place *pl)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), i = abtf__first_sym(l, name);
 
-	for (; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
-		const struct lsym *s = &l->syms[i];
+	for (; i < sy->nr_syms && !strncmp(sy->syms[i].name, name, len); i++) {
+		const struct lsym *s = &sy->syms[i];
 		char next = s->name[len];
 
 		if ((!next || next == '.') && sym_is_at(l, s, pl))
@@ -294,9 +295,9 @@ static const struct lsym *any_sym_at(const struct abtf_linker *l,
 {
 	size_t i;
 
-	for (i = 0; i < l->nr_syms; i++)
-		if (sym_is_at(l, &l->syms[i], pl))
-			return &l->syms[i];
+	for (i = 0; i < l->sym.nr_syms; i++)
+		if (sym_is_at(l, &l->sym.syms[i], pl))
+			return &l->sym.syms[i];
 	return NULL;
 }
 
@@ -315,12 +316,12 @@ static void set_place(const struct xctx *x, struct abtf_explain *r,
 		r->addr = pl->off;
 		return;
 	}
-	if (pl->key >= l->nr_secs)
+	if (pl->key >= l->sym.nr_secs)
 		return;
-	r->section = l->secs[pl->key].name;
+	r->section = l->sym.secs[pl->key].name;
 	r->addr = pl->off;
 	if (l->ehdr.e_type != ET_REL)
-		r->addr += l->secs[pl->key].addr;
+		r->addr += l->sym.secs[pl->key].addr;
 	s = sym_at(l, name, pl);
 	if (!s)
 		s = any_sym_at(l, pl);
@@ -421,13 +422,13 @@ static int member_source(struct xctx *x, const char **out)
 			if (is_func)
 				func++;
 			if (abtf__slot_place(l, in->plan, slot++, &pl) ||
-			    !pl.present || pl.key >= l->nr_secs)
+			    !pl.present || pl.key >= l->sym.nr_secs)
 				continue;
 			if (!pass) {
 				if (x->nr_cus && is_func &&
 				    !(fn_flags(x, func - 1) & ABTF_FN_WEAK))
-					src = cu_at(x, l->secs[pl.key].addr +
-						    pl.off);
+					src = cu_at(x, pl.off +
+						    l->sym.secs[pl.key].addr);
 				continue;
 			}
 			s = sym_at(l, in->strs + t->name_off, &pl);
@@ -772,14 +773,15 @@ static int sym_idx_cmp(const void *a, const void *b)
 static int name_syms(const struct abtf_linker *l, const char *name,
 		     struct abtf_explain_sym **out, size_t *nr)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), i = abtf__first_sym(l, name), k, n = 0;
 	const struct lsym **v = NULL;
 	size_t cap = 0;
 
 	*out = NULL;
 	*nr = 0;
-	for (; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
-		char next = l->syms[i].name[len];
+	for (; i < sy->nr_syms && !strncmp(sy->syms[i].name, name, len); i++) {
+		char next = sy->syms[i].name[len];
 
 		if (next && next != '.')
 			continue;
@@ -787,7 +789,7 @@ static int name_syms(const struct abtf_linker *l, const char *name,
 			free(v);
 			return -ENOMEM;
 		}
-		v[n++] = &l->syms[i];
+		v[n++] = &sy->syms[i];
 	}
 	if (!n)
 		return 0;
@@ -799,7 +801,7 @@ static int name_syms(const struct abtf_linker *l, const char *name,
 	}
 	for (k = 0; k < n; k++) {
 		(*out)[k].name = v[k]->name;
-		(*out)[k].section = l->secs[v[k]->shndx].name;
+		(*out)[k].section = sy->secs[v[k]->shndx].name;
 		(*out)[k].value = v[k]->value;
 		(*out)[k].size = v[k]->size;
 		(*out)[k].type = v[k]->type;
@@ -848,7 +850,7 @@ static int emit_none(struct xctx *x, const char *name)
 	if (x->l->elf)
 		err = name_syms(x->l, name, &syms, &r.nr_syms);
 	r.syms = syms;
-	r.no_symtab = !x->l->symtab;
+	r.no_symtab = !x->l->sym.symtab;
 	r.in_base = x->l->base &&
 		    (btf__find_by_name_kind(x->l->base, name, BTF_KIND_FUNC) > 0 ||
 		     btf__find_by_name_kind(x->l->base, name, BTF_KIND_VAR) > 0);

@@ -227,6 +227,8 @@ int abtf__member_extend_any(struct abtf_linker *l,
 /* Symbols the slots already point at are nobody else's (mixed archives). */
 static void claim_slot_symbols(struct abtf_linker *l)
 {
+	const struct link_symbols *sy = &l->sym;
+	bool *used = l->plan.sym_used;
 	size_t ss = l->addr.slot_size, i, k, j;
 
 	for (i = 0; i < l->plan.nr_members; i++) {
@@ -239,15 +241,15 @@ static void claim_slot_symbols(struct abtf_linker *l)
 
 			if (l->ehdr.e_type == ET_REL) {
 				r = abtf__addr_reloc_at(&l->relocs, at);
-				if (r && r->sym < l->nr_symvals)
-					l->plan.sym_used[r->sym] = true;
+				if (r && r->sym < sy->nr_vals)
+					used[r->sym] = true;
 				continue;
 			}
 			v = abtf__addr_slot_value(&l->addr, at);
-			for (j = 0; v && j < l->nr_syms; j++)
-				if (l->syms[j].type == STT_OBJECT &&
-				    l->syms[j].value == v - 1)
-					l->plan.sym_used[l->syms[j].idx] = true;
+			for (j = 0; v && j < sy->nr_syms; j++)
+				if (sy->syms[j].type == STT_OBJECT &&
+				    sy->syms[j].value == v - 1)
+					used[sy->syms[j].idx] = true;
 		}
 	}
 }
@@ -262,11 +264,12 @@ static void claim_slot_symbols(struct abtf_linker *l)
 static int name_place(struct abtf_linker *l, const char *name, int linkage,
 		      uint32_t size, struct place *pl)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t lo = abtf__first_sym(l, name);
 
 	memset(pl, 0, sizeof(*pl));
-	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++) {
-		const struct lsym *s = &l->syms[lo];
+	for (; lo < sy->nr_syms && !strcmp(sy->syms[lo].name, name); lo++) {
+		const struct lsym *s = &sy->syms[lo];
 		bool local = s->bind == STB_LOCAL;
 
 		if (s->type != STT_OBJECT || l->plan.sym_used[s->idx] ||
@@ -277,7 +280,7 @@ static int name_place(struct abtf_linker *l, const char *name, int linkage,
 		pl->key = s->shndx;
 		pl->off = s->value;
 		if (l->ehdr.e_type != ET_REL)
-			pl->off -= l->secs[s->shndx].addr;
+			pl->off -= sy->secs[s->shndx].addr;
 		return 0;
 	}
 	return 0;
@@ -433,8 +436,8 @@ static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 {
 	size_t i;
 
-	for (i = 1; i < l->nr_secs; i++) {
-		const struct lsec *s = &l->secs[i];
+	for (i = 1; i < l->sym.nr_secs; i++) {
+		const struct lsec *s = &l->sym.secs[i];
 
 		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
 		    addr - s->addr < s->size) {
@@ -465,13 +468,13 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		return 0;
 	}
 	r = abtf__addr_reloc_at(&l->relocs, at);
-	if (!r || r->sym >= l->nr_symvals)
+	if (!r || r->sym >= l->sym.nr_vals)
 		return 0;
-	pl->key = l->symvals[r->sym].shndx;
-	if (pl->key == SHN_UNDEF || pl->key >= l->nr_secs)
+	pl->key = l->sym.vals[r->sym].shndx;
+	if (pl->key == SHN_UNDEF || pl->key >= l->sym.nr_secs)
 		return 0;
 	pl->present = true;
-	pl->off = l->symvals[r->sym].value +
+	pl->off = l->sym.vals[r->sym].value +
 		  (l->relocs.inplace ? (int64_t)v : r->addend) - 1;
 	return 0;
 }
@@ -483,16 +486,18 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 static bool func_by_name(const struct abtf_linker *l, const char *name,
 			 bool suffixed)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), lo = abtf__first_sym(l, name);
 
 	/* sorted by name: "name" first, then "name" and any byte,
 	 * "name.suffix" among them */
-	for (; lo < l->nr_syms && !strncmp(l->syms[lo].name, name, len); lo++) {
-		char next = l->syms[lo].name[len];
+	for (; lo < sy->nr_syms &&
+	       !strncmp(sy->syms[lo].name, name, len); lo++) {
+		char next = sy->syms[lo].name[len];
 
 		if (next && !suffixed)
 			break;
-		if (l->syms[lo].type == STT_FUNC && (!next || next == '.'))
+		if (sy->syms[lo].type == STT_FUNC && (!next || next == '.'))
 			return true;
 	}
 	return false;

@@ -44,6 +44,7 @@ int abtf__pread_all(int fd, void *buf, size_t size, size_t off)
 /* A copy of every section header: threads never call libelf. */
 static int load_sections(struct abtf_linker *l, size_t fsize)
 {
+	struct link_symbols *sy = &l->sym;
 	size_t i;
 	int err;
 
@@ -51,21 +52,22 @@ static int load_sections(struct abtf_linker *l, size_t fsize)
 	err = abtf__elf_check(l->elf, fsize, l->path, ABTF_SEC_ADDR, &l->pr);
 	if (err)
 		return err;
-	if (elf_getshdrnum(l->elf, &l->nr_secs))
+	if (elf_getshdrnum(l->elf, &sy->nr_secs))
 		return abtf__link_elf_fail(l, "bad section header table");
-	l->secs = calloc(l->nr_secs + 1, sizeof(*l->secs));
-	if (!l->secs)
+	sy->secs = calloc(sy->nr_secs + 1, sizeof(*sy->secs));
+	if (!sy->secs)
 		return -ENOMEM;
-	for (i = 1; i < l->nr_secs; i++) {
+	for (i = 1; i < sy->nr_secs; i++) {
 		Elf_Scn *scn = elf_getscn(l->elf, i);
 		GElf_Shdr shdr;
 
 		if (!scn || !gelf_getshdr(scn, &shdr))
 			return abtf__link_elf_fail(l, "bad section header");
-		l->secs[i].name = elf_strptr(l->elf, l->shstrndx, shdr.sh_name);
-		l->secs[i].addr = shdr.sh_addr;
-		l->secs[i].size = shdr.sh_size;
-		l->secs[i].flags = shdr.sh_flags;
+		sy->secs[i].name = elf_strptr(l->elf, l->shstrndx,
+					      shdr.sh_name);
+		sy->secs[i].addr = shdr.sh_addr;
+		sy->secs[i].size = shdr.sh_size;
+		sy->secs[i].flags = shdr.sh_flags;
 	}
 	return 0;
 }
@@ -74,8 +76,8 @@ size_t abtf__find_section(const struct abtf_linker *l, const char *name)
 {
 	size_t i;
 
-	for (i = 1; i < l->nr_secs; i++)
-		if (l->secs[i].name && !strcmp(l->secs[i].name, name))
+	for (i = 1; i < l->sym.nr_secs; i++)
+		if (l->sym.secs[i].name && !strcmp(l->sym.secs[i].name, name))
 			return i;
 	return 0;
 }
@@ -118,9 +120,9 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	struct lsym *e;
 
 	if ((type != STT_FUNC && type != STT_OBJECT) || !shndx ||
-	    shndx >= l->nr_secs || !name || !*name)
+	    shndx >= l->sym.nr_secs || !name || !*name)
 		return;
-	e = &l->syms[l->nr_syms++];
+	e = &l->sym.syms[l->sym.nr_syms++];
 	e->name = name;
 	e->value = s->st_value;
 	e->size = s->st_size;
@@ -140,15 +142,16 @@ static uint32_t sym_shndx(const GElf_Sym *s, GElf_Word xndx)
 
 int abtf__syms_by_name(struct abtf_linker *l)
 {
+	struct link_symbols *sy = &l->sym;
 	Elf_Data *d, *xd;
-	size_t i, n = l->nr_symvals;
+	size_t i, n = sy->nr_vals;
 
-	if (l->syms_by_name || !l->symtab)
+	if (sy->sorted || !sy->symtab)
 		return 0;
-	d = elf_getdata(l->symtab, NULL);
-	xd = abtf__symtab_shndx(l, elf_ndxscn(l->symtab));
-	l->syms = calloc(n + 1, sizeof(*l->syms));
-	if (!d || !l->syms)
+	d = elf_getdata(sy->symtab, NULL);
+	xd = abtf__symtab_shndx(l, elf_ndxscn(sy->symtab));
+	sy->syms = calloc(n + 1, sizeof(*sy->syms));
+	if (!d || !sy->syms)
 		return d ? -ENOMEM : abtf__link_elf_fail(l, "cannot read .symtab");
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
@@ -157,23 +160,23 @@ int abtf__syms_by_name(struct abtf_linker *l)
 		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
 			return abtf__link_elf_fail(l, "bad symbol");
 		add_lsym(l, &s, i, sym_shndx(&s, xndx),
-			 elf_strptr(l->elf, l->symtab_strs, s.st_name));
+			 elf_strptr(l->elf, sy->symtab_strs, s.st_name));
 	}
-	if (l->nr_syms)
-		qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
-	l->syms_by_name = true;
+	if (sy->nr_syms)
+		qsort(sy->syms, sy->nr_syms, sizeof(*sy->syms), lsym_cmp);
+	sy->sorted = true;
 	return 0;
 }
 
 /* The index of the first defined symbol called @name (or where it would be). */
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
 {
-	size_t lo = 0, hi = l->nr_syms;
+	size_t lo = 0, hi = l->sym.nr_syms;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (strcmp(l->syms[mid].name, name) < 0)
+		if (strcmp(l->sym.syms[mid].name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -188,10 +191,11 @@ size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
  */
 const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 {
-	Elf_Data *d = l->symtab ? elf_getdata(l->symtab, NULL) : NULL;
+	const struct link_symbols *sy = &l->sym;
+	Elf_Data *d = sy->symtab ? elf_getdata(sy->symtab, NULL) : NULL;
 	GElf_Sym s;
 
-	if (!d || !idx || idx >= l->nr_symvals || !gelf_getsym(d, idx, &s) ||
+	if (!d || !idx || idx >= sy->nr_vals || !gelf_getsym(d, idx, &s) ||
 	    GELF_ST_BIND(s.st_info) != STB_LOCAL ||
 	    GELF_ST_TYPE(s.st_info) == STT_SECTION)
 		return NULL;
@@ -200,7 +204,7 @@ const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 		    GELF_ST_BIND(s.st_info) != STB_LOCAL)
 			return NULL;
 		if (GELF_ST_TYPE(s.st_info) == STT_FILE)
-			return elf_strptr(l->elf, l->symtab_strs, s.st_name);
+			return elf_strptr(l->elf, sy->symtab_strs, s.st_name);
 	}
 	return NULL;
 }
@@ -223,9 +227,9 @@ static int load_symbols(struct abtf_linker *l)
 		return abtf__link_elf_fail(l, "cannot read .symtab");
 	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
 	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-	l->symvals = calloc(n + 1, sizeof(*l->symvals));
+	l->sym.vals = calloc(n + 1, sizeof(*l->sym.vals));
 	l->plan.sym_used = calloc(n + 1, sizeof(*l->plan.sym_used));
-	if (!l->symvals || !l->plan.sym_used)
+	if (!l->sym.vals || !l->plan.sym_used)
 		return -ENOMEM;
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
@@ -233,12 +237,12 @@ static int load_symbols(struct abtf_linker *l)
 
 		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
 			return abtf__link_elf_fail(l, "bad symbol");
-		l->symvals[i].value = s.st_value;
-		l->symvals[i].shndx = sym_shndx(&s, xndx);
+		l->sym.vals[i].value = s.st_value;
+		l->sym.vals[i].shndx = sym_shndx(&s, xndx);
 	}
-	l->nr_symvals = n;
-	l->symtab = scn;
-	l->symtab_strs = shdr.sh_link;
+	l->sym.nr_vals = n;
+	l->sym.symtab = scn;
+	l->sym.symtab_strs = shdr.sh_link;
 	return 0;
 }
 
@@ -272,7 +276,7 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize)
 	l->btf_off = shdr.sh_offset;
 	l->btf_size = shdr.sh_size;
 	l->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
-	if (l->addr_shndx && l->secs[l->addr_shndx].size) {
+	if (l->addr_shndx && l->sym.secs[l->addr_shndx].size) {
 		d = elf_rawdata(elf_getscn(l->elf, l->addr_shndx), NULL);
 		if (!d)
 			return abtf__link_elf_fail(l, "cannot read " ABTF_SEC_ADDR);
@@ -281,6 +285,14 @@ int abtf__linker_open(struct abtf_linker *l, size_t fsize)
 	}
 	err = load_relocs(l);
 	return err ? err : load_symbols(l);
+}
+
+void abtf__link_symbols_free(struct link_symbols *s)
+{
+	free(s->secs);
+	free(s->syms);
+	free(s->vals);
+	memset(s, 0, sizeof(*s));
 }
 
 /* ---- plan ---- */

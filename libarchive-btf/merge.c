@@ -114,8 +114,8 @@ void abtf__node_free(struct node *n)
 bool abtf__in_percpu_section(const struct abtf_linker *l,
 			     const struct place *pl)
 {
-	const char *name = l->elf ? (pl->key < l->nr_secs ?
-				     l->secs[pl->key].name : NULL) :
+	const char *name = l->elf ? (pl->key < l->sym.nr_secs ?
+				     l->sym.secs[pl->key].name : NULL) :
 				    pl->dsec_name;
 
 	return name && !strcmp(name, ABTF_PERCPU_SEC);
@@ -768,7 +768,7 @@ static struct final_dsec *final_dsec_get(struct abtf_linker *l,
 					 struct final_dsecs *fd,
 					 const struct place *pl)
 {
-	const char *name = l->elf ? l->secs[pl->key].name : pl->dsec_name;
+	const char *name = l->elf ? l->sym.secs[pl->key].name : pl->dsec_name;
 	struct final_dsec *s;
 	size_t i;
 
@@ -782,7 +782,7 @@ static struct final_dsec *final_dsec_get(struct abtf_linker *l,
 	memset(s, 0, sizeof(*s));
 	s->name = name ? name : "";
 	s->key = pl->key;
-	s->size = l->elf ? l->secs[pl->key].size : pl->dsec_size;
+	s->size = l->elf ? l->sym.secs[pl->key].size : pl->dsec_size;
 	return s;
 }
 
