@@ -215,7 +215,7 @@ static uint8_t func_flags(const struct abtf_linker *l, const struct input *in,
 
 	if (in->kind != IN_SLOTS || k >= mp->grp.nr_flags)
 		return 0;
-	return abtf__addr_flags(&l->addr, &mp->grp, k);
+	return abtf__addr_flags(&l->file.addr, &mp->grp, k);
 }
 
 static int member_sigs(struct abtf_linker *l, struct func_sigs *fs,
@@ -431,7 +431,7 @@ static bool at_symbol(const struct abtf_linker *l, struct at_sym_walk *w,
 {
 	bool at = true;
 
-	if (l->elf && (r->flags & ABTF_FN_WEAK)) {
+	if (l->file.elf && (r->flags & ABTF_FN_WEAK)) {
 		at = w->weak_won && !w->seen_weak;
 		w->seen_weak = true;
 	}
@@ -447,11 +447,11 @@ static size_t canonical(const struct abtf_linker *l, const struct frec *r,
 			size_t nr)
 {
 	struct at_sym_walk w = {
-		.weak_won = l->elf && final_weak(l, r[0].name),
+		.weak_won = l->file.elf && final_weak(l, r[0].name),
 	};
 	size_t i, first = nr;
 
-	if (l->ehdr.e_type == ET_REL)
+	if (l->file.ehdr.e_type == ET_REL)
 		return 0;	/* see optimized() */
 
 	for (i = 0; i < nr; i++) {
@@ -474,7 +474,7 @@ static size_t canonical(const struct abtf_linker *l, const struct frec *r,
  */
 static bool optimized(const struct abtf_linker *l, const struct frec *r)
 {
-	if (l->ehdr.e_type == ET_REL)
+	if (l->file.ehdr.e_type == ET_REL)
 		return r->flags & ABTF_FN_OPTIMIZED_ABI;
 	return r->flags & ABTF_FN_OPTIMIZED;
 }
@@ -502,7 +502,7 @@ static int keep_canonical(struct abtf_linker *l, const struct frec *r,
 	int err = 0;
 
 	if (c)
-		w.weak_won = l->elf && final_weak(l, r[0].name);
+		w.weak_won = l->file.elf && final_weak(l, r[0].name);
 	for (i = 0; !err && i < c; i++)
 		err = skip_rec(&l->fn_rules, r[i].key, at_symbol(l, &w, &r[i]) ?
 			       ABTF_EXPLAIN_NOT_CANONICAL :
@@ -569,7 +569,7 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 		else if (opt && optimized(l, &r[i + c]))
 			err = drop_name(l, r[i].name, ABTF_EXPLAIN_OPTIMIZED,
 					"optimized parameters");
-		else if (l->elf && (err = ambiguous_address(l, r[i].name)))
+		else if (l->file.elf && (err = ambiguous_address(l, r[i].name)))
 			err = err < 0 ? err :
 			      drop_name(l, r[i].name, ABTF_EXPLAIN_AMBIGUOUS_ADDR,
 					"ambiguous address");

@@ -95,7 +95,7 @@ static bool ids_symbol(struct kscan *ks, size_t i, GElf_Sym *s,
 	shndx = s->st_shndx == SHN_XINDEX ? xndx : s->st_shndx;
 	if (shndx != ks->shndx)
 		return false;
-	*name = elf_strptr(ks->l->elf, ks->strndx, s->st_name);
+	*name = elf_strptr(ks->l->file.elf, ks->strndx, s->st_name);
 	return *name != NULL;
 }
 
@@ -246,7 +246,7 @@ static Elf_Scn *find_symtab(struct abtf_linker *l, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
 
-	while ((scn = elf_nextscn(l->elf, scn)))
+	while ((scn = elf_nextscn(l->file.elf, scn)))
 		if (gelf_getshdr(scn, shdr) && shdr->sh_type == SHT_SYMTAB)
 			return scn;
 	return NULL;
@@ -254,7 +254,7 @@ static Elf_Scn *find_symtab(struct abtf_linker *l, GElf_Shdr *shdr)
 
 static int open_ids(struct abtf_linker *l, struct kscan *ks)
 {
-	Elf_Scn *scn = elf_getscn(l->elf, ks->shndx);
+	Elf_Scn *scn = elf_getscn(l->file.elf, ks->shndx);
 	GElf_Shdr shdr;
 	Elf_Data *d;
 
@@ -280,7 +280,7 @@ int abtf__collect_kfuncs(struct abtf_linker *l)
 	Elf_Scn *scn;
 	int err;
 
-	if (!l->elf)
+	if (!l->file.elf)
 		return link_fail(l, "raw BTF has no " BTF_IDS_SEC " section: "
 				 "BTF feature 'decl_tag_kfuncs' needs the "
 				 "ELF image");

@@ -82,11 +82,9 @@
  * link, on request: why each FUNC and VAR of a name was kept or not.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -101,14 +99,13 @@ ABTF_API struct abtf_linker *
 abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 {
 	struct abtf_linker *l = calloc(1, sizeof(*l));
-	struct stat st;
 	int err;
 
 	if (!l) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	l->fd = -1;
+	abtf__link_file_init(&l->file);
 	err = abtf__copy_opts(&l->opts, sizeof(l->opts), opts);
 	if (err)
 		goto out_free;
@@ -122,27 +119,7 @@ abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 	err = abtf__link_features(l->opts.features, &l->pr, path, &l->feats);
 	if (err)
 		goto out_free;
-	l->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (l->fd < 0 || fstat(l->fd, &st)) {
-		err = -errno;
-		pr_warn(&l->pr, "%s: cannot open: %s", path, ABTF_STRERROR(errno));
-		goto out_free;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-		pr_warn(&l->pr, "%s: not a regular file", path);
-		goto out_free;
-	}
-	elf_version(EV_CURRENT);
-	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
-	if (l->elf && elf_kind(l->elf) == ELF_K_ELF) {
-		err = abtf__linker_open(l, st.st_size);
-	} else {
-		if (l->elf)
-			elf_end(l->elf);
-		l->elf = NULL;
-		l->btf_size = st.st_size;	/* a raw BTF file */
-	}
+	err = abtf__link_file_open(l);
 	if (err)
 		goto out_free;
 	return l;
@@ -159,15 +136,11 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	abtf__link_plan_free(&l->plan);
 	btf__free(l->btf);
 	btf__free(l->base);
-	abtf__addr_relocs_free(&l->relocs);
 	abtf__link_symbols_free(&l->sym);
 	abtf__func_rules_free(&l->fn_rules);
 	abtf__free_kfuncs(&l->kfuncs);
 	abtf__ambig_free(l->ambig);
-	if (l->elf)
-		elf_end(l->elf);
-	if (l->fd >= 0)
-		close(l->fd);
+	abtf__link_file_free(&l->file);
 	free(l->path);
 	free(l);
 }
@@ -182,7 +155,7 @@ static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
 	if (l->plan.nr_members > 1)
 		snprintf(buf, len, "a BTF archive of %zu members",
 			 l->plan.nr_members);
-	else if (l->addr.size)
+	else if (l->file.addr.size)
 		snprintf(buf, len, "a BTF archive member with its "
 			 ".debug_btf_addr group");
 	else
@@ -270,7 +243,8 @@ static int verify_final(struct abtf_linker *l)
 /* One member and no .debug_btf_addr left to apply: what btf-link writes. */
 static bool is_final(const struct abtf_linker *l)
 {
-	return l->plan.nr_members == 1 && !l->addr.size && !l->nr_zmembers;
+	return l->plan.nr_members == 1 && !l->file.addr.size &&
+	       !l->file.nr_zmembers;
 }
 
 /* A final BTF may be split (a module's): libbpf checks it against the base. */
@@ -341,7 +315,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 		return l->final_input;
 	l->plan.nr_threads = thread_count(l);
 	err = l->plan.nr_members ? 0 : abtf__walk_members(l);
-	l->st.bytes_in = l->btf_size;
+	l->st.bytes_in = l->file.btf_size;
 	if (!err)
 		err = load_base(l);
 	if (err)
@@ -367,7 +341,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	err = abtf__merge_levels(l, leaves, nr);
 	if (!err)
 		err = verify_final(l);
-	if (!err && !l->elf && l->plan.nr_members > 1)
+	if (!err && !l->file.elf && l->plan.nr_members > 1)
 		pr_info(&l->pr, "%s: a raw archive has no symbol table: "
 			"variables cannot be placed and were left out", l->path);
 	return err;

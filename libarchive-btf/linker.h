@@ -208,6 +208,27 @@ struct kfunc_list {
 };
 
 /*
+ * The input file, opened and read by linker_plan.c (abtf__link_file_open()
+ * and, for nr_zmembers, abtf__walk_members()), read-only after planning;
+ * freed by its abtf__link_file_free().
+ */
+struct link_file {
+	int fd;
+	Elf *elf;		/* NULL for raw BTF input */
+	GElf_Ehdr ehdr;
+	size_t shstrndx;
+	bool swapped;		/* its byte order is not the host's */
+
+	size_t btf_off;		/* .BTF in the file */
+	size_t btf_size;
+	size_t nr_zmembers;
+	size_t btf_shndx;
+	struct abtf_addr_sec addr;	/* .debug_btf_addr, mapped */
+	size_t addr_shndx;
+	struct abtf_addr_relocs relocs;	/* .rela.debug_btf_addr, by offset */
+};
+
+/*
  * The input's sections and symbols, read at open (the symbols by name
  * made on demand while planning, abtf__syms_by_name()), read-only after:
  * linker_plan.c's, freed by its abtf__link_symbols_free().
@@ -242,20 +263,7 @@ struct abtf_linker {
 	struct abtf_link_opts opts;
 	struct abtf_printer pr;
 	unsigned int feats;	/* ABTF_FEAT_* the link does */
-	int fd;
-	Elf *elf;		/* NULL for raw BTF input */
-	GElf_Ehdr ehdr;
-	size_t shstrndx;
-	bool swapped;		/* its byte order is not the host's */
-
-	size_t btf_off;		/* .BTF in the file */
-	size_t btf_size;
-	size_t nr_zmembers;
-	size_t btf_shndx;
-	struct abtf_addr_sec addr;	/* .debug_btf_addr, mapped */
-	size_t addr_shndx;
-	struct abtf_addr_relocs relocs;	/* .rela.debug_btf_addr, by offset */
-
+	struct link_file file;	/* frozen after planning */
 	struct link_symbols sym;	/* frozen after planning */
 
 	struct link_plan plan;	/* frozen after planning */
@@ -291,7 +299,7 @@ abtf__link_endianness(const struct abtf_linker *l)
 {
 	enum btf_endianness h = abtf__host_endianness();
 
-	if (!l->swapped)
+	if (!l->file.swapped)
 		return h;
 	return h == BTF_LITTLE_ENDIAN ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN;
 }
@@ -334,7 +342,10 @@ static inline int abtf__link_elf_fail(struct abtf_linker *l, const char *what)
 
 /* linker_plan.c: the input, the plan, the threads, reading members */
 int abtf__pread_all(int fd, void *buf, size_t size, size_t off);
-int abtf__linker_open(struct abtf_linker *l, size_t fsize);
+void abtf__link_file_init(struct link_file *f);
+/* Open l->path: an ELF file's sections and symbols, or a raw BTF file. */
+int abtf__link_file_open(struct abtf_linker *l);
+void abtf__link_file_free(struct link_file *f);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 /*

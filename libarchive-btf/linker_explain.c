@@ -250,7 +250,7 @@ static unsigned int fn_flags(const struct xctx *x, uint32_t k)
 
 	if (x->in->kind != IN_SLOTS || k >= mp->grp.nr_flags)
 		return 0;
-	return abtf__addr_flags(&x->l->addr, &mp->grp, k);
+	return abtf__addr_flags(&x->l->file.addr, &mp->grp, k);
 }
 
 /* Whether symbol @s is at @pl: in its section, at its offset there. */
@@ -261,7 +261,7 @@ static bool sym_is_at(const struct abtf_linker *l, const struct lsym *s,
 
 	if (s->shndx != pl->key)
 		return false;
-	if (l->ehdr.e_type != ET_REL)
+	if (l->file.ehdr.e_type != ET_REL)
 		off -= l->sym.secs[s->shndx].addr;
 	return off == pl->off;
 }
@@ -311,7 +311,7 @@ static void set_place(const struct xctx *x, struct abtf_explain *r,
 	if (!pl->present)
 		return;
 	r->placed = true;
-	if (!l->elf) {
+	if (!l->file.elf) {
 		r->section = pl->dsec_name;
 		r->addr = pl->off;
 		return;
@@ -320,7 +320,7 @@ static void set_place(const struct xctx *x, struct abtf_explain *r,
 		return;
 	r->section = l->sym.secs[pl->key].name;
 	r->addr = pl->off;
-	if (l->ehdr.e_type != ET_REL)
+	if (l->file.ehdr.e_type != ET_REL)
 		r->addr += l->sym.secs[pl->key].addr;
 	s = sym_at(l, name, pl);
 	if (!s)
@@ -356,7 +356,7 @@ static int load_cus(struct xctx *x)
 	int err = 0;
 
 	x->cus_tried = true;
-	x->dw_elf = elf_begin(x->l->fd, ELF_C_READ_MMAP, NULL);
+	x->dw_elf = elf_begin(x->l->file.fd, ELF_C_READ_MMAP, NULL);
 	x->dw = x->dw_elf ? dwarf_begin_elf(x->dw_elf, DWARF_C_READ, NULL) :
 			    NULL;
 	if (!x->dw)
@@ -403,7 +403,7 @@ static int member_source(struct xctx *x, const char **out)
 	*out = NULL;
 	if (in->kind != IN_SLOTS)
 		return 0;
-	if (l->ehdr.e_type != ET_REL && !x->cus_tried) {
+	if (l->file.ehdr.e_type != ET_REL && !x->cus_tried) {
 		err = load_cus(x);
 		if (err)
 			return err;
@@ -847,7 +847,7 @@ static int emit_none(struct xctx *x, const char *name)
 	struct abtf_explain_sym *syms = NULL;
 	int err = 0;
 
-	if (x->l->elf)
+	if (x->l->file.elf)
 		err = name_syms(x->l, name, &syms, &r.nr_syms);
 	r.syms = syms;
 	r.no_symtab = !x->l->sym.symtab;
@@ -920,7 +920,7 @@ ABTF_API int abtf_linker__explain(struct abtf_linker *l,
 		return -EALREADY;
 	}
 	err = collect_names(&x, names, nr_names);
-	if (!err && l->elf)
+	if (!err && l->file.elf)
 		err = abtf__syms_by_name(l);
 	for (i = 0; !err && x.nr_names && i < l->plan.nr_members; i++)
 		err = walk_member(&x, i);

@@ -10,11 +10,13 @@
  */
 #include <byteswap.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -49,21 +51,22 @@ static int load_sections(struct abtf_linker *l, size_t fsize)
 	int err;
 
 	/* btf-link reads the relocations of .debug_btf_addr alone */
-	err = abtf__elf_check(l->elf, fsize, l->path, ABTF_SEC_ADDR, &l->pr);
+	err = abtf__elf_check(l->file.elf, fsize, l->path, ABTF_SEC_ADDR,
+			      &l->pr);
 	if (err)
 		return err;
-	if (elf_getshdrnum(l->elf, &sy->nr_secs))
+	if (elf_getshdrnum(l->file.elf, &sy->nr_secs))
 		return abtf__link_elf_fail(l, "bad section header table");
 	sy->secs = calloc(sy->nr_secs + 1, sizeof(*sy->secs));
 	if (!sy->secs)
 		return -ENOMEM;
 	for (i = 1; i < sy->nr_secs; i++) {
-		Elf_Scn *scn = elf_getscn(l->elf, i);
+		Elf_Scn *scn = elf_getscn(l->file.elf, i);
 		GElf_Shdr shdr;
 
 		if (!scn || !gelf_getshdr(scn, &shdr))
 			return abtf__link_elf_fail(l, "bad section header");
-		sy->secs[i].name = elf_strptr(l->elf, l->shstrndx,
+		sy->secs[i].name = elf_strptr(l->file.elf, l->file.shstrndx,
 					      shdr.sh_name);
 		sy->secs[i].addr = shdr.sh_addr;
 		sy->secs[i].size = shdr.sh_size;
@@ -85,10 +88,10 @@ size_t abtf__find_section(const struct abtf_linker *l, const char *name)
 /* .debug_btf_addr's relocations (a relocatable input), sorted (addr.c). */
 static int load_relocs(struct abtf_linker *l)
 {
-	if (!l->addr.size)
+	if (!l->file.addr.size)
 		return 0;
-	return abtf__addr_relocs_load(l->elf, l->addr_shndx, l->path, &l->pr,
-				      &l->relocs);
+	return abtf__addr_relocs_load(l->file.elf, l->file.addr_shndx, l->path,
+				      &l->pr, &l->file.relocs);
 }
 
 static int lsym_cmp(const void *a, const void *b)
@@ -106,7 +109,7 @@ Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
-	while ((scn = elf_nextscn(l->elf, scn)))
+	while ((scn = elf_nextscn(l->file.elf, scn)))
 		if (gelf_getshdr(scn, &shdr) &&
 		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
 			return elf_getdata(scn, NULL);
@@ -155,12 +158,13 @@ int abtf__syms_by_name(struct abtf_linker *l)
 		return d ? -ENOMEM : abtf__link_elf_fail(l, "cannot read .symtab");
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
+		const char *name;
 		GElf_Sym s;
 
 		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
 			return abtf__link_elf_fail(l, "bad symbol");
-		add_lsym(l, &s, i, sym_shndx(&s, xndx),
-			 elf_strptr(l->elf, sy->symtab_strs, s.st_name));
+		name = elf_strptr(l->file.elf, sy->symtab_strs, s.st_name);
+		add_lsym(l, &s, i, sym_shndx(&s, xndx), name);
 	}
 	if (sy->nr_syms)
 		qsort(sy->syms, sy->nr_syms, sizeof(*sy->syms), lsym_cmp);
@@ -204,7 +208,8 @@ const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 		    GELF_ST_BIND(s.st_info) != STB_LOCAL)
 			return NULL;
 		if (GELF_ST_TYPE(s.st_info) == STT_FILE)
-			return elf_strptr(l->elf, sy->symtab_strs, s.st_name);
+			return elf_strptr(l->file.elf, sy->symtab_strs,
+					  s.st_name);
 	}
 	return NULL;
 }
@@ -217,7 +222,7 @@ static int load_symbols(struct abtf_linker *l)
 	GElf_Shdr shdr;
 	size_t i, n;
 
-	while ((scn = elf_nextscn(l->elf, scn)))
+	while ((scn = elf_nextscn(l->file.elf, scn)))
 		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
 			break;
 	if (!scn)
@@ -247,41 +252,42 @@ static int load_symbols(struct abtf_linker *l)
 }
 
 /* The ELF input: its sections, .debug_btf_addr, relocations, symbols. */
-int abtf__linker_open(struct abtf_linker *l, size_t fsize)
+static int open_elf(struct abtf_linker *l, size_t fsize)
 {
+	struct link_file *f = &l->file;
 	GElf_Shdr shdr;
 	Elf_Data *d;
 	int err;
 
-	if (!gelf_getehdr(l->elf, &l->ehdr))
+	if (!gelf_getehdr(f->elf, &f->ehdr))
 		return abtf__link_elf_fail(l, "bad ELF header");
-	l->addr.slot_size = abtf__addr_slot_size(l->ehdr.e_ident[EI_CLASS]);
-	if (elf_getshdrstrndx(l->elf, &l->shstrndx))
+	f->addr.slot_size = abtf__addr_slot_size(f->ehdr.e_ident[EI_CLASS]);
+	if (elf_getshdrstrndx(f->elf, &f->shstrndx))
 		return abtf__link_elf_fail(l, "bad section header string table");
-	l->swapped = !abtf__host_order(l->ehdr.e_ident[EI_DATA]);
-	l->addr.swapped = l->swapped;
+	f->swapped = !abtf__host_order(f->ehdr.e_ident[EI_DATA]);
+	f->addr.swapped = f->swapped;
 	err = load_sections(l, fsize);
 	if (err)
 		return err;
-	l->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
-	if (!l->btf_shndx)
+	f->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
+	if (!f->btf_shndx)
 		return abtf__link_error(l, -ENOENT, "no .BTF section: its objects "
 				  "were not compiled through cc-btf, or were "
 				  "built with LTO (-flto: no DWARF for cc-btf "
 				  "to encode)");
-	if (!gelf_getshdr(elf_getscn(l->elf, l->btf_shndx), &shdr))
+	if (!gelf_getshdr(elf_getscn(f->elf, f->btf_shndx), &shdr))
 		return abtf__link_elf_fail(l, "bad .BTF section header");
 	if (shdr.sh_type == SHT_NOBITS)
 		return abtf__link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
-	l->btf_off = shdr.sh_offset;
-	l->btf_size = shdr.sh_size;
-	l->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
-	if (l->addr_shndx && l->sym.secs[l->addr_shndx].size) {
-		d = elf_rawdata(elf_getscn(l->elf, l->addr_shndx), NULL);
+	f->btf_off = shdr.sh_offset;
+	f->btf_size = shdr.sh_size;
+	f->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
+	if (f->addr_shndx && l->sym.secs[f->addr_shndx].size) {
+		d = elf_rawdata(elf_getscn(f->elf, f->addr_shndx), NULL);
 		if (!d)
 			return abtf__link_elf_fail(l, "cannot read " ABTF_SEC_ADDR);
-		l->addr.data = d->d_buf;
-		l->addr.size = d->d_size;
+		f->addr.data = d->d_buf;
+		f->addr.size = d->d_size;
 	}
 	err = load_relocs(l);
 	return err ? err : load_symbols(l);
@@ -293,6 +299,52 @@ void abtf__link_symbols_free(struct link_symbols *s)
 	free(s->syms);
 	free(s->vals);
 	memset(s, 0, sizeof(*s));
+}
+
+void abtf__link_file_init(struct link_file *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+int abtf__link_file_open(struct abtf_linker *l)
+{
+	struct link_file *f = &l->file;
+	struct stat st;
+	int err = 0;
+
+	f->fd = open(l->path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0 || fstat(f->fd, &st)) {
+		err = -errno;
+		pr_warn(&l->pr, "%s: cannot open: %s", l->path,
+			ABTF_STRERROR(errno));
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pr_warn(&l->pr, "%s: not a regular file", l->path);
+		return -EINVAL;
+	}
+	elf_version(EV_CURRENT);
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
+		err = open_elf(l, st.st_size);
+	} else {
+		if (f->elf)
+			elf_end(f->elf);
+		f->elf = NULL;
+		f->btf_size = st.st_size;	/* a raw BTF file */
+	}
+	return err;
+}
+
+void abtf__link_file_free(struct link_file *f)
+{
+	abtf__addr_relocs_free(&f->relocs);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	abtf__link_file_init(f);
 }
 
 /* ---- plan ---- */
@@ -326,9 +378,9 @@ static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 		   size_t off)
 {
-	if (off > l->btf_size || len > l->btf_size - off)
+	if (off > l->file.btf_size || len > l->file.btf_size - off)
 		return -EIO;
-	return abtf__pread_all(l->fd, buf, len, l->btf_off + off);
+	return abtf__pread_all(l->file.fd, buf, len, l->file.btf_off + off);
 }
 
 struct zread {
@@ -357,7 +409,7 @@ static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
 
 	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
 				 l->plan.nr_members, off, l->path, &l->pr);
-	if (!err && l->swapped)
+	if (!err && l->file.swapped)
 		abtf__btf_swap(&head, sizeof(head));
 	if (!err)
 		err = abtf__zmember_head_check(&head, btf_size,
@@ -383,20 +435,20 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 		return abtf__link_error(l, err, "cannot read .BTF");
 	*zsize = 0;
 	if (abtf__is_zmember(&hdr, avail)) {
-		l->nr_zmembers++;
-		err = abtf__zmember_size(&hdr, avail, l->swapped,
+		l->file.nr_zmembers++;
+		err = abtf__zmember_size(&hdr, avail, l->file.swapped,
 					 l->plan.nr_members, off, l->path,
 					 &l->pr, size, btf_size);
 		*zsize = *size;
 		return err ? err : zmember_head(l, off, *size, *btf_size);
 	}
-	if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
+	if (!l->file.elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
 	    hdr.magic != bswap_16(BTF_MAGIC))
 		return abtf__link_error(l, -EINVAL,
 				  "neither an ELF file nor raw BTF");
-	if (!l->elf && !off)	/* raw BTF: its first member's order */
-		l->swapped = hdr.magic == bswap_16(BTF_MAGIC);
-	if (l->swapped)
+	if (!l->file.elf && !off)	/* raw BTF: its first member's order */
+		l->file.swapped = hdr.magic == bswap_16(BTF_MAGIC);
+	if (l->file.swapped)
 		abtf__btf_swap(&hdr, sizeof(hdr));
 	err = abtf__member_size(&hdr, avail, l->plan.nr_members, off, l->path,
 				&l->pr, size);
@@ -411,10 +463,10 @@ int abtf__walk_members(struct abtf_linker *l)
 	uint8_t buf[64];	/* enough to tell padding from garbage */
 	int err;
 
-	if (!l->btf_size)
+	if (!l->file.btf_size)
 		return abtf__link_error(l, -EINVAL, ".BTF is empty");
-	while (off < l->btf_size) {
-		size_t avail = l->btf_size - off;
+	while (off < l->file.btf_size) {
+		size_t avail = l->file.btf_size - off;
 
 		err = member_size(l, off, avail, &size, &zsize, &btf_size);
 		if (err)
@@ -424,7 +476,7 @@ int abtf__walk_members(struct abtf_linker *l)
 			return err;
 		l->plan.members[l->plan.nr_members - 1].zsize = zsize;
 		off += size;
-		avail = l->btf_size - off;
+		avail = l->file.btf_size - off;
 		if (avail > sizeof(buf))
 			avail = sizeof(buf);
 		err = abtf__read_btf(l, buf, avail, off);
@@ -548,9 +600,9 @@ static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
 {
 	struct mplan *mp = &l->plan.members[i];
 
-	if (!l->swapped)
+	if (!l->file.swapped)
 		return;
-	if (l->addr.size)
+	if (l->file.addr.size)
 		mp->stored_hash = abtf__hash32(p, mp->size);
 	abtf__btf_swap(p, mp->size);
 }
@@ -560,7 +612,7 @@ uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 {
 	const struct mplan *mp = &l->plan.members[i];
 
-	return l->swapped ? mp->stored_hash : abtf__hash32(p, mp->size);
+	return l->file.swapped ? mp->stored_hash : abtf__hash32(p, mp->size);
 }
 
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
@@ -739,7 +791,7 @@ void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			 struct input *in)
 {
 	memset(in, 0, sizeof(*in));
-	in->kind = !l->elf ? IN_RAW : mp->has_group ? IN_SLOTS : IN_NAMES;
+	in->kind = !l->file.elf ? IN_RAW : mp->has_group ? IN_SLOTS : IN_NAMES;
 	in->types = types;
 	in->type_len = m->type_len;
 	in->strs = m->strs;

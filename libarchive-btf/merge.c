@@ -114,7 +114,7 @@ void abtf__node_free(struct node *n)
 bool abtf__in_percpu_section(const struct abtf_linker *l,
 			     const struct place *pl)
 {
-	const char *name = l->elf ? (pl->key < l->sym.nr_secs ?
+	const char *name = l->file.elf ? (pl->key < l->sym.nr_secs ?
 				     l->sym.secs[pl->key].name : NULL) :
 				    pl->dsec_name;
 
@@ -768,12 +768,13 @@ static struct final_dsec *final_dsec_get(struct abtf_linker *l,
 					 struct final_dsecs *fd,
 					 const struct place *pl)
 {
-	const char *name = l->elf ? l->sym.secs[pl->key].name : pl->dsec_name;
+	const char *name = l->file.elf ? l->sym.secs[pl->key].name :
+					 pl->dsec_name;
 	struct final_dsec *s;
 	size_t i;
 
 	for (i = 0; i < fd->nr; i++)
-		if (l->elf ? fd->secs[i].key == pl->key :
+		if (l->file.elf ? fd->secs[i].key == pl->key :
 			     !strcmp(fd->secs[i].name, name))
 			return &fd->secs[i];
 	if (abtf_grow(fd->secs, fd->cap, fd->nr + 1))
@@ -782,7 +783,7 @@ static struct final_dsec *final_dsec_get(struct abtf_linker *l,
 	memset(s, 0, sizeof(*s));
 	s->name = name ? name : "";
 	s->key = pl->key;
-	s->size = l->elf ? l->sym.secs[pl->key].size : pl->dsec_size;
+	s->size = l->file.elf ? l->sym.secs[pl->key].size : pl->dsec_size;
 	return s;
 }
 
