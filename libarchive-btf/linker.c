@@ -85,7 +85,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <linux/btf.h>
@@ -274,15 +273,6 @@ static int keep_final(struct abtf_linker *l)
 	return 1;
 }
 
-static unsigned int thread_count(const struct abtf_linker *l)
-{
-	long n = l->opts.nr_threads;
-
-	if (n <= 0)
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n;
-}
-
 /* Step 1 of the essay: the leaves, each member's places, funcs.c's choices. */
 static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 {
@@ -313,7 +303,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 
 	if (l->btf)
 		return l->final_input;
-	l->plan.nr_threads = thread_count(l);
+	abtf__plan_threads(l);
 	err = l->plan.nr_members ? 0 : abtf__walk_members(l);
 	l->st.bytes_in = l->file.btf_size;
 	if (!err)

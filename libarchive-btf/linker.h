@@ -6,6 +6,13 @@
  * merge tree; linker_write.c, output; linker_explain.c, why a FUNC or VAR
  * is kept or not) and by merge.c (one merge node), funcs.c, kfuncs.c,
  * filter.c and exact.c. See the essay atop linker.c.
+ *
+ * Each module's state is its own type, declared here beside the others
+ * and made, reset and freed by the functions of the file that owns it:
+ * struct smap (node_str.c), exact_index (exact.c), func_sigs and
+ * func_rules (funcs.c), node_vars (merge.c), kfunc_list (kfuncs.c),
+ * link_file, link_symbols and link_plan (linker_plan.c). struct node and
+ * struct abtf_linker hold them by value; no file frees another's.
  */
 #ifndef __ABTF_LINKER_H
 #define __ABTF_LINKER_H
@@ -62,7 +69,7 @@ struct mplan {
 	size_t off;		/* in .BTF */
 	size_t size;		/* its BTF's bytes (inflated, if compressed) */
 	size_t zsize;		/* compressed: its bytes in .BTF; 0 if plain */
-	uint32_t nr_types;	/* set once validated */
+	uint32_t nr_types;	/* set by its leaf once validated */
 	uint32_t hash;
 	uint32_t stored_hash;	/* swapped: its bytes' as in the file */
 	bool has_group;		/* paired with a .debug_btf_addr group */
@@ -258,24 +265,39 @@ struct link_plan {
 	bool *sym_used;		/* by symbol index: claimed by a VAR */
 };
 
+/*
+ * A link: each part is made by its owner (the file named) and freed by
+ * its owner's function from abtf_linker__free(). The options, file,
+ * symbols, plan, kfuncs and function rules are frozen once planning is
+ * done (linker.c's plan()): the leaves and levels read them from every
+ * thread. One exception: a leaf notes its own members' mplan.nr_types
+ * once it validated them.
+ */
 struct abtf_linker {
+	/* linker.c, at abtf_linker__new(): frozen from then on */
 	char *path;
 	struct abtf_link_opts opts;
 	struct abtf_printer pr;
 	unsigned int feats;	/* ABTF_FEAT_* the link does */
-	struct link_file file;	/* frozen after planning */
-	struct link_symbols sym;	/* frozen after planning */
 
-	struct link_plan plan;	/* frozen after planning */
-
+	struct link_file file;	/* linker_plan.c */
+	struct link_symbols sym;	/* linker_plan.c */
+	struct link_plan plan;	/* linker_plan.c, linker_place.c */
 	struct kfunc_list kfuncs;	/* kfuncs.c (decl_tag_kfuncs) */
-	struct func_rules fn_rules;	/* funcs.c; frozen after planning */
-	/* ambig.c: names of more than one meaning, once the leaves are in */
+	struct func_rules fn_rules;	/* funcs.c (optimized_func...) */
+
+	/*
+	 * ambig.c's names of more than one meaning, built by linker_merge.c
+	 * once the leaves are in (abtf__ambig_build()); freed by ambig.c's
+	 * abtf__ambig_free().
+	 */
 	struct abtf_ambig *ambig;
 
-	struct btf *base;
+	struct btf *base;	/* linker.c: --base, loaded before planning */
+	/* the result: the root's (linker_merge.c), or the input (linker.c) */
 	struct btf *btf;
-	bool final_input;
+	bool final_input;	/* linker.c: the input was final BTF already */
+	/* each phase adds its own figures; linker_place.c reads its own back */
 	struct abtf_link_stats st;
 };
 
@@ -374,6 +396,8 @@ uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m);
 int abtf__walk_members(struct abtf_linker *l);
+/* l->plan.nr_threads: the option's, or one per CPU. */
+void abtf__plan_threads(struct abtf_linker *l);
 void abtf__link_plan_free(struct link_plan *p);
 void abtf__link_symbols_free(struct link_symbols *s);
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr);

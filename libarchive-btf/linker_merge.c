@@ -23,7 +23,10 @@ static int finish_node(struct abtf_linker *l, struct node *n)
 	if (!n->root)
 		return abtf__node_finish(l, n);
 	l->btf = abtf__node_root_btf(l, n);
-	return l->btf ? 0 : (errno ? -errno : -EINVAL);
+	if (!l->btf)
+		return errno ? -errno : -EINVAL;
+	l->st.types_merged = n->next_id - n->first_id;
+	return 0;
 }
 
 /* Read member @i into @buf (grown as needed), validated and described. */

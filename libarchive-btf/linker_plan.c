@@ -349,6 +349,15 @@ void abtf__link_file_free(struct link_file *f)
 
 /* ---- plan ---- */
 
+void abtf__plan_threads(struct abtf_linker *l)
+{
+	long n = l->opts.nr_threads;
+
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	l->plan.nr_threads = n < 1 ? 1 : n;
+}
+
 void abtf__link_plan_free(struct link_plan *p)
 {
 	size_t i;

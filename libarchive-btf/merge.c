@@ -976,7 +976,6 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 		errno = -err;
 		return NULL;
 	}
-	l->st.types_merged = n->next_id - n->first_id;
 	raw = raw_btf(n, base_str_len(l->base), &size);
 	if (!raw) {
 		errno = ENOMEM;
