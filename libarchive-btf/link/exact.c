@@ -46,6 +46,11 @@
  * deterministic as the rest of the merge. FUNCs (one per name already),
  * VARs, DATASECs and DECL_TAGs are never mapped.
  *
+ * The node's index of its types (struct exact_index, n->ex) is this
+ * file's: merge.c reports each type it appends (abtf__exact_add()) and
+ * the end of each input (abtf__exact_index()), and has it freed with the
+ * node's merge state (abtf__exact_free()).
+ *
  * The final BTF has the meaning of the link without this step
  * (abtf_link_opts.no_exact; tests/dedup/ holds both to libbpf's dedup
  * alone, tests/dedup-diff.bats compares their bytes on the fixtures).
@@ -223,7 +228,7 @@ static int64_t struct_hash(const struct abtf_sig_src *s,
 
 static const struct btf_type *node_type(const struct node *n, uint32_t id)
 {
-	return (const void *)(n->types + n->type_off[id - n->first_id]);
+	return (const void *)(n->types + n->ex.type_off[id - n->first_id]);
 }
 
 static const struct btf_type *node_sig_type(const void *ctx, uint32_t id)
@@ -248,47 +253,46 @@ static int64_t node_sig_name(const void *ctx, uint32_t off)
 int abtf__exact_add(struct node *n, uint32_t id, size_t off, bool held)
 {
 	const struct btf_type *t = (const void *)(n->types + off);
+	struct exact_index *ex = &n->ex;
 	size_t idx = id - n->first_id;
 
-	if (abtf_grow(n->type_off, n->cap_type_off, idx + 1))
+	if (abtf_grow(ex->type_off, ex->cap_type_off, idx + 1))
 		return -ENOMEM;
-	n->type_off[idx] = off;
+	ex->type_off[idx] = off;
 	if (held || !can_map(t))
 		return 0;
 	if (!is_composite(t))
-		return abtf__hmap_add(&n->ex_map, 1 << 12, record_hash(t), id);
-	if (abtf_grow(n->ex_pending, n->cap_ex_pending, n->nr_ex_pending + 1))
+		return abtf__hmap_add(&ex->map, 1 << 12, record_hash(t), id);
+	if (abtf_grow(ex->pending, ex->cap_pending, ex->nr_pending + 1))
 		return -ENOMEM;
-	n->ex_pending[n->nr_ex_pending++] = id;
+	ex->pending[ex->nr_pending++] = id;
 	return 0;
 }
 
 int abtf__exact_index(struct node *n)
 {
 	struct abtf_sig_src s = { n, node_sig_type, node_sig_name };
+	struct exact_index *ex = &n->ex;
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < n->nr_ex_pending && !err; i++) {
-		uint32_t id = n->ex_pending[i];
+	for (i = 0; i < ex->nr_pending && !err; i++) {
+		uint32_t id = ex->pending[i];
 		int64_t h = struct_hash(&s, node_type(n, id));
 
 		err = h < 0 ? (int)h :
-		      abtf__hmap_add(&n->ex_map, 1 << 12, (uint32_t)h, id);
+		      abtf__hmap_add(&ex->map, 1 << 12, (uint32_t)h, id);
 	}
-	n->nr_ex_pending = 0;
+	ex->nr_pending = 0;
 	return err;
 }
 
-void abtf__exact_free(struct node *n)
+void abtf__exact_free(struct exact_index *ex)
 {
-	free(n->type_off);
-	n->type_off = NULL;
-	n->cap_type_off = 0;
-	free(n->ex_pending);
-	n->ex_pending = NULL;
-	n->nr_ex_pending = n->cap_ex_pending = 0;
-	abtf__hmap_free(&n->ex_map);
+	free(ex->type_off);
+	free(ex->pending);
+	abtf__hmap_free(&ex->map);
+	memset(ex, 0, sizeof(*ex));
 }
 
 /* ---- failed pairs ---- */
@@ -678,7 +682,7 @@ static void decide_composite(struct exact *x, uint32_t id)
 {
 	const struct btf_type *r = mapped_record(x, in_type(x, id), false);
 	struct abtf_sig_src s = { x, in_sig_type, in_sig_name };
-	const struct abtf_hmap *m = &x->n->ex_map;
+	const struct abtf_hmap *m = &x->n->ex.map;
 	struct abtf_hent *e;
 	int64_t sh;
 	uint32_t h;
@@ -712,7 +716,7 @@ static int resolve_ref(uint32_t *id, void *ctx);
 static void decide(struct exact *x, uint32_t id, int depth)
 {
 	const struct btf_type *t = in_type(x, id), *r;
-	const struct abtf_hmap *m = &x->n->ex_map;
+	const struct abtf_hmap *m = &x->n->ex.map;
 	struct abtf_hent *e;
 	uint32_t h;
 
@@ -908,7 +912,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 
 	x.err = abtf__fwd_reach(in->types, toff, in->nr_types, in->strs,
 				in->str_len, amb, held);
-	if (x.err || !n->ex_map.cnt)
+	if (x.err || !n->ex.map.cnt)
 		return x.err;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));
 	x.hyp = calloc(cnt, sizeof(*x.hyp));

@@ -182,20 +182,29 @@ char *abtf__func_sig(const struct input *in, const uint32_t *toff,
 
 /* ---- one leaf: a (name, signature) record per FUNC in the image ---- */
 
-static int add_rec(struct node *n, int64_t name, int64_t sig, uint8_t flags,
-		   uint32_t member, uint32_t ordinal)
+static int add_rec(struct func_sigs *fs, int64_t name, int64_t sig,
+		   uint8_t flags, uint32_t member, uint32_t ordinal)
 {
+	struct fsig *f;
+
 	if (name < 0 || sig < 0)
 		return name < 0 ? name : sig;
-	if (abtf_grow(n->fsigs, n->cap_fsigs, n->nr_fsigs + 1))
+	if (abtf_grow(fs->sigs, fs->cap, fs->nr + 1))
 		return -ENOMEM;
-	n->fsigs[n->nr_fsigs].name = name;
-	n->fsigs[n->nr_fsigs].sig = sig;
-	n->fsigs[n->nr_fsigs].flags = flags;
-	n->fsigs[n->nr_fsigs].member = member;
-	n->fsigs[n->nr_fsigs].ordinal = ordinal;
-	n->nr_fsigs++;
+	f = &fs->sigs[fs->nr++];
+	f->name = name;
+	f->sig = sig;
+	f->flags = flags;
+	f->member = member;
+	f->ordinal = ordinal;
 	return 0;
+}
+
+void abtf__func_sigs_free(struct func_sigs *fs)
+{
+	abtf__strtab_free(&fs->strs);
+	free(fs->sigs);
+	memset(fs, 0, sizeof(*fs));
 }
 
 /* The flags byte of the @k-th FUNC of a member (0 without a group). */
@@ -206,10 +215,10 @@ static uint8_t func_flags(const struct abtf_linker *l, const struct input *in,
 
 	if (in->kind != IN_SLOTS || k >= mp->grp.nr_flags)
 		return 0;
-	return abtf__addr_flags(&l->addr, &mp->grp, k);
+	return abtf__addr_flags(&l->file.addr, &mp->grp, k);
 }
 
-static int member_sigs(struct abtf_linker *l, struct node *n,
+static int member_sigs(struct abtf_linker *l, struct func_sigs *fs,
 		       const struct input *in, uint32_t nr_slots,
 		       struct sbuf *b)
 {
@@ -242,10 +251,10 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 		abtf__sb_reset(b);
 		sig_type(&m, t->type, b, 0);
 		err = b->err ? b->err :
-		      add_rec(n, abtf__strtab_add(&n->fstrs, name),
-			      abtf__strtab_add(&n->fstrs, b->buf),
+		      add_rec(fs, abtf__strtab_add(&fs->strs, name),
+			      abtf__strtab_add(&fs->strs, b->buf),
 			      func_flags(l, in, nr_funcs - 1),
-			      in->plan - l->plans, nr_funcs - 1);
+			      abtf__member_idx(l, in->plan), nr_funcs - 1);
 	}
 	free(toff);
 	return err < 0 ? err : 0;
@@ -253,7 +262,7 @@ static int member_sigs(struct abtf_linker *l, struct node *n,
 
 struct sigs_ctx {
 	struct abtf_linker *l;
-	struct node *n;
+	struct func_sigs *fs;
 	struct sbuf *b;
 };
 
@@ -261,21 +270,21 @@ static int sigs_of(const struct input *in, uint32_t nr_slots, void *ctx)
 {
 	struct sigs_ctx *c = ctx;
 
-	return member_sigs(c->l, c->n, in, nr_slots, c->b);
+	return member_sigs(c->l, c->fs, in, nr_slots, c->b);
 }
 
 /* One member, read alone (abtf__with_member()); its messages go to @n's. */
 static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 			struct sbuf *b)
 {
-	struct sigs_ctx c = { .l = l, .n = n, .b = b };
+	struct sigs_ctx c = { .l = l, .fs = &n->fsigs, .b = b };
 	int err;
 
 	err = abtf__with_member(l, &n->pr, idx, false, sigs_of, &c);
 	if (err == -EINVAL && !n->msg[0])
 		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
 			".debug_btf_addr group has too few slots",
-			l->path, idx, l->plans[idx].off);
+			l->path, idx, l->plan.members[idx].off);
 	return err;
 }
 
@@ -340,6 +349,7 @@ static int lsym_idx_cmp(const void *a, const void *b)
  */
 static int ambiguous_address(const struct abtf_linker *l, const char *name)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), i = abtf__first_sym(l, name), n = 0, k;
 	const struct lsym **v;
 	uint64_t addr = 0;
@@ -347,7 +357,7 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 
 	/* sorted by name: "name", then "name" and a byte below '.', then
 	 * "name.suffix", then the names that go on with a byte above '.' */
-	for (k = i; k < l->nr_syms && has_prefix(l->syms[k].name, name, len);
+	for (k = i; k < sy->nr_syms && has_prefix(sy->syms[k].name, name, len);
 	     k++)
 		n++;
 	if (n < 2)
@@ -356,7 +366,7 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 	if (!v)
 		return -ENOMEM;
 	for (n = 0; i < k; i++) {
-		const struct lsym *s = &l->syms[i];
+		const struct lsym *s = &sy->syms[i];
 		char next = s->name[len];
 
 		if (s->type == STT_FUNC && (!next || next == '.') &&
@@ -377,15 +387,16 @@ static int ambiguous_address(const struct abtf_linker *l, const char *name)
 static int drop_name(struct abtf_linker *l, const char *name, int why,
 		     const char *words)
 {
-	int64_t off = abtf__strtab_add(&l->drop_strs, name);
+	struct func_rules *fr = &l->fn_rules;
+	int64_t off = abtf__strtab_add(&fr->drop_strs, name);
 
 	if (off < 0)
 		return off;
-	if (abtf_grow(l->drop, l->cap_drop, l->nr_drop + 1))
+	if (abtf_grow(fr->drop, fr->cap_drop, fr->nr_drop + 1))
 		return -ENOMEM;
-	l->drop[l->nr_drop].name = (const char *)(uintptr_t)off;
-	l->drop[l->nr_drop].why = why;
-	l->nr_drop++;
+	fr->drop[fr->nr_drop].name = (const char *)(uintptr_t)off;
+	fr->drop[fr->nr_drop].why = why;
+	fr->nr_drop++;
 	pr_debug(&l->pr, "%s: FUNC %s left out: %s", l->path, name, words);
 	return 0;
 }
@@ -399,9 +410,9 @@ static bool final_weak(const struct abtf_linker *l, const char *name)
 {
 	size_t i = abtf__first_sym(l, name);
 
-	for (; i < l->nr_syms && !strcmp(l->syms[i].name, name); i++)
-		if (l->syms[i].type == STT_FUNC)
-			return l->syms[i].bind == STB_WEAK;
+	for (; i < l->sym.nr_syms && !strcmp(l->sym.syms[i].name, name); i++)
+		if (l->sym.syms[i].type == STT_FUNC)
+			return l->sym.syms[i].bind == STB_WEAK;
 	return false;
 }
 
@@ -420,7 +431,7 @@ static bool at_symbol(const struct abtf_linker *l, struct at_sym_walk *w,
 {
 	bool at = true;
 
-	if (l->elf && (r->flags & ABTF_FN_WEAK)) {
+	if (l->file.elf && (r->flags & ABTF_FN_WEAK)) {
 		at = w->weak_won && !w->seen_weak;
 		w->seen_weak = true;
 	}
@@ -436,11 +447,11 @@ static size_t canonical(const struct abtf_linker *l, const struct frec *r,
 			size_t nr)
 {
 	struct at_sym_walk w = {
-		.weak_won = l->elf && final_weak(l, r[0].name),
+		.weak_won = l->file.elf && final_weak(l, r[0].name),
 	};
 	size_t i, first = nr;
 
-	if (l->ehdr.e_type == ET_REL)
+	if (l->file.ehdr.e_type == ET_REL)
 		return 0;	/* see optimized() */
 
 	for (i = 0; i < nr; i++) {
@@ -463,18 +474,18 @@ static size_t canonical(const struct abtf_linker *l, const struct frec *r,
  */
 static bool optimized(const struct abtf_linker *l, const struct frec *r)
 {
-	if (l->ehdr.e_type == ET_REL)
+	if (l->file.ehdr.e_type == ET_REL)
 		return r->flags & ABTF_FN_OPTIMIZED_ABI;
 	return r->flags & ABTF_FN_OPTIMIZED;
 }
 
-static int skip_rec(struct abtf_linker *l, uint64_t key, int why)
+static int skip_rec(struct func_rules *fr, uint64_t key, int why)
 {
-	if (abtf_grow(l->skip, l->cap_skip, l->nr_skip + 1))
+	if (abtf_grow(fr->skip, fr->cap_skip, fr->nr_skip + 1))
 		return -ENOMEM;
-	l->skip[l->nr_skip].key = key;
-	l->skip[l->nr_skip].why = why;
-	l->nr_skip++;
+	fr->skip[fr->nr_skip].key = key;
+	fr->skip[fr->nr_skip].why = why;
+	fr->nr_skip++;
 	return 0;
 }
 
@@ -491,9 +502,9 @@ static int keep_canonical(struct abtf_linker *l, const struct frec *r,
 	int err = 0;
 
 	if (c)
-		w.weak_won = l->elf && final_weak(l, r[0].name);
+		w.weak_won = l->file.elf && final_weak(l, r[0].name);
 	for (i = 0; !err && i < c; i++)
-		err = skip_rec(l, r[i].key, at_symbol(l, &w, &r[i]) ?
+		err = skip_rec(&l->fn_rules, r[i].key, at_symbol(l, &w, &r[i]) ?
 			       ABTF_EXPLAIN_NOT_CANONICAL :
 			       ABTF_EXPLAIN_WEAK_OVERRIDDEN);
 	return err;
@@ -513,12 +524,27 @@ static int fdrop_cmp(const void *a, const void *b)
 		      ((const struct fdrop *)b)->name);
 }
 
+/* The rules made: their names as strings, and sorted for bsearch(). */
+static void rules_sort(struct func_rules *fr)
+{
+	size_t k;
+
+	/* offsets into drop_strs, now that it no longer moves */
+	for (k = 0; k < fr->nr_drop; k++)
+		fr->drop[k].name = fr->drop_strs.data +
+				   (uintptr_t)fr->drop[k].name;
+	if (fr->nr_drop)
+		qsort(fr->drop, fr->nr_drop, sizeof(*fr->drop), fdrop_cmp);
+	if (fr->nr_skip)
+		qsort(fr->skip, fr->nr_skip, sizeof(*fr->skip), fskip_cmp);
+}
+
 /* Decide per name, over the records sorted by name and archive order. */
 static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 {
 	bool opt = l->feats & ABTF_FEAT_OPTIMIZED_FUNC;
 	bool con = l->feats & ABTF_FEAT_CONSISTENT_FUNC;
-	size_t i, j, k;
+	size_t i, j;
 	int err = 0;
 
 	if (nr)
@@ -543,7 +569,7 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 		else if (opt && optimized(l, &r[i + c]))
 			err = drop_name(l, r[i].name, ABTF_EXPLAIN_OPTIMIZED,
 					"optimized parameters");
-		else if (l->elf && (err = ambiguous_address(l, r[i].name)))
+		else if (l->file.elf && (err = ambiguous_address(l, r[i].name)))
 			err = err < 0 ? err :
 			      drop_name(l, r[i].name, ABTF_EXPLAIN_AMBIGUOUS_ADDR,
 					"ambiguous address");
@@ -555,79 +581,90 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 	}
 	if (err)
 		return err;
-	/* offsets into drop_strs, now that it no longer moves */
-	for (k = 0; k < l->nr_drop; k++)
-		l->drop[k].name = l->drop_strs.data + (uintptr_t)l->drop[k].name;
-	if (l->nr_drop)
-		qsort(l->drop, l->nr_drop, sizeof(*l->drop), fdrop_cmp);
-	if (l->nr_skip)
-		qsort(l->skip, l->nr_skip, sizeof(*l->skip), fskip_cmp);
+	rules_sort(&l->fn_rules);
+	return 0;
+}
+
+/* Every leaf's records, in archive order, into *@out (*@total of them). */
+static int gather_recs(struct node *leaves, size_t nr, struct frec **out,
+		       size_t *total)
+{
+	struct frec *r = NULL;
+	size_t i, k, seq = 0;
+
+	*total = 0;
+	for (i = 0; i < nr; i++)
+		*total += leaves[i].fsigs.nr;
+	if (*total) {
+		r = malloc(*total * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct func_sigs *fs = &leaves[i].fsigs;
+
+		for (k = 0; k < fs->nr; k++, seq++) {
+			r[seq].name = fs->strs.data + fs->sigs[k].name;
+			r[seq].sig = fs->strs.data + fs->sigs[k].sig;
+			r[seq].flags = fs->sigs[k].flags;
+			r[seq].key = (uint64_t)fs->sigs[k].member << 32 |
+				     fs->sigs[k].ordinal;
+			r[seq].seq = seq;
+		}
+	}
+	*out = r;
 	return 0;
 }
 
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 {
 	struct frec *r = NULL;
-	size_t i, k, total = 0, seq = 0;
+	size_t i, total = 0;
 	int err;
 
 	err = abtf__syms_by_name(l);
 	if (err)
 		return err;
 	err = abtf__run_level(l, leaves, nr, funcs_leaf, NULL);
-	for (i = 0; !err && i < nr; i++)
-		total += leaves[i].nr_fsigs;
-	if (!err && total) {
-		r = malloc(total * sizeof(*r));
-		if (!r)
-			err = -ENOMEM;
-	}
-	for (i = 0; !err && i < nr; i++) {
-		const struct node *n = &leaves[i];
-
-		for (k = 0; k < n->nr_fsigs; k++, seq++) {
-			r[seq].name = n->fstrs.data + n->fsigs[k].name;
-			r[seq].sig = n->fstrs.data + n->fsigs[k].sig;
-			r[seq].flags = n->fsigs[k].flags;
-			r[seq].key = (uint64_t)n->fsigs[k].member << 32 |
-				     n->fsigs[k].ordinal;
-			r[seq].seq = seq;
-		}
-	}
+	if (!err)
+		err = gather_recs(leaves, nr, &r, &total);
 	if (!err)
 		err = decide_names(l, r, total);
 	free(r);
-	for (i = 0; i < nr; i++) {
-		abtf__strtab_free(&leaves[i].fstrs);
-		memset(&leaves[i].fstrs, 0, sizeof(leaves[i].fstrs));
-		free(leaves[i].fsigs);
-		leaves[i].fsigs = NULL;
-		leaves[i].nr_fsigs = leaves[i].cap_fsigs = 0;
-	}
+	for (i = 0; i < nr; i++)
+		abtf__func_sigs_free(&leaves[i].fsigs);
 	return err;
 }
 
-int abtf__func_dropped(const struct abtf_linker *l, const char *name)
+int abtf__func_dropped(const struct func_rules *fr, const char *name)
 {
 	struct fdrop key = { .name = name };
 	const struct fdrop *d;
 
-	if (!l->nr_drop)
+	if (!fr->nr_drop)
 		return 0;
-	d = bsearch(&key, l->drop, l->nr_drop, sizeof(*l->drop), fdrop_cmp);
+	d = bsearch(&key, fr->drop, fr->nr_drop, sizeof(*fr->drop), fdrop_cmp);
 	return d ? d->why : 0;
 }
 
-int abtf__func_skipped(const struct abtf_linker *l, size_t member,
+int abtf__func_skipped(const struct func_rules *fr, size_t member,
 		       uint32_t ordinal)
 {
 	struct fskip key = { .key = (uint64_t)member << 32 | ordinal };
 	const struct fskip *d;
 
-	if (!l->nr_skip)
+	if (!fr->nr_skip)
 		return 0;
-	d = bsearch(&key, l->skip, l->nr_skip, sizeof(*l->skip), fskip_cmp);
+	d = bsearch(&key, fr->skip, fr->nr_skip, sizeof(*fr->skip), fskip_cmp);
 	return d ? d->why : 0;
+}
+
+void abtf__func_rules_free(struct func_rules *fr)
+{
+	abtf__strtab_free(&fr->drop_strs);
+	free(fr->drop);
+	free(fr->skip);
+	memset(fr, 0, sizeof(*fr));
 }
 
 /* ---- the prototypes of FUNCs left out ---- */

@@ -95,7 +95,7 @@ static bool ids_symbol(struct kscan *ks, size_t i, GElf_Sym *s,
 	shndx = s->st_shndx == SHN_XINDEX ? xndx : s->st_shndx;
 	if (shndx != ks->shndx)
 		return false;
-	*name = elf_strptr(ks->l->elf, ks->strndx, s->st_name);
+	*name = elf_strptr(ks->l->file.elf, ks->strndx, s->st_name);
 	return *name != NULL;
 }
 
@@ -169,20 +169,20 @@ static size_t func_name_len(const char *sym)
 	return last - 1 - name;
 }
 
-static int add_kfunc(struct abtf_linker *l, const char *name, size_t len,
+static int add_kfunc(struct kfunc_list *kl, const char *name, size_t len,
 		     uint32_t flags, size_t sym)
 {
 	struct kfunc *k;
 
-	if (abtf_grow(l->kfuncs, l->cap_kfuncs, l->nr_kfuncs + 1))
+	if (abtf_grow(kl->v, kl->cap, kl->nr + 1))
 		return -ENOMEM;
-	k = &l->kfuncs[l->nr_kfuncs];
+	k = &kl->v[kl->nr];
 	k->name = strndup(name, len);
 	if (!k->name)
 		return -ENOMEM;
 	k->flags = flags;
 	k->sym = sym;
-	l->nr_kfuncs++;
+	kl->nr++;
 	return 0;
 }
 
@@ -205,8 +205,9 @@ static int find_kfuncs(struct kscan *ks)
 			continue;
 		err = ids_offset(ks, &s, name, 8, &off);
 		if (!err)
-			err = add_kfunc(ks->l, name + strlen(BTF_ID_FUNC_PFX),
-					len, u32_at(ks, off + 4), i);
+			err = add_kfunc(&ks->l->kfuncs,
+					name + strlen(BTF_ID_FUNC_PFX), len,
+					u32_at(ks, off + 4), i);
 		if (err)
 			return err;
 	}
@@ -224,28 +225,28 @@ static int kfunc_cmp(const void *a, const void *b)
 	return x->sym > y->sym ? -1 : x->sym < y->sym;
 }
 
-static void sort_kfuncs(struct abtf_linker *l)
+static void sort_kfuncs(struct kfunc_list *kl)
 {
 	size_t i, n = 0;
 
-	if (!l->nr_kfuncs)
+	if (!kl->nr)
 		return;
-	qsort(l->kfuncs, l->nr_kfuncs, sizeof(*l->kfuncs), kfunc_cmp);
-	for (i = 0; i < l->nr_kfuncs; i++) {
-		if (n && !strcmp(l->kfuncs[n - 1].name, l->kfuncs[i].name)) {
-			free(l->kfuncs[i].name);
+	qsort(kl->v, kl->nr, sizeof(*kl->v), kfunc_cmp);
+	for (i = 0; i < kl->nr; i++) {
+		if (n && !strcmp(kl->v[n - 1].name, kl->v[i].name)) {
+			free(kl->v[i].name);
 			continue;
 		}
-		l->kfuncs[n++] = l->kfuncs[i];
+		kl->v[n++] = kl->v[i];
 	}
-	l->nr_kfuncs = n;
+	kl->nr = n;
 }
 
 static Elf_Scn *find_symtab(struct abtf_linker *l, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
 
-	while ((scn = elf_nextscn(l->elf, scn)))
+	while ((scn = elf_nextscn(l->file.elf, scn)))
 		if (gelf_getshdr(scn, shdr) && shdr->sh_type == SHT_SYMTAB)
 			return scn;
 	return NULL;
@@ -253,7 +254,7 @@ static Elf_Scn *find_symtab(struct abtf_linker *l, GElf_Shdr *shdr)
 
 static int open_ids(struct abtf_linker *l, struct kscan *ks)
 {
-	Elf_Scn *scn = elf_getscn(l->elf, ks->shndx);
+	Elf_Scn *scn = elf_getscn(l->file.elf, ks->shndx);
 	GElf_Shdr shdr;
 	Elf_Data *d;
 
@@ -279,7 +280,7 @@ int abtf__collect_kfuncs(struct abtf_linker *l)
 	Elf_Scn *scn;
 	int err;
 
-	if (!l->elf)
+	if (!l->file.elf)
 		return link_fail(l, "raw BTF has no " BTF_IDS_SEC " section: "
 				 "BTF feature 'decl_tag_kfuncs' needs the "
 				 "ELF image");
@@ -301,32 +302,31 @@ int abtf__collect_kfuncs(struct abtf_linker *l)
 		err = find_kfuncs(&ks);
 	free(ks.sets);
 	if (!err)
-		sort_kfuncs(l);
+		sort_kfuncs(&l->kfuncs);
 	return err;
 }
 
-void abtf__free_kfuncs(struct abtf_linker *l)
+void abtf__free_kfuncs(struct kfunc_list *kl)
 {
 	size_t i;
 
-	for (i = 0; i < l->nr_kfuncs; i++)
-		free(l->kfuncs[i].name);
-	free(l->kfuncs);
-	l->kfuncs = NULL;
-	l->nr_kfuncs = l->cap_kfuncs = 0;
+	for (i = 0; i < kl->nr; i++)
+		free(kl->v[i].name);
+	free(kl->v);
+	memset(kl, 0, sizeof(*kl));
 }
 
-const struct kfunc *abtf__find_kfunc(const struct abtf_linker *l,
+const struct kfunc *abtf__find_kfunc(const struct kfunc_list *kl,
 				     const char *name)
 {
-	size_t lo = 0, hi = l->nr_kfuncs;
+	size_t lo = 0, hi = kl->nr;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(l->kfuncs[mid].name, name);
+		int c = strcmp(kl->v[mid].name, name);
 
 		if (!c)
-			return &l->kfuncs[mid];
+			return &kl->v[mid];
 		if (c < 0)
 			lo = mid + 1;
 		else

@@ -82,12 +82,9 @@
  * link, on request: why each FUNC and VAR of a name was kept or not.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <linux/btf.h>
@@ -101,14 +98,13 @@ ABTF_API struct abtf_linker *
 abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 {
 	struct abtf_linker *l = calloc(1, sizeof(*l));
-	struct stat st;
 	int err;
 
 	if (!l) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	l->fd = -1;
+	abtf__link_file_init(&l->file);
 	err = abtf__copy_opts(&l->opts, sizeof(l->opts), opts);
 	if (err)
 		goto out_free;
@@ -125,27 +121,7 @@ abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 				       "module's split BTF: it needs a base");
 	if (err)
 		goto out_free;
-	l->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (l->fd < 0 || fstat(l->fd, &st)) {
-		err = -errno;
-		pr_warn(&l->pr, "%s: cannot open: %s", path, ABTF_STRERROR(errno));
-		goto out_free;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-		pr_warn(&l->pr, "%s: not a regular file", path);
-		goto out_free;
-	}
-	elf_version(EV_CURRENT);
-	l->elf = elf_begin(l->fd, ELF_C_READ_MMAP, NULL);
-	if (l->elf && elf_kind(l->elf) == ELF_K_ELF) {
-		err = abtf__linker_open(l, st.st_size);
-	} else {
-		if (l->elf)
-			elf_end(l->elf);
-		l->elf = NULL;
-		l->btf_size = st.st_size;	/* a raw BTF file */
-	}
+	err = abtf__link_file_open(l);
 	if (err)
 		goto out_free;
 	return l;
@@ -157,29 +133,16 @@ out_free:
 
 ABTF_API void abtf_linker__free(struct abtf_linker *l)
 {
-	size_t i;
-
 	if (!l)
 		return;
-	for (i = 0; i < l->nr_members && l->plans; i++)
-		free(l->plans[i].vars);
-	free(l->plans);
+	abtf__link_plan_free(&l->plan);
 	btf__free(l->btf);
 	btf__free(l->base);
-	abtf__addr_relocs_free(&l->relocs);
-	free(l->secs);
-	free(l->syms);
-	free(l->symvals);
-	free(l->sym_used);
-	free(l->drop);
-	free(l->skip);
-	abtf__strtab_free(&l->drop_strs);
-	abtf__free_kfuncs(l);
+	abtf__link_symbols_free(&l->sym);
+	abtf__func_rules_free(&l->fn_rules);
+	abtf__free_kfuncs(&l->kfuncs);
 	abtf__ambig_free(l->ambig);
-	if (l->elf)
-		elf_end(l->elf);
-	if (l->fd >= 0)
-		close(l->fd);
+	abtf__link_file_free(&l->file);
 	free(l->path);
 	free(l);
 }
@@ -191,10 +154,10 @@ static bool is_final(const struct abtf_linker *l);
 /* What @l's input is, when it is not final BTF. */
 static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
 {
-	if (l->nr_members > 1)
+	if (l->plan.nr_members > 1)
 		snprintf(buf, len, "a BTF archive of %zu members",
-			 l->nr_members);
-	else if (l->addr.size)
+			 l->plan.nr_members);
+	else if (l->file.addr.size)
 		snprintf(buf, len, "a BTF archive member with its "
 			 ".debug_btf_addr group");
 	else
@@ -205,7 +168,7 @@ static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
 static int check_final(struct abtf_linker *l, const char *role)
 {
 	char what[96];
-	int err = l->nr_members ? 0 : abtf__walk_members(l);
+	int err = l->plan.nr_members ? 0 : abtf__walk_members(l);
 
 	if (err)
 		return err;
@@ -282,13 +245,14 @@ static int verify_final(struct abtf_linker *l)
 /* One member and no .debug_btf_addr left to apply: what btf-link writes. */
 static bool is_final(const struct abtf_linker *l)
 {
-	return l->nr_members == 1 && !l->addr.size && !l->nr_zmembers;
+	return l->plan.nr_members == 1 && !l->file.addr.size &&
+	       !l->file.nr_zmembers;
 }
 
 /* A final BTF may be split (a module's): libbpf checks it against the base. */
 static int keep_final(struct abtf_linker *l)
 {
-	size_t size = l->plans[0].size;
+	size_t size = l->plan.members[0].size;
 	uint8_t *buf = malloc(size);
 	int err;
 
@@ -310,15 +274,6 @@ static int keep_final(struct abtf_linker *l)
 		return err;
 	l->final_input = true;
 	return 1;
-}
-
-static unsigned int thread_count(const struct abtf_linker *l)
-{
-	long n = l->opts.nr_threads;
-
-	if (n <= 0)
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n;
 }
 
 /* Step 1 of the essay: the leaves, each member's places, funcs.c's choices. */
@@ -351,14 +306,14 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 
 	if (l->btf)
 		return l->final_input;
-	l->nr_threads = thread_count(l);
-	err = l->nr_members ? 0 : abtf__walk_members(l);
-	l->st.bytes_in = l->btf_size;
+	abtf__plan_threads(l);
+	err = l->plan.nr_members ? 0 : abtf__walk_members(l);
+	l->st.bytes_in = l->file.btf_size;
 	if (!err)
 		err = load_base(l);
 	if (err)
 		return err;
-	l->st.nr_members = l->nr_members;
+	l->st.nr_members = l->plan.nr_members;
 	if (is_final(l) && !l->opts.force)
 		return keep_final(l);
 	/* pahole tags kfuncs only when it writes decl tags at all */
@@ -379,7 +334,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	err = abtf__merge_levels(l, leaves, nr);
 	if (!err)
 		err = verify_final(l);
-	if (!err && !l->elf && l->nr_members > 1)
+	if (!err && !l->file.elf && l->plan.nr_members > 1)
 		pr_info(&l->pr, "%s: a raw archive has no symbol table: "
 			"variables cannot be placed and were left out", l->path);
 	return err;

@@ -6,6 +6,13 @@
  * merge tree; linker_write.c, output; linker_explain.c, why a FUNC or VAR
  * is kept or not) and by merge.c (one merge node), funcs.c, kfuncs.c,
  * filter.c and exact.c. See the essay atop linker.c.
+ *
+ * Each module's state is its own type, declared here beside the others
+ * and made, reset and freed by the functions of the file that owns it:
+ * struct smap (node_str.c), exact_index (exact.c), func_sigs and
+ * func_rules (funcs.c), node_vars (merge.c), kfunc_list (kfuncs.c),
+ * link_file, link_symbols and link_plan (linker_plan.c). struct node and
+ * struct abtf_linker hold them by value; no file frees another's.
  */
 #ifndef __ABTF_LINKER_H
 #define __ABTF_LINKER_H
@@ -62,7 +69,7 @@ struct mplan {
 	size_t off;		/* in .BTF */
 	size_t size;		/* its BTF's bytes (inflated, if compressed) */
 	size_t zsize;		/* compressed: its bytes in .BTF; 0 if plain */
-	uint32_t nr_types;	/* set once validated */
+	uint32_t nr_types;	/* set by its leaf once validated */
 	uint32_t hash;
 	uint32_t stored_hash;	/* swapped: its bytes' as in the file */
 	bool has_group;		/* paired with a .debug_btf_addr group */
@@ -92,13 +99,51 @@ struct input {
 	size_t nr_vars;
 };
 
-/* A FUNC of a member, for consistent_func (funcs.c): offsets in fstrs. */
+/* A FUNC of a member, for consistent_func (funcs.c): offsets in its strs. */
 struct fsig {
 	uint32_t name;
 	uint32_t sig;		/* its loose signature */
 	uint8_t flags;		/* ABTF_FN_* from its group */
 	uint32_t member;	/* its member */
 	uint32_t ordinal;	/* its place among the member's FUNCs */
+};
+
+/*
+ * node_str.c's: a node's map of one input's string offsets to its own
+ * (node offset + 1, 0: not mapped yet), reset per input from @used.
+ */
+struct smap {
+	uint32_t *map;
+	size_t cap;
+	uint32_t *used;		/* the offsets set, to reset */
+	size_t nr_used, cap_used;
+};
+
+/* exact.c's: a node's types by ID and by hash, for mapping inputs to them. */
+struct exact_index {
+	uint32_t *type_off;	/* ID - first_id -> offset in the node's types */
+	size_t cap_type_off;
+	struct abtf_hmap map;	/* can_map() types by their hash: IDs */
+	uint32_t *pending;	/* structs appended, indexed after the input */
+	size_t nr_pending, cap_pending;
+};
+
+/* funcs.c's, before the merge: a leaf's FUNCs in the image, by name. */
+struct func_sigs {
+	struct strtab strs;	/* their names and signatures */
+	struct fsig *sigs;
+	size_t nr, cap;
+};
+
+/*
+ * merge.c's: the VARs a node kept, in order, with their places (->size
+ * set, ->dsec_name its own copy) and their IDs in the node's types (freed
+ * once the node is deduplicated: VARs stay in order).
+ */
+struct node_vars {
+	struct place *places;
+	uint32_t *ids;
+	size_t nr, cap, cap_ids;
 };
 
 /* One node of the merge tree: leaves take members, the others children. */
@@ -115,26 +160,12 @@ struct node {
 	size_t types_len, types_cap;
 	uint32_t first_id, next_id;
 	struct abtf_hmap fn_seen;	/* FUNC name offsets + 1 */
-	struct place *vars;	/* kept VARs, in order; ->size set */
-	uint32_t *var_ids;	/* their IDs in this node's merged types */
-	size_t nr_vars, cap_vars, cap_var_ids;
+	struct node_vars vars;	/* merge.c: the VARs kept */
 
-	/* input string offset -> node string offset + 1; reset per input */
-	uint32_t *smap;
-	size_t smap_cap;
-	uint32_t *smap_used;	/* the offsets set, to reset */
-	size_t nr_smap_used, cap_smap_used;
-	/* exact.c: the node's types by ID and by hash */
-	uint32_t *type_off;	/* ID - first_id -> offset in types */
-	size_t cap_type_off;
-	struct abtf_hmap ex_map;	/* can_map() types by their hash: IDs */
-	uint32_t *ex_pending;	/* structs appended, indexed after the input */
-	size_t nr_ex_pending, cap_ex_pending;
+	struct smap smap;	/* node_str.c: the input's strings to strs */
+	struct exact_index ex;	/* exact.c: the node's types by ID and hash */
 
-	/* funcs.c, before the merge: the leaf's FUNCs in the image */
-	struct strtab fstrs;
-	struct fsig *fsigs;
-	size_t nr_fsigs, cap_fsigs;
+	struct func_sigs fsigs;	/* funcs.c, before the merge */
 
 	void *raw;		/* result (not root): deduplicated raw BTF */
 	uint32_t raw_size;
@@ -157,6 +188,19 @@ struct fskip {
 	uint8_t why;
 };
 
+/*
+ * funcs.c's function rules (consistent_func, optimized_func), built by
+ * abtf__funcs_select() while planning and read-only after: the names left
+ * without a FUNC and the FUNCs left out although their name keeps one.
+ */
+struct func_rules {
+	struct strtab drop_strs;	/* drop's names */
+	struct fdrop *drop;	/* sorted by name */
+	size_t nr_drop, cap_drop;
+	struct fskip *skip;	/* sorted by key */
+	size_t nr_skip, cap_skip;
+};
+
 /* A kfunc of the image's .BTF_ids (kfuncs.c). */
 struct kfunc {
 	char *name;
@@ -164,11 +208,18 @@ struct kfunc {
 	size_t sym;		/* the symbol it came from */
 };
 
-struct abtf_linker {
-	char *path;
-	struct abtf_link_opts opts;
-	struct abtf_printer pr;
-	unsigned int feats;	/* ABTF_FEAT_* the link does */
+/* kfuncs.c's: the image's kfuncs, by name, one each; frozen once collected. */
+struct kfunc_list {
+	struct kfunc *v;
+	size_t nr, cap;
+};
+
+/*
+ * The input file, opened and read by linker_plan.c (abtf__link_file_open()
+ * and, for nr_zmembers, abtf__walk_members()), read-only after planning;
+ * freed by its abtf__link_file_free().
+ */
+struct link_file {
 	int fd;
 	Elf *elf;		/* NULL for raw BTF input */
 	GElf_Ehdr ehdr;
@@ -182,39 +233,80 @@ struct abtf_linker {
 	struct abtf_addr_sec addr;	/* .debug_btf_addr, mapped */
 	size_t addr_shndx;
 	struct abtf_addr_relocs relocs;	/* .rela.debug_btf_addr, by offset */
+};
 
+/*
+ * The input's sections and symbols, read at open (the symbols by name
+ * made on demand while planning, abtf__syms_by_name()), read-only after:
+ * linker_plan.c's, freed by its abtf__link_symbols_free().
+ */
+struct link_symbols {
 	struct lsec *secs;	/* by section index */
 	size_t nr_secs;
 	Elf_Scn *symtab;	/* .symtab, NULL without one */
 	size_t symtab_strs;	/* its string table's section index */
 	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
 	size_t nr_syms;
-	bool syms_by_name;	/* syms made (abtf__syms_by_name()) */
-	struct lsymval *symvals;	/* every symbol, by index */
-	size_t nr_symvals;
-	bool *sym_used;		/* by symbol index: claimed by a VAR */
-	struct kfunc *kfuncs;	/* decl_tag_kfuncs: by name, one each */
-	size_t nr_kfuncs, cap_kfuncs;
+	bool sorted;		/* syms made (abtf__syms_by_name()) */
+	struct lsymval *vals;	/* every symbol, by index */
+	size_t nr_vals;
+};
 
-	struct mplan *plans;
+/*
+ * The plan: every member as planned before any merging, and which symbols
+ * VARs claimed. Made while planning, by linker_plan.c (the members) and
+ * linker_place.c (their groups and places); frozen after: the merge reads
+ * it from every thread. Freed by linker_plan.c's abtf__link_plan_free().
+ */
+struct link_plan {
+	struct mplan *members;
 	size_t nr_members;
 	unsigned int nr_threads;
+	bool *sym_used;		/* by symbol index: claimed by a VAR */
+};
 
-	/* consistent_func: names left without a FUNC, sorted (funcs.c) */
-	struct strtab drop_strs;
-	struct fdrop *drop;
-	size_t nr_drop, cap_drop;
-	/* FUNCs not kept although their name is, sorted by key */
-	struct fskip *skip;
-	size_t nr_skip, cap_skip;
-	/* ambig.c: names of more than one meaning, once the leaves are in */
+/*
+ * A link: each part is made by its owner (the file named) and freed by
+ * its owner's function from abtf_linker__free(). The options, file,
+ * symbols, plan, kfuncs and function rules are frozen once planning is
+ * done (linker.c's plan()): the leaves and levels read them from every
+ * thread. One exception: a leaf notes its own members' mplan.nr_types
+ * once it validated them.
+ */
+struct abtf_linker {
+	/* linker.c, at abtf_linker__new(): frozen from then on */
+	char *path;
+	struct abtf_link_opts opts;
+	struct abtf_printer pr;
+	unsigned int feats;	/* ABTF_FEAT_* the link does */
+
+	struct link_file file;	/* linker_plan.c */
+	struct link_symbols sym;	/* linker_plan.c */
+	struct link_plan plan;	/* linker_plan.c, linker_place.c */
+	struct kfunc_list kfuncs;	/* kfuncs.c (decl_tag_kfuncs) */
+	struct func_rules fn_rules;	/* funcs.c (optimized_func...) */
+
+	/*
+	 * ambig.c's names of more than one meaning, built by linker_merge.c
+	 * once the leaves are in (abtf__ambig_build()); freed by ambig.c's
+	 * abtf__ambig_free().
+	 */
 	struct abtf_ambig *ambig;
 
-	struct btf *base;
+	struct btf *base;	/* linker.c: --base, loaded before planning */
+	/* the result: the root's (linker_merge.c), or the input (linker.c) */
 	struct btf *btf;
-	bool final_input;
+	bool final_input;	/* linker.c: the input was final BTF already */
+	/* each phase adds its own figures; linker_place.c reads its own back */
 	struct abtf_link_stats st;
 };
+
+/* The index of member @mp of the plan. */
+static inline size_t abtf__member_idx(const struct abtf_linker *l,
+				      const struct mplan *mp)
+{
+	return mp - l->plan.members;
+}
 
 /* libbpf's name of the host's byte order. */
 static inline enum btf_endianness abtf__host_endianness(void)
@@ -229,7 +321,7 @@ abtf__link_endianness(const struct abtf_linker *l)
 {
 	enum btf_endianness h = abtf__host_endianness();
 
-	if (!l->swapped)
+	if (!l->file.swapped)
 		return h;
 	return h == BTF_LITTLE_ENDIAN ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN;
 }
@@ -272,11 +364,14 @@ static inline int abtf__link_elf_fail(struct abtf_linker *l, const char *what)
 
 /* linker_plan.c: the input, the plan, the threads, reading members */
 int abtf__pread_all(int fd, void *buf, size_t size, size_t off);
-int abtf__linker_open(struct abtf_linker *l, size_t fsize);
+void abtf__link_file_init(struct link_file *f);
+/* Open l->path: an ELF file's sections and symbols, or a raw BTF file. */
+int abtf__link_file_open(struct abtf_linker *l);
+void abtf__link_file_free(struct link_file *f);
 size_t abtf__find_section(const struct abtf_linker *l, const char *name);
 Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 /*
- * Make l->syms, the defined FUNC and OBJECT symbols sorted by name, once,
+ * Make l->sym.syms, the defined FUNC and OBJECT symbols sorted by name,
  * for abtf__first_sym(): only placing and choosing by name need them (a
  * member without a .debug_btf_addr group, funcs.c's choices), so a kernel
  * image whose members all have groups pays for neither the memory nor the
@@ -301,6 +396,10 @@ uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m);
 int abtf__walk_members(struct abtf_linker *l);
+/* l->plan.nr_threads: the option's, or one per CPU. */
+void abtf__plan_threads(struct abtf_linker *l);
+void abtf__link_plan_free(struct link_plan *p);
+void abtf__link_symbols_free(struct link_symbols *s);
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr);
 int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 		    int (*fn)(struct abtf_linker *, struct node *, void *),
@@ -333,11 +432,14 @@ int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);
 void abtf__child_input(const struct node *c, struct input *in);
 
 /* funcs.c */
+/* Build l->fn_rules from every leaf's members. */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
-/* Why funcs.c leaves @name without a FUNC (ABTF_EXPLAIN_*), 0 if it does not. */
-int abtf__func_dropped(const struct abtf_linker *l, const char *name);
-/* Why funcs.c leaves out a member's FUNC, 0 if it does not. */
-int abtf__func_skipped(const struct abtf_linker *l, size_t member,
+void abtf__func_sigs_free(struct func_sigs *fs);
+void abtf__func_rules_free(struct func_rules *fr);
+/* Why the rules leave @name without a FUNC (ABTF_EXPLAIN_*), 0 if not. */
+int abtf__func_dropped(const struct func_rules *fr, const char *name);
+/* Why the rules leave out a member's FUNC, 0 if they do not. */
+int abtf__func_skipped(const struct func_rules *fr, size_t member,
 		       uint32_t ordinal);
 /*
  * The loose signature funcs.c compares prototypes by (types__match) of
@@ -349,9 +451,10 @@ int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
 			   uint32_t *map);
 
 /* kfuncs.c */
+/* Fill l->kfuncs from the image's .BTF_ids. */
 int abtf__collect_kfuncs(struct abtf_linker *l);
-void abtf__free_kfuncs(struct abtf_linker *l);
-const struct kfunc *abtf__find_kfunc(const struct abtf_linker *l,
+void abtf__free_kfuncs(struct kfunc_list *kl);
+const struct kfunc *abtf__find_kfunc(const struct kfunc_list *kl,
 				     const char *name);
 int abtf__kfunc_tags(const struct kfunc *k, const char **tags);
 
@@ -389,6 +492,13 @@ bool abtf__in_percpu_section(const struct abtf_linker *l,
 			     const struct place *pl);
 /* May a VAR have the name @p (pahole's btf_name_valid())? */
 bool abtf__var_name_valid(const char *p);
+
+/* node_str.c: a node's string map (struct smap) */
+/* Room for the offsets of an input of @str_len bytes of strings, all unset. */
+int abtf__smap_reserve(struct smap *m, uint32_t str_len);
+/* Unset what the last input set. */
+void abtf__smap_clear(struct smap *m);
+void abtf__smap_free(struct smap *m);
 int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
 bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off);
@@ -397,8 +507,8 @@ bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
 static inline bool abtf__node_str_is(struct node *n, const struct input *in,
 				     uint32_t off, uint32_t node_off)
 {
-	if (n->smap[off])
-		return n->smap[off] - 1 == node_off;
+	if (n->smap.map[off])
+		return n->smap.map[off] - 1 == node_off;
 	return abtf__node_str_cmp(n, in, off, node_off);
 }
 
@@ -439,7 +549,7 @@ struct abtf_sig_src {
 int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id);
 /* After each input: index the structs and unions it appended. */
 int abtf__exact_index(struct node *n);
-void abtf__exact_free(struct node *n);
+void abtf__exact_free(struct exact_index *ex);
 
 /*
  * ambig.c: the names of the archive that may stand for more than one type

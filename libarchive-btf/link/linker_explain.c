@@ -250,7 +250,7 @@ static unsigned int fn_flags(const struct xctx *x, uint32_t k)
 
 	if (x->in->kind != IN_SLOTS || k >= mp->grp.nr_flags)
 		return 0;
-	return abtf__addr_flags(&x->l->addr, &mp->grp, k);
+	return abtf__addr_flags(&x->l->file.addr, &mp->grp, k);
 }
 
 /* Whether symbol @s is at @pl: in its section, at its offset there. */
@@ -261,8 +261,8 @@ static bool sym_is_at(const struct abtf_linker *l, const struct lsym *s,
 
 	if (s->shndx != pl->key)
 		return false;
-	if (l->ehdr.e_type != ET_REL)
-		off -= l->secs[s->shndx].addr;
+	if (l->file.ehdr.e_type != ET_REL)
+		off -= l->sym.secs[s->shndx].addr;
 	return off == pl->off;
 }
 
@@ -273,10 +273,11 @@ static bool sym_is_at(const struct abtf_linker *l, const struct lsym *s,
 static const struct lsym *sym_at(const struct abtf_linker *l,
 				 const char *name, const struct place *pl)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), i = abtf__first_sym(l, name);
 
-	for (; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
-		const struct lsym *s = &l->syms[i];
+	for (; i < sy->nr_syms && !strncmp(sy->syms[i].name, name, len); i++) {
+		const struct lsym *s = &sy->syms[i];
 		char next = s->name[len];
 
 		if ((!next || next == '.') && sym_is_at(l, s, pl))
@@ -294,9 +295,9 @@ static const struct lsym *any_sym_at(const struct abtf_linker *l,
 {
 	size_t i;
 
-	for (i = 0; i < l->nr_syms; i++)
-		if (sym_is_at(l, &l->syms[i], pl))
-			return &l->syms[i];
+	for (i = 0; i < l->sym.nr_syms; i++)
+		if (sym_is_at(l, &l->sym.syms[i], pl))
+			return &l->sym.syms[i];
 	return NULL;
 }
 
@@ -310,17 +311,17 @@ static void set_place(const struct xctx *x, struct abtf_explain *r,
 	if (!pl->present)
 		return;
 	r->placed = true;
-	if (!l->elf) {
+	if (!l->file.elf) {
 		r->section = pl->dsec_name;
 		r->addr = pl->off;
 		return;
 	}
-	if (pl->key >= l->nr_secs)
+	if (pl->key >= l->sym.nr_secs)
 		return;
-	r->section = l->secs[pl->key].name;
+	r->section = l->sym.secs[pl->key].name;
 	r->addr = pl->off;
-	if (l->ehdr.e_type != ET_REL)
-		r->addr += l->secs[pl->key].addr;
+	if (l->file.ehdr.e_type != ET_REL)
+		r->addr += l->sym.secs[pl->key].addr;
 	s = sym_at(l, name, pl);
 	if (!s)
 		s = any_sym_at(l, pl);
@@ -355,7 +356,7 @@ static int load_cus(struct xctx *x)
 	int err = 0;
 
 	x->cus_tried = true;
-	x->dw_elf = elf_begin(x->l->fd, ELF_C_READ_MMAP, NULL);
+	x->dw_elf = elf_begin(x->l->file.fd, ELF_C_READ_MMAP, NULL);
 	x->dw = x->dw_elf ? dwarf_begin_elf(x->dw_elf, DWARF_C_READ, NULL) :
 			    NULL;
 	if (!x->dw)
@@ -402,7 +403,7 @@ static int member_source(struct xctx *x, const char **out)
 	*out = NULL;
 	if (in->kind != IN_SLOTS)
 		return 0;
-	if (l->ehdr.e_type != ET_REL && !x->cus_tried) {
+	if (l->file.ehdr.e_type != ET_REL && !x->cus_tried) {
 		err = load_cus(x);
 		if (err)
 			return err;
@@ -421,13 +422,13 @@ static int member_source(struct xctx *x, const char **out)
 			if (is_func)
 				func++;
 			if (abtf__slot_place(l, in->plan, slot++, &pl) ||
-			    !pl.present || pl.key >= l->nr_secs)
+			    !pl.present || pl.key >= l->sym.nr_secs)
 				continue;
 			if (!pass) {
 				if (x->nr_cus && is_func &&
 				    !(fn_flags(x, func - 1) & ABTF_FN_WEAK))
-					src = cu_at(x, l->secs[pl.key].addr +
-						    pl.off);
+					src = cu_at(x, pl.off +
+						    l->sym.secs[pl.key].addr);
 				continue;
 			}
 			s = sym_at(l, in->strs + t->name_off, &pl);
@@ -457,7 +458,7 @@ static struct xrec *new_rec(struct xctx *x, size_t name,
 	rec->r.sz = sizeof(rec->r);
 	rec->r.name = x->names[name].name;
 	rec->r.kind = kind;
-	rec->r.member.index = mp - x->l->plans;
+	rec->r.member.index = mp - x->l->plan.members;
 	rec->r.member.offset = mp->off;
 	rec->decl = decl_of(x, id, rec->r.name);
 	rec->r.decl = rec->decl;
@@ -485,9 +486,10 @@ static int func_fate(struct xctx *x, uint32_t slot, uint32_t ord,
 	if (ext && !(l->feats & ABTF_FEAT_OPTIMIZED_FUNC))
 		return ABTF_EXPLAIN_CLONE_UNUSED;
 	*state = true;
-	why = abtf__func_dropped(l, name);
+	why = abtf__func_dropped(&l->fn_rules, name);
 	if (!why)
-		why = abtf__func_skipped(l, x->in->plan - l->plans, ord);
+		why = abtf__func_skipped(&l->fn_rules,
+					 abtf__member_idx(l, x->in->plan), ord);
 	return why;
 }
 
@@ -541,7 +543,7 @@ static void raw_place(const struct xctx *x, uint32_t var, struct place *pl)
 	const struct input *in = x->in;
 	uint32_t id;
 
-	if (x->l->nr_members != 1)
+	if (x->l->plan.nr_members != 1)
 		return;
 	for (id = 1; id <= in->nr_types; id++) {
 		const struct btf_type *t = (const void *)(in->types + x->toff[id]);
@@ -771,14 +773,15 @@ static int sym_idx_cmp(const void *a, const void *b)
 static int name_syms(const struct abtf_linker *l, const char *name,
 		     struct abtf_explain_sym **out, size_t *nr)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), i = abtf__first_sym(l, name), k, n = 0;
 	const struct lsym **v = NULL;
 	size_t cap = 0;
 
 	*out = NULL;
 	*nr = 0;
-	for (; i < l->nr_syms && !strncmp(l->syms[i].name, name, len); i++) {
-		char next = l->syms[i].name[len];
+	for (; i < sy->nr_syms && !strncmp(sy->syms[i].name, name, len); i++) {
+		char next = sy->syms[i].name[len];
 
 		if (next && next != '.')
 			continue;
@@ -786,7 +789,7 @@ static int name_syms(const struct abtf_linker *l, const char *name,
 			free(v);
 			return -ENOMEM;
 		}
-		v[n++] = &l->syms[i];
+		v[n++] = &sy->syms[i];
 	}
 	if (!n)
 		return 0;
@@ -798,7 +801,7 @@ static int name_syms(const struct abtf_linker *l, const char *name,
 	}
 	for (k = 0; k < n; k++) {
 		(*out)[k].name = v[k]->name;
-		(*out)[k].section = l->secs[v[k]->shndx].name;
+		(*out)[k].section = sy->secs[v[k]->shndx].name;
 		(*out)[k].value = v[k]->value;
 		(*out)[k].size = v[k]->size;
 		(*out)[k].type = v[k]->type;
@@ -844,10 +847,10 @@ static int emit_none(struct xctx *x, const char *name)
 	struct abtf_explain_sym *syms = NULL;
 	int err = 0;
 
-	if (x->l->elf)
+	if (x->l->file.elf)
 		err = name_syms(x->l, name, &syms, &r.nr_syms);
 	r.syms = syms;
-	r.no_symtab = !x->l->symtab;
+	r.no_symtab = !x->l->sym.symtab;
 	r.in_base = x->l->base &&
 		    (btf__find_by_name_kind(x->l->base, name, BTF_KIND_FUNC) > 0 ||
 		     btf__find_by_name_kind(x->l->base, name, BTF_KIND_VAR) > 0);
@@ -917,9 +920,9 @@ ABTF_API int abtf_linker__explain(struct abtf_linker *l,
 		return -EALREADY;
 	}
 	err = collect_names(&x, names, nr_names);
-	if (!err && l->elf)
+	if (!err && l->file.elf)
 		err = abtf__syms_by_name(l);
-	for (i = 0; !err && x.nr_names && i < l->nr_members; i++)
+	for (i = 0; !err && x.nr_names && i < l->plan.nr_members; i++)
 		err = walk_member(&x, i);
 	if (!err)
 		err = check_funcs(&x);

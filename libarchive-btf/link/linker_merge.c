@@ -23,14 +23,17 @@ static int finish_node(struct abtf_linker *l, struct node *n)
 	if (!n->root)
 		return abtf__node_finish(l, n);
 	l->btf = abtf__node_root_btf(l, n);
-	return l->btf ? 0 : (errno ? -errno : -EINVAL);
+	if (!l->btf)
+		return errno ? -errno : -EINVAL;
+	l->st.types_merged = n->next_id - n->first_id;
+	return 0;
 }
 
 /* Read member @i into @buf (grown as needed), validated and described. */
 static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 		       uint8_t **buf, size_t *cap, struct abtf_member *m)
 {
-	struct mplan *mp = &l->plans[i];
+	struct mplan *mp = &l->plan.members[i];
 	int err;
 
 	if (abtf_grow(*buf, *cap, mp->size))
@@ -76,14 +79,14 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 			err = -ENOMEM;
 			break;
 		}
-		abtf__member_input(l, &l->plans[i], &m, types, &in);
+		abtf__member_input(l, &l->plan.members[i], &m, types, &in);
 		err = abtf__filter_input(l, &in, &filtered);
 		if (!err)
 			err = abtf__node_merge(l, n, &in);
 		if (err && !n->msg[0])
 			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
 				"cannot merge: %s", l->path, i,
-				l->plans[i].off, strerror(-err));
+				l->plan.members[i].off, strerror(-err));
 		free(filtered);
 		free(copy);
 		free(xbuf);
@@ -105,8 +108,8 @@ void abtf__child_input(const struct node *c, struct input *in)
 	in->type_len = hdr->type_len;
 	in->strs = (const char *)c->raw + hdr->hdr_len + hdr->str_off;
 	in->str_len = hdr->str_len;
-	in->vars = c->vars;
-	in->nr_vars = c->nr_vars;
+	in->vars = c->vars.places;
+	in->nr_vars = c->vars.nr;
 	while (off < in->type_len) {
 		off += abtf__record_size((const void *)(in->types + off));
 		in->nr_types++;

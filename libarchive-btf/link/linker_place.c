@@ -32,8 +32,8 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	if (!ms)
 		return -ENOMEM;
 	buf = abtf__read_leaf(l, n, ms);
-	for (i = 0; buf && l->addr.size && i < n->nr; i++) {
-		struct mplan *mp = &l->plans[n->first + i];
+	for (i = 0; buf && l->file.addr.size && i < n->nr; i++) {
+		struct mplan *mp = &l->plan.members[n->first + i];
 
 		mp->hash = abtf__member_hash(l, n->first + i, ms[i].data);
 	}
@@ -53,11 +53,11 @@ static int pair_groups(struct abtf_linker *l)
 	struct abtf_addr_group g;
 	size_t off = 0, i;
 
-	for (i = 0; i < l->nr_members; i++) {
-		struct mplan *mp = &l->plans[i];
-		size_t at = abtf__addr_skip_pad(&l->addr, off);
+	for (i = 0; i < l->plan.nr_members; i++) {
+		struct mplan *mp = &l->plan.members[i];
+		size_t at = abtf__addr_skip_pad(&l->file.addr, off);
 
-		if (!abtf__addr_group_read(&l->addr, at, &g) ||
+		if (!abtf__addr_group_read(&l->file.addr, at, &g) ||
 		    g.btf_size != mp->size || g.btf_hash != mp->hash)
 			continue;
 		mp->has_group = true;
@@ -65,8 +65,8 @@ static int pair_groups(struct abtf_linker *l)
 		off = g.end;
 		l->st.nr_addr_groups++;
 	}
-	off = abtf__addr_skip_pad(&l->addr, off);
-	if (off >= l->addr.size)
+	off = abtf__addr_skip_pad(&l->file.addr, off);
+	if (off >= l->file.addr.size)
 		return 0;
 	pr_warn(&l->pr, "%s: .debug_btf_addr: byte %zu: a group that "
 		"matches no .BTF member (damaged, or its slot count or size "
@@ -84,21 +84,23 @@ static bool pair_one_to_one(struct abtf_linker *l)
 	struct abtf_addr_group g;
 	size_t off = 0, i;
 
-	for (i = 0; i < l->nr_members; i++) {
-		struct mplan *mp = &l->plans[i];
+	for (i = 0; i < l->plan.nr_members; i++) {
+		struct mplan *mp = &l->plan.members[i];
 
-		if (!abtf__addr_group_read(&l->addr, off, &g) ||
+		if (!abtf__addr_group_read(&l->file.addr, off, &g) ||
 		    g.btf_size != mp->size)
 			break;
 		mp->hash = g.btf_hash;
 		mp->grp = g;
-		off = abtf__addr_skip_pad(&l->addr, g.end);
+		off = abtf__addr_skip_pad(&l->file.addr, g.end);
 	}
-	if (i < l->nr_members || off != l->addr.size)
+	if (i < l->plan.nr_members || off != l->file.addr.size)
 		return false;
-	for (i = 0; i < l->nr_members; i++)
-		l->plans[i].has_group = l->plans[i].check_hash = true;
-	l->st.nr_addr_groups = l->nr_members;
+	for (i = 0; i < l->plan.nr_members; i++) {
+		l->plan.members[i].has_group = true;
+		l->plan.members[i].check_hash = true;
+	}
+	l->st.nr_addr_groups = l->plan.nr_members;
 	return true;
 }
 
@@ -123,7 +125,7 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
 		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx)
 {
 	struct node one = { .nr = 1, .leaf = true, .first = i, .pr = *pr };
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	const uint8_t *types = NULL;
 	struct abtf_member m, xm;
 	uint8_t *buf, *xbuf = NULL;
@@ -174,7 +176,7 @@ int abtf__member_extend_any(struct abtf_linker *l,
 			    const struct abtf_member *m, uint8_t **buf,
 			    struct abtf_member *xm)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
 				.hdr_len = sizeof(h) };
 	const uint8_t *ext;
@@ -187,7 +189,7 @@ int abtf__member_extend_any(struct abtf_linker *l,
 	*xm = *m;
 	if (!mp->has_group || !mp->grp.ext_type_len)
 		return 0;
-	ext = l->addr.data + mp->grp.ext_off;
+	ext = l->file.addr.data + mp->grp.ext_off;
 	h.type_len = m->type_len + mp->grp.ext_type_len;
 	h.str_off = h.type_len;
 	h.str_len = m->str_len + mp->grp.ext_str_len;
@@ -200,7 +202,7 @@ int abtf__member_extend_any(struct abtf_linker *l,
 	memcpy(p, m->types, m->type_len);
 	p += m->type_len;
 	memcpy(p, ext, mp->grp.ext_type_len);
-	if (l->swapped)
+	if (l->file.swapped)
 		abtf__swap32s(p, mp->grp.ext_type_len);
 	p += mp->grp.ext_type_len;
 	memcpy(p, m->strs, m->str_len);
@@ -225,27 +227,29 @@ int abtf__member_extend_any(struct abtf_linker *l,
 /* Symbols the slots already point at are nobody else's (mixed archives). */
 static void claim_slot_symbols(struct abtf_linker *l)
 {
-	size_t ss = l->addr.slot_size, i, k, j;
+	const struct link_symbols *sy = &l->sym;
+	bool *used = l->plan.sym_used;
+	size_t ss = l->file.addr.slot_size, i, k, j;
 
-	for (i = 0; i < l->nr_members; i++) {
-		const struct mplan *mp = &l->plans[i];
+	for (i = 0; i < l->plan.nr_members; i++) {
+		const struct mplan *mp = &l->plan.members[i];
 
 		for (k = 0; mp->has_group && k < mp->grp.nr_slots; k++) {
 			size_t at = mp->grp.slots_off + k * ss;
 			const struct abtf_addr_rela *r;
 			uint64_t v;
 
-			if (l->ehdr.e_type == ET_REL) {
-				r = abtf__addr_reloc_at(&l->relocs, at);
-				if (r && r->sym < l->nr_symvals)
-					l->sym_used[r->sym] = true;
+			if (l->file.ehdr.e_type == ET_REL) {
+				r = abtf__addr_reloc_at(&l->file.relocs, at);
+				if (r && r->sym < sy->nr_vals)
+					used[r->sym] = true;
 				continue;
 			}
-			v = abtf__addr_slot_value(&l->addr, at);
-			for (j = 0; v && j < l->nr_syms; j++)
-				if (l->syms[j].type == STT_OBJECT &&
-				    l->syms[j].value == v - 1)
-					l->sym_used[l->syms[j].idx] = true;
+			v = abtf__addr_slot_value(&l->file.addr, at);
+			for (j = 0; v && j < sy->nr_syms; j++)
+				if (sy->syms[j].type == STT_OBJECT &&
+				    sy->syms[j].value == v - 1)
+					used[sy->syms[j].idx] = true;
 		}
 	}
 }
@@ -260,22 +264,23 @@ static void claim_slot_symbols(struct abtf_linker *l)
 static int name_place(struct abtf_linker *l, const char *name, int linkage,
 		      uint32_t size, struct place *pl)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t lo = abtf__first_sym(l, name);
 
 	memset(pl, 0, sizeof(*pl));
-	for (; lo < l->nr_syms && !strcmp(l->syms[lo].name, name); lo++) {
-		const struct lsym *s = &l->syms[lo];
+	for (; lo < sy->nr_syms && !strcmp(sy->syms[lo].name, name); lo++) {
+		const struct lsym *s = &sy->syms[lo];
 		bool local = s->bind == STB_LOCAL;
 
-		if (s->type != STT_OBJECT || l->sym_used[s->idx] ||
+		if (s->type != STT_OBJECT || l->plan.sym_used[s->idx] ||
 		    local != (linkage == BTF_VAR_STATIC) || s->size != size)
 			continue;
-		l->sym_used[s->idx] = true;
+		l->plan.sym_used[s->idx] = true;
 		pl->present = true;
 		pl->key = s->shndx;
 		pl->off = s->value;
-		if (l->ehdr.e_type != ET_REL)
-			pl->off -= l->secs[s->shndx].addr;
+		if (l->file.ehdr.e_type != ET_REL)
+			pl->off -= sy->secs[s->shndx].addr;
 		return 0;
 	}
 	return 0;
@@ -336,23 +341,23 @@ static int place_by_name(struct abtf_linker *l)
 	size_t i;
 	int err;
 
-	if (l->st.nr_addr_groups == l->nr_members || !l->elf)
+	if (l->st.nr_addr_groups == l->plan.nr_members || !l->file.elf)
 		return 0;
 	err = abtf__syms_by_name(l);	/* for abtf__func_present() too */
 	if (err)
 		return err;
 	claim_slot_symbols(l);
 	one.pr = l->pr;
-	for (i = 0; i < l->nr_members; i++) {
+	for (i = 0; i < l->plan.nr_members; i++) {
 		uint8_t *buf;
 
-		if (l->plans[i].has_group)
+		if (l->plan.members[i].has_group)
 			continue;
 		one.first = i;
 		buf = abtf__read_leaf(l, &one, &m);
 		if (!buf)
 			return one.err;
-		err = place_member_vars(l, &l->plans[i], &m);
+		err = place_member_vars(l, &l->plan.members[i], &m);
 		free(buf);
 		if (err)
 			return err;
@@ -376,16 +381,17 @@ static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
  */
 static int check_slot_addrs(const struct abtf_linker *l)
 {
-	size_t ss = l->addr.slot_size, i;
+	size_t ss = l->file.addr.slot_size, i;
 	uint32_t k, shndx;
 	uint64_t v, off;
 
-	for (i = 0; l->ehdr.e_type != ET_REL && i < l->nr_members; i++) {
-		const struct mplan *mp = &l->plans[i];
+	for (i = 0; l->file.ehdr.e_type != ET_REL && i < l->plan.nr_members;
+	     i++) {
+		const struct mplan *mp = &l->plan.members[i];
 		uint32_t n = mp->has_group ? mp->grp.nr_slots + mp->grp.nr_extra : 0;
 
 		for (k = 0; k < n; k++) {
-			v = abtf__addr_slot_value(&l->addr,
+			v = abtf__addr_slot_value(&l->file.addr,
 						  mp->grp.slots_off + k * ss);
 			if (!v || section_of_addr(l, v - 1, &shndx, &off))
 				continue;
@@ -403,7 +409,7 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 {
 	int err;
 
-	if (l->elf && l->addr.size && !pair_one_to_one(l)) {
+	if (l->file.elf && l->file.addr.size && !pair_one_to_one(l)) {
 		err = abtf__run_level(l, leaves, nr, hash_leaf, NULL);
 		if (err)
 			return err;
@@ -411,7 +417,7 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 		if (err)
 			return err;
 	}
-	if (l->elf && l->addr.size) {
+	if (l->file.elf && l->file.addr.size) {
 		err = check_slot_addrs(l);
 		if (err)
 			return err;
@@ -431,8 +437,8 @@ static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 {
 	size_t i;
 
-	for (i = 1; i < l->nr_secs; i++) {
-		const struct lsec *s = &l->secs[i];
+	for (i = 1; i < l->sym.nr_secs; i++) {
+		const struct lsec *s = &l->sym.secs[i];
 
 		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
 		    addr - s->addr < s->size) {
@@ -448,29 +454,29 @@ static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl)
 {
-	size_t at = mp->grp.slots_off + (size_t)k * l->addr.slot_size;
+	size_t at = mp->grp.slots_off + (size_t)k * l->file.addr.slot_size;
 	const struct abtf_addr_rela *r;
 	uint64_t v;
 
 	memset(pl, 0, sizeof(*pl));
 	if (k >= (uint64_t)mp->grp.nr_slots + mp->grp.nr_extra)
 		return -EINVAL;
-	v = abtf__addr_slot_value(&l->addr, at);
-	if (l->ehdr.e_type != ET_REL) {
+	v = abtf__addr_slot_value(&l->file.addr, at);
+	if (l->file.ehdr.e_type != ET_REL) {
 		if (v)	/* 0: the linker discarded it */
 			pl->present = section_of_addr(l, v - 1, &pl->key,
 						      &pl->off);
 		return 0;
 	}
-	r = abtf__addr_reloc_at(&l->relocs, at);
-	if (!r || r->sym >= l->nr_symvals)
+	r = abtf__addr_reloc_at(&l->file.relocs, at);
+	if (!r || r->sym >= l->sym.nr_vals)
 		return 0;
-	pl->key = l->symvals[r->sym].shndx;
-	if (pl->key == SHN_UNDEF || pl->key >= l->nr_secs)
+	pl->key = l->sym.vals[r->sym].shndx;
+	if (pl->key == SHN_UNDEF || pl->key >= l->sym.nr_secs)
 		return 0;
 	pl->present = true;
-	pl->off = l->symvals[r->sym].value +
-		  (l->relocs.inplace ? (int64_t)v : r->addend) - 1;
+	pl->off = l->sym.vals[r->sym].value +
+		  (l->file.relocs.inplace ? (int64_t)v : r->addend) - 1;
 	return 0;
 }
 
@@ -481,16 +487,18 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 static bool func_by_name(const struct abtf_linker *l, const char *name,
 			 bool suffixed)
 {
+	const struct link_symbols *sy = &l->sym;
 	size_t len = strlen(name), lo = abtf__first_sym(l, name);
 
 	/* sorted by name: "name" first, then "name" and any byte,
 	 * "name.suffix" among them */
-	for (; lo < l->nr_syms && !strncmp(l->syms[lo].name, name, len); lo++) {
-		char next = l->syms[lo].name[len];
+	for (; lo < sy->nr_syms &&
+	       !strncmp(sy->syms[lo].name, name, len); lo++) {
+		char next = sy->syms[lo].name[len];
 
 		if (next && !suffixed)
 			break;
-		if (l->syms[lo].type == STT_FUNC && (!next || next == '.'))
+		if (sy->syms[lo].type == STT_FUNC && (!next || next == '.'))
 			return true;
 	}
 	return false;

@@ -10,11 +10,13 @@
  */
 #include <byteswap.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -44,28 +46,31 @@ int abtf__pread_all(int fd, void *buf, size_t size, size_t off)
 /* A copy of every section header: threads never call libelf. */
 static int load_sections(struct abtf_linker *l, size_t fsize)
 {
+	struct link_symbols *sy = &l->sym;
 	size_t i;
 	int err;
 
 	/* btf-link reads the relocations of .debug_btf_addr alone */
-	err = abtf__elf_check(l->elf, fsize, l->path, ABTF_SEC_ADDR, &l->pr);
+	err = abtf__elf_check(l->file.elf, fsize, l->path, ABTF_SEC_ADDR,
+			      &l->pr);
 	if (err)
 		return err;
-	if (elf_getshdrnum(l->elf, &l->nr_secs))
+	if (elf_getshdrnum(l->file.elf, &sy->nr_secs))
 		return abtf__link_elf_fail(l, "bad section header table");
-	l->secs = calloc(l->nr_secs + 1, sizeof(*l->secs));
-	if (!l->secs)
+	sy->secs = calloc(sy->nr_secs + 1, sizeof(*sy->secs));
+	if (!sy->secs)
 		return -ENOMEM;
-	for (i = 1; i < l->nr_secs; i++) {
-		Elf_Scn *scn = elf_getscn(l->elf, i);
+	for (i = 1; i < sy->nr_secs; i++) {
+		Elf_Scn *scn = elf_getscn(l->file.elf, i);
 		GElf_Shdr shdr;
 
 		if (!scn || !gelf_getshdr(scn, &shdr))
 			return abtf__link_elf_fail(l, "bad section header");
-		l->secs[i].name = elf_strptr(l->elf, l->shstrndx, shdr.sh_name);
-		l->secs[i].addr = shdr.sh_addr;
-		l->secs[i].size = shdr.sh_size;
-		l->secs[i].flags = shdr.sh_flags;
+		sy->secs[i].name = elf_strptr(l->file.elf, l->file.shstrndx,
+					      shdr.sh_name);
+		sy->secs[i].addr = shdr.sh_addr;
+		sy->secs[i].size = shdr.sh_size;
+		sy->secs[i].flags = shdr.sh_flags;
 	}
 	return 0;
 }
@@ -74,8 +79,8 @@ size_t abtf__find_section(const struct abtf_linker *l, const char *name)
 {
 	size_t i;
 
-	for (i = 1; i < l->nr_secs; i++)
-		if (l->secs[i].name && !strcmp(l->secs[i].name, name))
+	for (i = 1; i < l->sym.nr_secs; i++)
+		if (l->sym.secs[i].name && !strcmp(l->sym.secs[i].name, name))
 			return i;
 	return 0;
 }
@@ -83,10 +88,10 @@ size_t abtf__find_section(const struct abtf_linker *l, const char *name)
 /* .debug_btf_addr's relocations (a relocatable input), sorted (addr.c). */
 static int load_relocs(struct abtf_linker *l)
 {
-	if (!l->addr.size)
+	if (!l->file.addr.size)
 		return 0;
-	return abtf__addr_relocs_load(l->elf, l->addr_shndx, l->path, &l->pr,
-				      &l->relocs);
+	return abtf__addr_relocs_load(l->file.elf, l->file.addr_shndx, l->path,
+				      &l->pr, &l->file.relocs);
 }
 
 static int lsym_cmp(const void *a, const void *b)
@@ -104,7 +109,7 @@ Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
-	while ((scn = elf_nextscn(l->elf, scn)))
+	while ((scn = elf_nextscn(l->file.elf, scn)))
 		if (gelf_getshdr(scn, &shdr) &&
 		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
 			return elf_getdata(scn, NULL);
@@ -118,9 +123,9 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	struct lsym *e;
 
 	if ((type != STT_FUNC && type != STT_OBJECT) || !shndx ||
-	    shndx >= l->nr_secs || !name || !*name)
+	    shndx >= l->sym.nr_secs || !name || !*name)
 		return;
-	e = &l->syms[l->nr_syms++];
+	e = &l->sym.syms[l->sym.nr_syms++];
 	e->name = name;
 	e->value = s->st_value;
 	e->size = s->st_size;
@@ -140,40 +145,42 @@ static uint32_t sym_shndx(const GElf_Sym *s, GElf_Word xndx)
 
 int abtf__syms_by_name(struct abtf_linker *l)
 {
+	struct link_symbols *sy = &l->sym;
 	Elf_Data *d, *xd;
-	size_t i, n = l->nr_symvals;
+	size_t i, n = sy->nr_vals;
 
-	if (l->syms_by_name || !l->symtab)
+	if (sy->sorted || !sy->symtab)
 		return 0;
-	d = elf_getdata(l->symtab, NULL);
-	xd = abtf__symtab_shndx(l, elf_ndxscn(l->symtab));
-	l->syms = calloc(n + 1, sizeof(*l->syms));
-	if (!d || !l->syms)
+	d = elf_getdata(sy->symtab, NULL);
+	xd = abtf__symtab_shndx(l, elf_ndxscn(sy->symtab));
+	sy->syms = calloc(n + 1, sizeof(*sy->syms));
+	if (!d || !sy->syms)
 		return d ? -ENOMEM : abtf__link_elf_fail(l, "cannot read .symtab");
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
+		const char *name;
 		GElf_Sym s;
 
 		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
 			return abtf__link_elf_fail(l, "bad symbol");
-		add_lsym(l, &s, i, sym_shndx(&s, xndx),
-			 elf_strptr(l->elf, l->symtab_strs, s.st_name));
+		name = elf_strptr(l->file.elf, sy->symtab_strs, s.st_name);
+		add_lsym(l, &s, i, sym_shndx(&s, xndx), name);
 	}
-	if (l->nr_syms)
-		qsort(l->syms, l->nr_syms, sizeof(*l->syms), lsym_cmp);
-	l->syms_by_name = true;
+	if (sy->nr_syms)
+		qsort(sy->syms, sy->nr_syms, sizeof(*sy->syms), lsym_cmp);
+	sy->sorted = true;
 	return 0;
 }
 
 /* The index of the first defined symbol called @name (or where it would be). */
 size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
 {
-	size_t lo = 0, hi = l->nr_syms;
+	size_t lo = 0, hi = l->sym.nr_syms;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (strcmp(l->syms[mid].name, name) < 0)
+		if (strcmp(l->sym.syms[mid].name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -188,10 +195,11 @@ size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
  */
 const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 {
-	Elf_Data *d = l->symtab ? elf_getdata(l->symtab, NULL) : NULL;
+	const struct link_symbols *sy = &l->sym;
+	Elf_Data *d = sy->symtab ? elf_getdata(sy->symtab, NULL) : NULL;
 	GElf_Sym s;
 
-	if (!d || !idx || idx >= l->nr_symvals || !gelf_getsym(d, idx, &s) ||
+	if (!d || !idx || idx >= sy->nr_vals || !gelf_getsym(d, idx, &s) ||
 	    GELF_ST_BIND(s.st_info) != STB_LOCAL ||
 	    GELF_ST_TYPE(s.st_info) == STT_SECTION)
 		return NULL;
@@ -200,7 +208,8 @@ const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 		    GELF_ST_BIND(s.st_info) != STB_LOCAL)
 			return NULL;
 		if (GELF_ST_TYPE(s.st_info) == STT_FILE)
-			return elf_strptr(l->elf, l->symtab_strs, s.st_name);
+			return elf_strptr(l->file.elf, sy->symtab_strs,
+					  s.st_name);
 	}
 	return NULL;
 }
@@ -213,7 +222,7 @@ static int load_symbols(struct abtf_linker *l)
 	GElf_Shdr shdr;
 	size_t i, n;
 
-	while ((scn = elf_nextscn(l->elf, scn)))
+	while ((scn = elf_nextscn(l->file.elf, scn)))
 		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
 			break;
 	if (!scn)
@@ -223,9 +232,9 @@ static int load_symbols(struct abtf_linker *l)
 		return abtf__link_elf_fail(l, "cannot read .symtab");
 	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
 	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-	l->symvals = calloc(n + 1, sizeof(*l->symvals));
-	l->sym_used = calloc(n + 1, sizeof(*l->sym_used));
-	if (!l->symvals || !l->sym_used)
+	l->sym.vals = calloc(n + 1, sizeof(*l->sym.vals));
+	l->plan.sym_used = calloc(n + 1, sizeof(*l->plan.sym_used));
+	if (!l->sym.vals || !l->plan.sym_used)
 		return -ENOMEM;
 	for (i = 1; i < n; i++) {
 		GElf_Word xndx = 0;
@@ -233,67 +242,144 @@ static int load_symbols(struct abtf_linker *l)
 
 		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
 			return abtf__link_elf_fail(l, "bad symbol");
-		l->symvals[i].value = s.st_value;
-		l->symvals[i].shndx = sym_shndx(&s, xndx);
+		l->sym.vals[i].value = s.st_value;
+		l->sym.vals[i].shndx = sym_shndx(&s, xndx);
 	}
-	l->nr_symvals = n;
-	l->symtab = scn;
-	l->symtab_strs = shdr.sh_link;
+	l->sym.nr_vals = n;
+	l->sym.symtab = scn;
+	l->sym.symtab_strs = shdr.sh_link;
 	return 0;
 }
 
 /* The ELF input: its sections, .debug_btf_addr, relocations, symbols. */
-int abtf__linker_open(struct abtf_linker *l, size_t fsize)
+static int open_elf(struct abtf_linker *l, size_t fsize)
 {
+	struct link_file *f = &l->file;
 	GElf_Shdr shdr;
 	Elf_Data *d;
 	int err;
 
-	if (!gelf_getehdr(l->elf, &l->ehdr))
+	if (!gelf_getehdr(f->elf, &f->ehdr))
 		return abtf__link_elf_fail(l, "bad ELF header");
-	l->addr.slot_size = abtf__addr_slot_size(l->ehdr.e_ident[EI_CLASS]);
-	if (elf_getshdrstrndx(l->elf, &l->shstrndx))
+	f->addr.slot_size = abtf__addr_slot_size(f->ehdr.e_ident[EI_CLASS]);
+	if (elf_getshdrstrndx(f->elf, &f->shstrndx))
 		return abtf__link_elf_fail(l, "bad section header string table");
-	l->swapped = !abtf__host_order(l->ehdr.e_ident[EI_DATA]);
-	l->addr.swapped = l->swapped;
+	f->swapped = !abtf__host_order(f->ehdr.e_ident[EI_DATA]);
+	f->addr.swapped = f->swapped;
 	err = load_sections(l, fsize);
 	if (err)
 		return err;
-	l->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
-	if (!l->btf_shndx)
+	f->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
+	if (!f->btf_shndx)
 		return abtf__link_error(l, -ENOENT, "no .BTF section: its objects "
 				  "were not compiled through cc-btf, or were "
 				  "built with LTO (-flto: no DWARF for cc-btf "
 				  "to encode)");
-	if (!gelf_getshdr(elf_getscn(l->elf, l->btf_shndx), &shdr))
+	if (!gelf_getshdr(elf_getscn(f->elf, f->btf_shndx), &shdr))
 		return abtf__link_elf_fail(l, "bad .BTF section header");
 	if (shdr.sh_type == SHT_NOBITS)
 		return abtf__link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
-	l->btf_off = shdr.sh_offset;
-	l->btf_size = shdr.sh_size;
-	l->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
-	if (l->addr_shndx && l->secs[l->addr_shndx].size) {
-		d = elf_rawdata(elf_getscn(l->elf, l->addr_shndx), NULL);
+	f->btf_off = shdr.sh_offset;
+	f->btf_size = shdr.sh_size;
+	f->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
+	if (f->addr_shndx && l->sym.secs[f->addr_shndx].size) {
+		d = elf_rawdata(elf_getscn(f->elf, f->addr_shndx), NULL);
 		if (!d)
 			return abtf__link_elf_fail(l, "cannot read " ABTF_SEC_ADDR);
-		l->addr.data = d->d_buf;
-		l->addr.size = d->d_size;
+		f->addr.data = d->d_buf;
+		f->addr.size = d->d_size;
 	}
 	err = load_relocs(l);
 	return err ? err : load_symbols(l);
 }
 
+void abtf__link_symbols_free(struct link_symbols *s)
+{
+	free(s->secs);
+	free(s->syms);
+	free(s->vals);
+	memset(s, 0, sizeof(*s));
+}
+
+void abtf__link_file_init(struct link_file *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+int abtf__link_file_open(struct abtf_linker *l)
+{
+	struct link_file *f = &l->file;
+	struct stat st;
+	int err = 0;
+
+	f->fd = open(l->path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0 || fstat(f->fd, &st)) {
+		err = -errno;
+		pr_warn(&l->pr, "%s: cannot open: %s", l->path,
+			ABTF_STRERROR(errno));
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pr_warn(&l->pr, "%s: not a regular file", l->path);
+		return -EINVAL;
+	}
+	elf_version(EV_CURRENT);
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
+		err = open_elf(l, st.st_size);
+	} else {
+		if (f->elf)
+			elf_end(f->elf);
+		f->elf = NULL;
+		f->btf_size = st.st_size;	/* a raw BTF file */
+	}
+	return err;
+}
+
+void abtf__link_file_free(struct link_file *f)
+{
+	abtf__addr_relocs_free(&f->relocs);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	abtf__link_file_init(f);
+}
+
 /* ---- plan ---- */
+
+void abtf__plan_threads(struct abtf_linker *l)
+{
+	long n = l->opts.nr_threads;
+
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	l->plan.nr_threads = n < 1 ? 1 : n;
+}
+
+void abtf__link_plan_free(struct link_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_members && p->members; i++)
+		free(p->members[i].vars);
+	free(p->members);
+	free(p->sym_used);
+	memset(p, 0, sizeof(*p));
+}
 
 static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
 		     size_t size)
 {
-	if (abtf_grow(l->plans, *cap, l->nr_members + 1))
+	struct link_plan *p = &l->plan;
+
+	if (abtf_grow(p->members, *cap, p->nr_members + 1))
 		return -ENOMEM;
-	memset(&l->plans[l->nr_members], 0, sizeof(*l->plans));
-	l->plans[l->nr_members].off = off;
-	l->plans[l->nr_members].size = size;
-	l->nr_members++;
+	memset(&p->members[p->nr_members], 0, sizeof(*p->members));
+	p->members[p->nr_members].off = off;
+	p->members[p->nr_members].size = size;
+	p->nr_members++;
 	return 0;
 }
 
@@ -301,9 +387,9 @@ static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 		   size_t off)
 {
-	if (off > l->btf_size || len > l->btf_size - off)
+	if (off > l->file.btf_size || len > l->file.btf_size - off)
 		return -EIO;
-	return abtf__pread_all(l->fd, buf, len, l->btf_off + off);
+	return abtf__pread_all(l->file.fd, buf, len, l->file.btf_off + off);
 }
 
 struct zread {
@@ -331,12 +417,13 @@ static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
 	int err;
 
 	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
-				 l->nr_members, off, l->path, &l->pr);
-	if (!err && l->swapped)
+				 l->plan.nr_members, off, l->path, &l->pr);
+	if (!err && l->file.swapped)
 		abtf__btf_swap(&head, sizeof(head));
 	if (!err)
-		err = abtf__zmember_head_check(&head, btf_size, l->nr_members,
-					       off, l->path, &l->pr);
+		err = abtf__zmember_head_check(&head, btf_size,
+					       l->plan.nr_members, off, l->path,
+					       &l->pr);
 	return err;
 }
 
@@ -357,22 +444,22 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 		return abtf__link_error(l, err, "cannot read .BTF");
 	*zsize = 0;
 	if (abtf__is_zmember(&hdr, avail)) {
-		l->nr_zmembers++;
-		err = abtf__zmember_size(&hdr, avail, l->swapped,
-					 l->nr_members, off, l->path, &l->pr,
-					 size, btf_size);
+		l->file.nr_zmembers++;
+		err = abtf__zmember_size(&hdr, avail, l->file.swapped,
+					 l->plan.nr_members, off, l->path,
+					 &l->pr, size, btf_size);
 		*zsize = *size;
 		return err ? err : zmember_head(l, off, *size, *btf_size);
 	}
-	if (!l->elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
+	if (!l->file.elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
 	    hdr.magic != bswap_16(BTF_MAGIC))
 		return abtf__link_error(l, -EINVAL,
 				  "neither an ELF file nor raw BTF");
-	if (!l->elf && !off)	/* raw BTF: its first member's order */
-		l->swapped = hdr.magic == bswap_16(BTF_MAGIC);
-	if (l->swapped)
+	if (!l->file.elf && !off)	/* raw BTF: its first member's order */
+		l->file.swapped = hdr.magic == bswap_16(BTF_MAGIC);
+	if (l->file.swapped)
 		abtf__btf_swap(&hdr, sizeof(hdr));
-	err = abtf__member_size(&hdr, avail, l->nr_members, off, l->path,
+	err = abtf__member_size(&hdr, avail, l->plan.nr_members, off, l->path,
 				&l->pr, size);
 	*btf_size = *size;
 	return err;
@@ -385,10 +472,10 @@ int abtf__walk_members(struct abtf_linker *l)
 	uint8_t buf[64];	/* enough to tell padding from garbage */
 	int err;
 
-	if (!l->btf_size)
+	if (!l->file.btf_size)
 		return abtf__link_error(l, -EINVAL, ".BTF is empty");
-	while (off < l->btf_size) {
-		size_t avail = l->btf_size - off;
+	while (off < l->file.btf_size) {
+		size_t avail = l->file.btf_size - off;
 
 		err = member_size(l, off, avail, &size, &zsize, &btf_size);
 		if (err)
@@ -396,14 +483,15 @@ int abtf__walk_members(struct abtf_linker *l)
 		err = push_plan(l, &cap, off, btf_size);
 		if (err)
 			return err;
-		l->plans[l->nr_members - 1].zsize = zsize;
+		l->plan.members[l->plan.nr_members - 1].zsize = zsize;
 		off += size;
-		avail = l->btf_size - off;
+		avail = l->file.btf_size - off;
 		if (avail > sizeof(buf))
 			avail = sizeof(buf);
 		err = abtf__read_btf(l, buf, avail, off);
 		if (!err)
-			err = abtf__member_padding(buf, avail, l->nr_members - 1,
+			err = abtf__member_padding(buf, avail,
+						   l->plan.nr_members - 1,
 						   off, l->path, &l->pr, &pad);
 		if (err)
 			return err;
@@ -415,7 +503,7 @@ int abtf__walk_members(struct abtf_linker *l)
 /* Leaves: consecutive members of about ABTF_LEAF_BYTES (opts.leaf_bytes). */
 struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 {
-	struct node *leaves = calloc(l->nr_members + 1, sizeof(*leaves));
+	struct node *leaves = calloc(l->plan.nr_members + 1, sizeof(*leaves));
 	struct node *shrunk;
 	size_t i, bytes = 0;
 	size_t max = l->opts.leaf_bytes ? l->opts.leaf_bytes : ABTF_LEAF_BYTES;
@@ -423,12 +511,12 @@ struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
 	if (!leaves)
 		return NULL;
 	*nr = 0;
-	for (i = 0; i < l->nr_members; i++) {
+	for (i = 0; i < l->plan.nr_members; i++) {
 		if (!bytes)
 			leaves[(*nr)++].first = i;
 		leaves[*nr - 1].nr++;
 		leaves[*nr - 1].leaf = true;
-		bytes += l->plans[i].size;
+		bytes += l->plan.members[i].size;
 		if (bytes >= max)
 			bytes = 0;
 	}
@@ -483,7 +571,7 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 	struct job job = { .l = l, .nodes = nodes, .nr = nr, .fn = fn,
 			   .ctx = ctx };
 	pthread_t tids[64];
-	size_t i, nt = l->nr_threads;
+	size_t i, nt = l->plan.nr_threads;
 
 	atomic_init(&job.next, 0);
 	if (nt > nr)
@@ -519,11 +607,11 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
  */
 static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
 {
-	struct mplan *mp = &l->plans[i];
+	struct mplan *mp = &l->plan.members[i];
 
-	if (!l->swapped)
+	if (!l->file.swapped)
 		return;
-	if (l->addr.size)
+	if (l->file.addr.size)
 		mp->stored_hash = abtf__hash32(p, mp->size);
 	abtf__btf_swap(p, mp->size);
 }
@@ -531,15 +619,15 @@ static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
 uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 			   const void *p)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 
-	return l->swapped ? mp->stored_hash : abtf__hash32(p, mp->size);
+	return l->file.swapped ? mp->stored_hash : abtf__hash32(p, mp->size);
 }
 
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		      const struct abtf_printer *pr)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	uint8_t *z;
 	int err;
 
@@ -571,7 +659,7 @@ static int check_slot_count(const struct abtf_linker *l, size_t i,
 			    const struct abtf_member *m,
 			    const struct abtf_printer *pr)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	uint32_t off = 0, n = 0;
 	struct btf_type t;
 
@@ -593,7 +681,7 @@ static int check_slot_count(const struct abtf_linker *l, size_t i,
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		       const struct abtf_printer *pr, struct abtf_member *m)
 {
-	const struct mplan *mp = &l->plans[i];
+	const struct mplan *mp = &l->plan.members[i];
 	int err;
 
 	if (mp->nr_types) {	/* validated before */
@@ -620,14 +708,14 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 static size_t *leaf_layout(const struct abtf_linker *l, const struct node *n,
 			   bool plain, size_t *span)
 {
-	const struct mplan *first = &l->plans[n->first];
+	const struct mplan *first = &l->plan.members[n->first];
 	size_t *at = malloc(n->nr * sizeof(*at)), i;
 
 	if (!at)
 		return NULL;
 	*span = 0;
 	for (i = 0; i < n->nr; i++) {
-		const struct mplan *mp = &l->plans[n->first + i];
+		const struct mplan *mp = &l->plan.members[n->first + i];
 		size_t sz = (mp->size + 3) & ~(size_t)3;
 
 		if (plain) {
@@ -653,7 +741,8 @@ static int read_leaf_bytes(struct abtf_linker *l, struct node *n, bool plain,
 	int err = 0;
 
 	if (plain) {
-		err = abtf__read_btf(l, buf, span, l->plans[n->first].off);
+		err = abtf__read_btf(l, buf, span,
+				     l->plan.members[n->first].off);
 		for (i = 0; !err && i < n->nr; i++)
 			member_to_host(l, n->first + i, buf + at[i]);
 		return err;
@@ -672,7 +761,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 	size_t i, span, *at;
 
 	for (i = 0; i < n->nr; i++)
-		plain &= !l->plans[n->first + i].zsize;
+		plain &= !l->plan.members[n->first + i].zsize;
 	at = leaf_layout(l, n, plain, &span);
 	buf = at ? malloc(span ? span : 1) : NULL;
 	n->err = buf ? read_leaf_bytes(l, n, plain, at, span, buf) : -ENOMEM;
@@ -683,7 +772,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 		n->err = abtf__check_member(l, n->first + i, buf + at[i],
 					    &n->pr, &ms[i]);
 		if (!n->err)
-			l->plans[n->first + i].nr_types = ms[i].nr_types;
+			l->plan.members[n->first + i].nr_types = ms[i].nr_types;
 	}
 	free(at);
 	if (n->err) {
@@ -711,7 +800,7 @@ void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			 struct input *in)
 {
 	memset(in, 0, sizeof(*in));
-	in->kind = !l->elf ? IN_RAW : mp->has_group ? IN_SLOTS : IN_NAMES;
+	in->kind = !l->file.elf ? IN_RAW : mp->has_group ? IN_SLOTS : IN_NAMES;
 	in->types = types;
 	in->type_len = m->type_len;
 	in->strs = m->strs;

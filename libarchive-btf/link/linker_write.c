@@ -98,11 +98,11 @@ static int write_rel(struct abtf_linker *l, const char *dst,
 		{ .name = ABTF_SEC_BTF_BASE, .type = SHT_PROGBITS, .align = 4,
 		  .data = f->base_raw, .size = f->base_size },
 	};
-	size_t n = l->addr_shndx ? 2 : 1;
+	size_t n = l->file.addr_shndx ? 2 : 1;
 
 	if (f->base_raw)
 		secs[n++] = secs[2];
-	return abtf__elf_set_sections(l->elf, l->path, dst, secs, n, &l->pr);
+	return abtf__elf_set_sections(l->file.elf, l->path, dst, secs, n, &l->pr);
 }
 
 static int copy_file(int from, int to)
@@ -181,7 +181,7 @@ static int write_exec(struct abtf_linker *l, const char *dst, const void *raw,
 	fd = abtf__tmpfile_for(dst, &tmp);
 	if (fd < 0)
 		return fd;
-	err = copy_file(l->fd, fd);
+	err = copy_file(l->file.fd, fd);
 	if (err)
 		goto out_abort;
 	elf = elf_begin(fd, ELF_C_RDWR, NULL);
@@ -190,13 +190,13 @@ static int write_exec(struct abtf_linker *l, const char *dst, const void *raw,
 		goto out_abort;
 	}
 	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
-	err = set_section(elf, l->btf_shndx, raw, size);
+	err = set_section(elf, l->file.btf_shndx, raw, size);
 	said = err == -EFBIG;
 	if (err == -EFBIG)
 		pr_warn(&l->pr, "%s: the final BTF (%u bytes) is larger than "
 			"the .BTF section; write it with -o", l->path, size);
-	if (!err && l->addr_shndx)
-		err = set_section(elf, l->addr_shndx, "", 0);
+	if (!err && l->file.addr_shndx)
+		err = set_section(elf, l->file.addr_shndx, "", 0);
 	if (!err) {
 		err = update_elf(l, elf, dst);
 		said = err;
@@ -228,16 +228,17 @@ ABTF_API int abtf_linker__write_elf(struct abtf_linker *l, const char *dst)
 
 	if (!l->btf)
 		return -EINVAL;
-	if (!l->elf)
+	if (!l->file.elf)
 		return abtf__link_error(l, -EINVAL, "not an ELF file; write it with -o");
 	if (!dst && l->final_input)
 		return 0;	/* already final: leave the file alone */
-	if (l->ehdr.e_type != ET_REL && (l->feats & ABTF_FEAT_DISTILLED_BASE))
+	if (l->file.ehdr.e_type != ET_REL &&
+	    (l->feats & ABTF_FEAT_DISTILLED_BASE))
 		return abtf__link_error(l, -EINVAL, "distilled_base is for "
 					"modules: a linked image has no room "
 					"for .BTF.base");
 	err = final_out(l, &f);
-	if (!err && l->ehdr.e_type == ET_REL)
+	if (!err && l->file.ehdr.e_type == ET_REL)
 		err = write_rel(l, dst ? dst : l->path, &f);
 	else if (!err)
 		err = write_exec(l, dst ? dst : l->path, f.raw, f.size);
@@ -315,14 +316,14 @@ static int write_btf_object(struct abtf_linker *l, int fd, const char *dst,
 	int err = -EINVAL;
 
 	elf = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!elf || !gelf_newehdr(elf, l->ehdr.e_ident[EI_CLASS]) ||
+	if (!elf || !gelf_newehdr(elf, l->file.ehdr.e_ident[EI_CLASS]) ||
 	    !gelf_getehdr(elf, &ehdr))
 		goto out;
-	memcpy(ehdr.e_ident, l->ehdr.e_ident, EI_NIDENT);
+	memcpy(ehdr.e_ident, l->file.ehdr.e_ident, EI_NIDENT);
 	ehdr.e_type = ET_REL;
-	ehdr.e_machine = l->ehdr.e_machine;
+	ehdr.e_machine = l->file.ehdr.e_machine;
 	ehdr.e_version = EV_CURRENT;
-	ehdr.e_flags = l->ehdr.e_flags;
+	ehdr.e_flags = l->file.ehdr.e_flags;
 	ehdr.e_shstrndx = OBJ_SEC_SHSTRTAB;
 	if (!gelf_update_ehdr(elf, &ehdr) || object_sections(elf, f))
 		goto out;
@@ -345,7 +346,7 @@ ABTF_API int abtf_linker__write_object(struct abtf_linker *l, const char *dst)
 
 	if (!l->btf)
 		return -EINVAL;
-	if (!l->elf)
+	if (!l->file.elf)
 		return abtf__link_error(l, -EINVAL,
 				  "a raw BTF input does not say the target: "
 				  "no object can be made for it");

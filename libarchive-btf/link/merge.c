@@ -54,49 +54,54 @@ static int fn_seen_add(struct node *n, uint32_t name_off)
 	return 0;
 }
 
-static int add_var(struct node *n, const struct place *pl, uint32_t id)
+static int add_var(struct node_vars *v, const struct place *pl, uint32_t id)
 {
-	if (abtf_grow(n->vars, n->cap_vars, n->nr_vars + 1) ||
-	    abtf_grow(n->var_ids, n->cap_var_ids, n->nr_vars + 1))
+	if (abtf_grow(v->places, v->cap, v->nr + 1) ||
+	    abtf_grow(v->ids, v->cap_ids, v->nr + 1))
 		return -ENOMEM;
-	n->vars[n->nr_vars] = *pl;
+	v->places[v->nr] = *pl;
 	if (pl->dsec_name) {
 		/* the input's strings are gone by the time the node is done */
-		n->vars[n->nr_vars].dsec_name = strdup(pl->dsec_name);
-		if (!n->vars[n->nr_vars].dsec_name)
+		v->places[v->nr].dsec_name = strdup(pl->dsec_name);
+		if (!v->places[v->nr].dsec_name)
 			return -ENOMEM;
 	}
-	n->var_ids[n->nr_vars] = id;
-	n->nr_vars++;
+	v->ids[v->nr] = id;
+	v->nr++;
 	return 0;
+}
+
+/* VARs stay in order from here on: their IDs are no longer needed. */
+static void node_vars_drop_ids(struct node_vars *v)
+{
+	free(v->ids);
+	v->ids = NULL;
+	v->cap_ids = 0;
+}
+
+static void node_vars_free(struct node_vars *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		free((char *)v->places[i].dsec_name);	/* add_var()'s copies */
+	free(v->places);
+	free(v->ids);
+	memset(v, 0, sizeof(*v));
 }
 
 void abtf__node_free(struct node *n)
 {
-	size_t i;
-
 	abtf__strtab_free(&n->strs);
 	free(n->types);
 	abtf__hmap_free(&n->fn_seen);
-	free(n->fsigs);
-	abtf__strtab_free(&n->fstrs);
-	for (i = 0; i < n->nr_vars; i++)
-		free((char *)n->vars[i].dsec_name);	/* add_var()'s copies */
-	free(n->vars);
-	free(n->var_ids);
+	abtf__func_sigs_free(&n->fsigs);
+	node_vars_free(&n->vars);
 	free(n->raw);
-	free(n->smap);
-	free(n->smap_used);
-	abtf__exact_free(n);
+	abtf__smap_free(&n->smap);
+	abtf__exact_free(&n->ex);
 	memset(&n->strs, 0, sizeof(n->strs));
-	n->smap = n->smap_used = NULL;
-	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
 	n->types = NULL;
-	n->fsigs = NULL;
-	memset(&n->fstrs, 0, sizeof(n->fstrs));
-	n->vars = NULL;
-	n->nr_vars = n->cap_vars = n->cap_var_ids = 0;
-	n->var_ids = NULL;
 	n->raw = NULL;
 }
 
@@ -109,8 +114,8 @@ void abtf__node_free(struct node *n)
 bool abtf__in_percpu_section(const struct abtf_linker *l,
 			     const struct place *pl)
 {
-	const char *name = l->elf ? (pl->key < l->nr_secs ?
-				     l->secs[pl->key].name : NULL) :
+	const char *name = l->file.elf ? (pl->key < l->sym.nr_secs ?
+				     l->sym.secs[pl->key].name : NULL) :
 				    pl->dsec_name;
 
 	return name && !strcmp(name, ABTF_PERCPU_SEC);
@@ -178,7 +183,7 @@ static void raw_place(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 	const struct btf_type *d;
 
 	memset(pl, 0, sizeof(*pl));
-	if (l->nr_members != 1 || !sc->dsec_of[id])
+	if (l->plan.nr_members != 1 || !sc->dsec_of[id])
 		return;	/* offsets of several members cannot be placed */
 	d = (void *)(sc->in->types + sc->dsec_of[id] - 1);
 	pl->present = true;
@@ -248,7 +253,7 @@ static int var_name_check(struct abtf_linker *l, struct node *n,
 		return 0;
 	pr_warn(&n->pr, "%s: .BTF member %zu: variable '%s': not a valid BTF "
 		"name (the kernel rejects it); --btf_features=encode_force "
-		"leaves it out", l->path, (size_t)(sc->in->plan - l->plans),
+		"leaves it out", l->path, abtf__member_idx(l, sc->in->plan),
 		abtf__safe_name(name, safe, sizeof(safe)));
 	return -EILSEQ;
 }
@@ -277,8 +282,9 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 		if (ret <= 0)
 			return ret;
 		if (sc->in->kind != IN_CHILD &&
-		    (abtf__func_dropped(l, name) ||
-		     abtf__func_skipped(l, sc->in->plan - l->plans,
+		    (abtf__func_dropped(&l->fn_rules, name) ||
+		     abtf__func_skipped(&l->fn_rules,
+					abtf__member_idx(l, sc->in->plan),
 					sc->next_func - 1)))
 			return 0;	/* optimized/consistent_func: funcs.c */
 		soff = abtf__strtab_add(&n->strs, name);
@@ -317,31 +323,6 @@ static int remap_id(uint32_t *id, void *ctx)
 	}
 	*id = r->sc->map[*id];
 	return 0;
-}
-
-/* Room in the string map for @in's offsets, all unset. */
-static int smap_reserve(struct node *n, const struct input *in)
-{
-	uint32_t *p;
-
-	if (in->str_len <= n->smap_cap)
-		return 0;
-	p = calloc(in->str_len, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	free(n->smap);
-	n->smap = p;
-	n->smap_cap = in->str_len;
-	return 0;
-}
-
-static void smap_clear(struct node *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->nr_smap_used; i++)
-		n->smap[n->smap_used[i]] = 0;
-	n->nr_smap_used = 0;
 }
 
 static int remap_str(uint32_t *off, void *ctx)
@@ -536,7 +517,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 		if (kind == BTF_KIND_VAR) {
 			if (in->kind == IN_SLOTS || in->kind == IN_RAW)
 				sc->places[id].size = sc->var_size[id];
-			err = add_var(n, &sc->places[id], sc->map[id]);
+			err = add_var(&n->vars, &sc->places[id], sc->map[id]);
 			if (err)
 				return err;
 		} else if (kind == BTF_KIND_FUNC) {
@@ -562,12 +543,12 @@ int abtf__node_merge(struct abtf_linker *l, struct node *n,
 	}
 	sc.map = malloc(cnt * sizeof(*sc.map));
 	sc.toff = malloc(cnt * sizeof(*sc.toff));
-	if (sc.map && sc.toff && !smap_reserve(n, in) &&
+	if (sc.map && sc.toff && !abtf__smap_reserve(&n->smap, in->str_len) &&
 	    !alloc_var_scratch(&sc, index_types(&sc)))
 		err = merge_input(l, n, &sc);
 	if (!err)
 		err = abtf__exact_index(n);
-	smap_clear(n);
+	abtf__smap_clear(&n->smap);
 	free(sc.map);
 	free(sc.places);
 	free(sc.dsec_of);
@@ -622,11 +603,8 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	/* the merge state is no longer needed: free it before dedup's peak */
 	abtf__strtab_free(&n->strs);
 	memset(&n->strs, 0, sizeof(n->strs));
-	free(n->smap);
-	free(n->smap_used);
-	n->smap = n->smap_used = NULL;
-	n->smap_cap = n->cap_smap_used = n->nr_smap_used = 0;
-	abtf__exact_free(n);
+	abtf__smap_free(&n->smap);
+	abtf__exact_free(&n->ex);
 	return raw;
 }
 
@@ -758,8 +736,7 @@ int abtf__node_finish(struct abtf_linker *l, struct node *n)
 		btf__free(btf);
 	}
 	n->raw = out;
-	free(n->var_ids);	/* VARs stay in order: their IDs are not needed */
-	n->var_ids = NULL;
+	node_vars_drop_ids(&n->vars);
 	return n->raw ? 0 : -ENOMEM;
 }
 
@@ -791,12 +768,13 @@ static struct final_dsec *final_dsec_get(struct abtf_linker *l,
 					 struct final_dsecs *fd,
 					 const struct place *pl)
 {
-	const char *name = l->elf ? l->secs[pl->key].name : pl->dsec_name;
+	const char *name = l->file.elf ? l->sym.secs[pl->key].name :
+					 pl->dsec_name;
 	struct final_dsec *s;
 	size_t i;
 
 	for (i = 0; i < fd->nr; i++)
-		if (l->elf ? fd->secs[i].key == pl->key :
+		if (l->file.elf ? fd->secs[i].key == pl->key :
 			     !strcmp(fd->secs[i].name, name))
 			return &fd->secs[i];
 	if (abtf_grow(fd->secs, fd->cap, fd->nr + 1))
@@ -805,7 +783,7 @@ static struct final_dsec *final_dsec_get(struct abtf_linker *l,
 	memset(s, 0, sizeof(*s));
 	s->name = name ? name : "";
 	s->key = pl->key;
-	s->size = l->elf ? l->secs[pl->key].size : pl->dsec_size;
+	s->size = l->file.elf ? l->sym.secs[pl->key].size : pl->dsec_size;
 	return s;
 }
 
@@ -905,10 +883,11 @@ static int append_datasecs(struct abtf_linker *l, struct node *n)
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < n->nr_vars && !err; i++) {
-		struct final_dsec *s = final_dsec_get(l, &fd, &n->vars[i]);
+	for (i = 0; i < n->vars.nr && !err; i++) {
+		const struct place *pl = &n->vars.places[i];
+		struct final_dsec *s = final_dsec_get(l, &fd, pl);
 
-		err = s ? final_dsec_add(s, n->var_ids[i], &n->vars[i]) : -ENOMEM;
+		err = s ? final_dsec_add(s, n->vars.ids[i], pl) : -ENOMEM;
 	}
 	secs = fd.secs;
 	if (fd.nr)
@@ -957,7 +936,7 @@ static int append_decl_tag(struct node *n, const char *value, uint32_t id)
 }
 
 /* decl_tag_kfuncs: tag the FUNC of every kfunc, in type ID order. */
-static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
+static int append_kfunc_tags(const struct kfunc_list *kl, struct node *n)
 {
 	size_t off = 0, end = n->types_len;
 	uint32_t id = n->first_id;
@@ -971,7 +950,7 @@ static int append_kfunc_tags(struct abtf_linker *l, struct node *n)
 
 		off += abtf__record_size(t);
 		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC ||
-		    !(k = abtf__find_kfunc(l, n->strs.data + t->name_off))) {
+		    !(k = abtf__find_kfunc(kl, n->strs.data + t->name_off))) {
 			id++;
 			continue;
 		}
@@ -990,14 +969,13 @@ struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
 	size_t size;
 	int err;
 
-	err = l->nr_kfuncs ? append_kfunc_tags(l, n) : 0;
+	err = l->kfuncs.nr ? append_kfunc_tags(&l->kfuncs, n) : 0;
 	if (!err)
 		err = append_datasecs(l, n);
 	if (err) {
 		errno = -err;
 		return NULL;
 	}
-	l->st.types_merged = n->next_id - n->first_id;
 	raw = raw_btf(n, base_str_len(l->base), &size);
 	if (!raw) {
 		errno = ENOMEM;
