@@ -460,7 +460,7 @@ static int check_header(struct check *c, const struct btf_header *hdr,
 	return 0;
 }
 
-int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
+int archive__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 		      const char *path, const struct abtf_printer *pr,
 		      size_t *size)
 {
@@ -509,7 +509,7 @@ static void describe(const uint8_t *p, const struct btf_header *hdr,
 	m->nr_types = nr_types;
 }
 
-void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
+void archive__member_describe(const void *data, size_t base, uint32_t nr_types,
 			   struct abtf_member *m)
 {
 	struct btf_header hdr;
@@ -519,7 +519,7 @@ void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
 		 (size_t)hdr.hdr_len + hdr.str_off + hdr.str_len, nr_types, m);
 }
 
-int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
+int archive__member_check(const void *data, size_t size, size_t idx, size_t base,
 		       bool inflated, const char *path,
 		       const struct abtf_printer *pr, struct abtf_member *m)
 {
@@ -553,7 +553,7 @@ int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
 	return 0;
 }
 
-int abtf__member_padding(const uint8_t *p, size_t avail, size_t idx,
+int archive__member_padding(const uint8_t *p, size_t avail, size_t idx,
 			 size_t base, const char *path,
 			 const struct abtf_printer *pr, size_t *pad)
 {

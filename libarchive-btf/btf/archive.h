@@ -30,7 +30,7 @@ struct abtf_member {
  * @avail bytes left in it) and give the member's size. Errors name @path,
  * the member index @idx and the byte offset.
  */
-int abtf__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
+int archive__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 		      const char *path, const struct abtf_printer *pr,
 		      size_t *size);
 /*
@@ -47,14 +47,14 @@ int abtf__zmember_head_check(const void *hdr, size_t raw_size, size_t idx,
  * @inflated: @data is a compressed member's BTF, inflated; errors give
  * offsets in it, after the compressed member's own offset @base.
  */
-int abtf__member_check(const void *data, size_t size, size_t idx, size_t base,
+int archive__member_check(const void *data, size_t size, size_t idx, size_t base,
 		       bool inflated, const char *path,
 		       const struct abtf_printer *pr, struct abtf_member *m);
-/* Describe a member abtf__member_check() accepted before. */
-void abtf__member_describe(const void *data, size_t base, uint32_t nr_types,
+/* Describe a member archive__member_check() accepted before. */
+void archive__member_describe(const void *data, size_t base, uint32_t nr_types,
 			   struct abtf_member *m);
 /* Count the zero padding (at most ABTF_MAX_PAD) after member @idx. */
-int abtf__member_padding(const uint8_t *p, size_t avail, size_t idx,
+int archive__member_padding(const uint8_t *p, size_t avail, size_t idx,
 			 size_t base, const char *path,
 			 const struct abtf_printer *pr, size_t *pad);
 

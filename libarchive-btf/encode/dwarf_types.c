@@ -27,7 +27,7 @@
  *  - clang's btf_type_tags of a pointer's pointee: PTR -> TYPE_TAG(last)
  *    -> ... -> TYPE_TAG(first) -> pointee, as pahole; btf_decl_tags of
  *    structs, unions, members and typedefs are DECL_TAGs added after
- *    every other node (ir__add_decl_tags()).
+ *    every other node (dwarf_types__add_decl_tags()).
  *
  * What BTF cannot express is an error (-EOPNOTSUPP) naming the DIE, never a
  * silent approximation: complex and other non-integer, non-float base types
@@ -84,7 +84,7 @@ static const char *tag_name(int tag)
 	}
 }
 
-int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
+int dwarf_types__die_error(struct ir *ir, const struct dw_die *die, int err,
 		  const char *what)
 {
 	const char *tname = tag_name(die->tag);
@@ -112,7 +112,7 @@ static int read_error(struct ir *ir, const struct dw_die *die, int err,
 	if (err == -ENOMEM)
 		return err;
 	snprintf(buf, sizeof(buf), "%s: %s", what, why ? why : "bad DWARF");
-	return ir__die_error(ir, die, err, buf);
+	return dwarf_types__die_error(ir, die, err, buf);
 }
 
 /* ---- attributes ---- */
@@ -134,7 +134,7 @@ static int die_size(struct ir *ir, const struct dw_die *die, uint32_t *size)
 		return 0;
 	}
 	if (die->byte_size > UINT32_MAX)
-		return ir__die_error(ir, die, -E2BIG, "size does not fit BTF");
+		return dwarf_types__die_error(ir, die, -E2BIG, "size does not fit BTF");
 	*size = die->byte_size;
 	return 0;
 }
@@ -180,7 +180,7 @@ static int scratch_store(struct ir *ir, const struct dw_die *die, uint32_t id,
 	int err = 0;
 
 	if (nr > 0xffff)
-		err = ir__die_error(ir, die, -E2BIG, what);
+		err = dwarf_types__die_error(ir, die, -E2BIG, what);
 	else if (nr)
 		err = ir__set_items(ir, id, ir->scratch + base, nr);
 	ir->nr_scratch = base;
@@ -232,7 +232,7 @@ static int annotation(struct ir *ir, const struct dw_die *a, const char *kind,
 	if (err)
 		return read_error(ir, a, err, "bad DW_AT_const_value", why);
 	if (!*value)
-		return ir__die_error(ir, a, -EINVAL,
+		return dwarf_types__die_error(ir, a, -EINVAL,
 				     "bad DWARF: a tag annotation without a "
 				     "string value");
 	return 0;
@@ -273,7 +273,7 @@ static int own_decl_tags(struct ir *ir, const struct dw_die *die,
 	return res < 0 ? res : 0;
 }
 
-int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
+int dwarf_types__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
 		  int comp)
 {
 	const char *why = NULL;
@@ -291,7 +291,7 @@ int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
 	return own_decl_tags(ir, &o, target, comp);
 }
 
-int ir__add_decl_tags(struct ir *ir)
+int dwarf_types__add_decl_tags(struct ir *ir)
 {
 	size_t i;
 
@@ -350,7 +350,7 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 	if (err)
 		return err;
 	if (!(die->have & DW_HAVE_ENCODING))
-		return ir__die_error(ir, die, -EINVAL, "base type without encoding");
+		return dwarf_types__die_error(ir, die, -EINVAL, "base type without encoding");
 	switch (die->encoding) {
 	case DW_ATE_boolean:
 		n->flag = BTF_INT_BOOL;
@@ -368,7 +368,7 @@ static int conv_base(struct ir *ir, const struct dw_die *die, struct ir_node *n)
 		n->kind = BTF_KIND_FLOAT;
 		return 0;
 	default:
-		return ir__die_error(ir, die, -EOPNOTSUPP,
+		return dwarf_types__die_error(ir, die, -EOPNOTSUPP,
 				 "BTF cannot express this base type encoding "
 				 "(complex, decimal or fixed point)");
 	}
@@ -422,7 +422,7 @@ static int member_byte_offset(struct ir *ir, const struct dw_die *die,
 	if (dw_value__udata(&die->member_loc, off) == 0 ||
 	    plus_uconst(&die->member_loc, off))
 		return 0;
-	return ir__die_error(ir, die, -EOPNOTSUPP,
+	return dwarf_types__die_error(ir, die, -EOPNOTSUPP,
 			 "member location is not a constant offset");
 }
 
@@ -463,7 +463,7 @@ static int member_bits(struct ir *ir, const struct dw_die *die,
 		int64_t sz = type_byte_size(ir, die);
 
 		if (sz <= 0)
-			return ir__die_error(ir, die, -EINVAL,
+			return dwarf_types__die_error(ir, die, -EINVAL,
 					 "bitfield without a storage size");
 		storage = sz;
 	}
@@ -480,7 +480,7 @@ static int conv_member(struct ir *ir, const struct dw_die *m, struct ir_item *it
 
 	it->name = type_name(m);
 	if (m->have & DW_HAVE_TYPE)
-		tid = ir__type_of_off(ir, m, m->type);
+		tid = dwarf_types__type_of_off(ir, m, m->type);
 	if (tid < 0)
 		return tid;
 	it->type = tid;
@@ -537,9 +537,9 @@ static int enumerator_value(struct ir *ir, const struct dw_die *die,
 	const struct dw_value *v = &die->const_value;
 
 	if (!(die->have & DW_HAVE_CONST_VALUE))
-		return ir__die_error(ir, die, -EINVAL, "enumerator without value");
+		return dwarf_types__die_error(ir, die, -EINVAL, "enumerator without value");
 	if (v->cls != DW_CLASS_UDATA && v->cls != DW_CLASS_SDATA)
-		return ir__die_error(ir, die, -EINVAL, "bad enumerator value");
+		return dwarf_types__die_error(ir, die, -EINVAL, "bad enumerator value");
 	*val = v->u;
 	*neg = v->cls == DW_CLASS_SDATA && (int64_t)v->u < 0;
 	return 0;
@@ -625,13 +625,13 @@ static int conv_array(struct ir *ir, struct dw_die *die, uint32_t id)
 			continue;
 		nelems *= subrange_nelems(&child);
 		if (nelems > UINT32_MAX)
-			return ir__die_error(ir, die, -E2BIG,
+			return dwarf_types__die_error(ir, die, -E2BIG,
 					 "array too large for BTF");
 		nr++;
 	}
 	if (res < 0)
 		return res;
-	elem = ir__type_of_attr(ir, die);
+	elem = dwarf_types__type_of_attr(ir, die);
 	if (elem < 0)
 		return elem;
 	idx = index_type(ir);
@@ -659,11 +659,11 @@ static int param(struct ir *ir, struct dw_die *die, const char **name)
 	*name = type_name(die);
 	if (!(die->have & DW_HAVE_TYPE))
 		return 0;
-	return ir__type_of_off(ir, die, die->type);
+	return dwarf_types__type_of_off(ir, die, die->type);
 }
 
 /* FUNC_PROTO of a DW_TAG_subprogram or DW_TAG_subroutine_type. */
-int ir__func_proto(struct ir *ir, struct dw_die *die)
+int dwarf_types__func_proto(struct ir *ir, struct dw_die *die)
 {
 	struct ir_node n = { .kind = BTF_KIND_FUNC_PROTO };
 	size_t base = ir->nr_scratch;
@@ -677,7 +677,7 @@ int ir__func_proto(struct ir *ir, struct dw_die *die)
 	if (die->tag == DW_TAG_subroutine_type &&
 	    ir__map_put(&ir->map, die->off, id))
 		return -ENOMEM;
-	tid = ir__type_of_attr(ir, die);
+	tid = dwarf_types__type_of_attr(ir, die);
 	if (tid < 0)
 		return tid;
 	ir->nodes[id - 1].ref = tid;
@@ -748,7 +748,7 @@ static int qualifier_run(struct ir *ir, const struct dw_die *die, int *quals,
 	*base = *die;
 	while (is_qualifier(base->tag)) {
 		if (++n > 64)	/* GCC emits at most four */
-			return ir__die_error(ir, die, -EINVAL,
+			return dwarf_types__die_error(ir, die, -EINVAL,
 					 "bad DWARF: a loop of qualifiers");
 		*quals |= qual_bit(base->tag);
 		if (!(base->have & DW_HAVE_TYPE)) {
@@ -782,7 +782,7 @@ static int conv_qualifiers(struct ir *ir, const struct dw_die *die,
 	if (err)
 		return err;
 	if (cur.tag) {
-		base = ir__type_of_die(ir, &cur);
+		base = dwarf_types__type_of_die(ir, &cur);
 		if (base < 0)
 			return base;
 	}
@@ -881,7 +881,7 @@ static int conv_node(struct ir *ir, const struct dw_die *die,
 		n->kind = BTF_KIND_CONST;	/* refined by conv_qualifiers */
 		return 0;
 	default:
-		return ir__die_error(ir, die, -EOPNOTSUPP,
+		return dwarf_types__die_error(ir, die, -EOPNOTSUPP,
 				 "BTF cannot express this DWARF type");
 	}
 }
@@ -903,7 +903,7 @@ static int conv_refs(struct ir *ir, struct dw_die *die, uint32_t id)
 		return conv_array(ir, die, id);
 	case DW_TAG_pointer_type:
 	case DW_TAG_typedef:
-		ref = ir__type_of_attr(ir, die);
+		ref = dwarf_types__type_of_attr(ir, die);
 		if (ref >= 0 && die->children &&
 		    die->tag == DW_TAG_pointer_type &&
 		    dw_unit__annotations(die->cu))
@@ -924,7 +924,7 @@ static int conv_refs(struct ir *ir, struct dw_die *die, uint32_t id)
 	}
 }
 
-bool ir__is_type_tag(int tag)
+bool dwarf_types__is_type_tag(int tag)
 {
 	switch (tag) {
 	case DW_TAG_base_type:
@@ -948,7 +948,7 @@ bool ir__is_type_tag(int tag)
 /* A run of _Atomic only: BTF has no such qualifier, it is transparent. */
 static int atomic_type(struct ir *ir, struct dw_die *die)
 {
-	int id = ir__type_of_attr(ir, die);
+	int id = dwarf_types__type_of_attr(ir, die);
 
 	if (id > 0 && ir__map_put(&ir->map, die->off, id))
 		return -ENOMEM;
@@ -1020,7 +1020,7 @@ static int type_of_die(struct ir *ir, struct dw_die *die)
 	if (err)
 		return err;
 	if (die->tag == DW_TAG_subroutine_type)
-		return ir__func_proto(ir, die);
+		return dwarf_types__func_proto(ir, die);
 	id = ir__add_node(ir, &n);
 	if (id < 0)
 		return id;
@@ -1038,12 +1038,12 @@ static int type_of_die(struct ir *ir, struct dw_die *die)
  * their references converted once the outermost call is back at depth 0,
  * so the stack used is bounded whatever the length of a type chain.
  */
-int ir__type_of_die(struct ir *ir, struct dw_die *die)
+int dwarf_types__type_of_die(struct ir *ir, struct dw_die *die)
 {
 	int id, err;
 
 	if (ir->depth >= IR_MAX_DEPTH)
-		return ir__die_error(ir, die, -E2BIG,
+		return dwarf_types__die_error(ir, die, -E2BIG,
 				     "types nested too deeply for BTF "
 				     "(function types of function types?)");
 	ir->depth++;
@@ -1059,7 +1059,7 @@ int ir__type_of_die(struct ir *ir, struct dw_die *die)
 	return err ? err : id;
 }
 
-int ir__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off)
+int dwarf_types__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off)
 {
 	const char *why = NULL;
 	struct dw_die die;
@@ -1072,10 +1072,10 @@ int ir__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off)
 	if (err)
 		return read_error(ir, from, err, "bad DW_AT_type reference",
 				  why);
-	return ir__type_of_die(ir, &die);
+	return dwarf_types__type_of_die(ir, &die);
 }
 
-int ir__type_of_attr(struct ir *ir, struct dw_die *die)
+int dwarf_types__type_of_attr(struct ir *ir, struct dw_die *die)
 {
 	const char *why = NULL;
 	int err;
@@ -1088,5 +1088,5 @@ int ir__type_of_attr(struct ir *ir, struct dw_die *die)
 	}
 	if (!(die->have & DW_HAVE_TYPE))
 		return 0;
-	return ir__type_of_off(ir, die, die->type);
+	return dwarf_types__type_of_off(ir, die, die->type);
 }

@@ -214,7 +214,7 @@ static int add_extra_params(struct ext_build *b, struct dw_die *die,
 		struct btf_param p = { 0 };
 
 		if (c.tag != DW_TAG_formal_parameter) {
-			/* the vararg marker last (ir__func_proto()) */
+			/* the vararg marker last (dwarf_types__func_proto()) */
 			varargs |= c.tag == DW_TAG_unspecified_parameters;
 			continue;
 		}

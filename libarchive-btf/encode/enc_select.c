@@ -51,7 +51,7 @@ static int bad_dwarf(struct enc_select *s, const struct dw_die *die,
 		snprintf(at, sizeof(at), "the DIE at 0x%llx: ",
 			 (unsigned long long)s->dw->f.bad_off);
 	snprintf(buf, sizeof(buf), "bad DWARF: %s%s", at, why ? why : "?");
-	return ir__die_error(s->ir, die, err, buf);
+	return dwarf_types__die_error(s->ir, die, err, buf);
 }
 
 /* Name, type and DW_AT_external from the DIE's origin where it has none. */
@@ -100,13 +100,13 @@ static int func_decl_tags(struct enc_select *s, const struct dw_die *die,
 	     res = dw_die__sibling(&s->dw->f, &child, &why)) {
 		if (child.tag != DW_TAG_formal_parameter)
 			continue;
-		err = ir__decl_tags(s->ir, &child, id, idx++);
+		err = dwarf_types__decl_tags(s->ir, &child, id, idx++);
 		if (err)
 			return err;
 	}
 	if (res < 0)
 		return bad_dwarf(s, die, res, why);
-	return ir__decl_tags(s->ir, die, id, -1);
+	return dwarf_types__decl_tags(s->ir, die, id, -1);
 }
 
 static int encode_func(struct enc_select *s, struct dw_die *die)
@@ -128,7 +128,7 @@ static int encode_func(struct enc_select *s, struct dw_die *die)
 	err = all_params_named(s, die);
 	if (err <= 0)
 		return err;
-	proto = ir__func_proto(s->ir, die);
+	proto = dwarf_types__func_proto(s->ir, die);
 	if (proto < 0)
 		return proto;
 	n.name = die->name;
@@ -301,7 +301,7 @@ static int encode_var(struct enc_select *s, struct dw_die *die)
 		return err;
 	if ((die->have & DW_HAVE_NAME) && !sym_of_var(sym->name, die->name))
 		return 0;
-	type = ir__type_of_attr(s->ir, die);
+	type = dwarf_types__type_of_attr(s->ir, die);
 	if (type < 0)
 		return type;
 	n.name = sym->name;
@@ -311,7 +311,7 @@ static int encode_var(struct enc_select *s, struct dw_die *die)
 	id = ir__add_node(s->ir, &n);
 	if (id < 0)
 		return id;
-	err = ir__decl_tags(s->ir, die, id, -1);
+	err = dwarf_types__decl_tags(s->ir, die, id, -1);
 	if (err)
 		return err;
 	return add_placed(s, id, sym);
@@ -342,8 +342,8 @@ static int walk_die(struct enc_select *s, struct dw_die *die, int depth)
 	struct dw_die child;
 	int err = 0, res;
 
-	if (ir__is_type_tag(die->tag))
-		err = ir__type_of_die(s->ir, die);
+	if (dwarf_types__is_type_tag(die->tag))
+		err = dwarf_types__type_of_die(s->ir, die);
 	else if (depth == 1 && die->tag == DW_TAG_subprogram)
 		err = encode_func(s, die) ?: note_state(s, die);
 	else if (die->tag == DW_TAG_variable && s->syms->has_percpu)
@@ -352,7 +352,7 @@ static int walk_die(struct enc_select *s, struct dw_die *die, int depth)
 		return err;
 	/* a type's children are its members, enumerators, subranges and
 	 * parameters: converted with it, and GCC defines no C type there */
-	if (ir__is_type_tag(die->tag) || skip_subtree(s, die->tag))
+	if (dwarf_types__is_type_tag(die->tag) || skip_subtree(s, die->tag))
 		return 0;
 	for (res = dw_die__child(&s->dw->f, die, &child, &why); !res;
 	     res = dw_die__sibling(&s->dw->f, &child, &why)) {

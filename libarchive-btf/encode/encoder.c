@@ -139,8 +139,8 @@ static int build_btf(struct abtf_encoder *enc)
 	void *raw;
 	int err;
 
-	err = enc->opts.libbpf_dedup ? ir__dedup_none(&enc->ir) :
-				       ir__dedup(&enc->ir);
+	err = enc->opts.libbpf_dedup ? ir_dedup__none(&enc->ir) :
+				       ir_dedup__run(&enc->ir);
 	if (err)
 		return err;
 	raw = ir__emit_raw(&enc->ir, &size);
@@ -191,7 +191,7 @@ static int make_nodes(struct abtf_encoder *enc)
 		return err;
 	err = enc_datasec__add(&enc->obj, &enc->sel, &enc->ir);
 	if (!err)
-		err = ir__add_decl_tags(&enc->ir);
+		err = dwarf_types__add_decl_tags(&enc->ir);
 	return err;
 }
 

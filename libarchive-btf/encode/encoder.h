@@ -25,7 +25,7 @@ struct btf;
 /* One member, parameter or enumerator of a node. */
 struct ir_item {
 	const char *name;	/* NULL: anonymous */
-	uint32_t name_off;	/* in ir.strs, set by ir__dedup() */
+	uint32_t name_off;	/* in ir.strs, set by ir_dedup__run() */
 	uint32_t type;		/* member/param/datasec var: BTF type ID */
 	uint32_t bit_off;	/* member: bit offset; datasec: byte offset */
 	uint32_t bit_sz;	/* member: bitfield size; datasec: size */
@@ -36,7 +36,7 @@ struct ir_node {
 	uint16_t kind;		/* BTF_KIND_* */
 	uint16_t flag;		/* INT encoding, FUNC/VAR linkage, FWD kind, enum signedness */
 	const char *name;
-	uint32_t name_off;	/* in ir.strs, set by ir__dedup() */
+	uint32_t name_off;	/* in ir.strs, set by ir_dedup__run() */
 	uint32_t size;		/* INT/FLOAT/STRUCT/UNION/ENUM/DATASEC size; ARRAY nelems */
 	uint32_t ref;		/* referenced type ID (ARRAY: element) */
 	uint32_t first;		/* index of the first item in ir.items */
@@ -85,15 +85,15 @@ struct ir {
 	struct dw_file *dw;	/* the DWARF being read */
 	struct ir_item *scratch;	/* items being gathered, a stack */
 	size_t nr_scratch, cap_scratch;
-	struct strtab strs;	/* the BTF's strings, by ir__dedup() */
-	uint32_t *out;		/* node ID -> BTF type ID, by ir__dedup() */
-	uint32_t *kept;		/* BTF type ID - 1 -> node ID, by ir__dedup() */
+	struct strtab strs;	/* the BTF's strings, by ir_dedup__run() */
+	uint32_t *out;		/* node ID -> BTF type ID, by ir_dedup__run() */
+	uint32_t *kept;		/* BTF type ID - 1 -> node ID, by ir_dedup__run() */
 	uint32_t nr_out;	/* BTF types after deduplication */
 	struct ir_decl_tag *decl_tags;	/* pending, in DWARF order */
 	size_t nr_decl_tags, cap_decl_tags;
 	struct ir_pending *pending;	/* nodes whose references wait */
 	size_t nr_pending, cap_pending;
-	uint32_t depth;		/* of ir__type_of_die() calls */
+	uint32_t depth;		/* of dwarf_types__type_of_die() calls */
 	uint32_t int_id;	/* the canonical array index type, 0 until needed */
 	const char *path;	/* for messages */
 	bool big_endian;	/* DWARF 4 bit offsets count from the MSB */
@@ -118,18 +118,18 @@ int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
  * it refers to on first use. Returns a negative errno on failure, after one
  * message naming the DIE.
  */
-int ir__type_of_die(struct ir *ir, struct dw_die *die);
+int dwarf_types__type_of_die(struct ir *ir, struct dw_die *die);
 /* The same for the DIE at .debug_info offset @off, named by DIE @from. */
-int ir__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off);
+int dwarf_types__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off);
 /* The type ID of @die's DW_AT_type, from its origin if need be (0: void). */
-int ir__type_of_attr(struct ir *ir, struct dw_die *die);
+int dwarf_types__type_of_attr(struct ir *ir, struct dw_die *die);
 /*
- * After ir__dedup(): the BTF type ID of the type DIE at @off, which must
+ * After ir_dedup__run(): the BTF type ID of the type DIE at @off, which must
  * have been converted already (nothing is added). 0 or -ENOENT.
  */
 int ir__btf_id_of_off(const struct ir *ir, uint64_t off, uint32_t *id);
 /* Whether @tag is a DWARF type tag the encoder emits on its own. */
-bool ir__is_type_tag(int tag);
+bool dwarf_types__is_type_tag(int tag);
 
 /*
  * The btf_decl_tag annotations among @die's children (clang's
@@ -137,24 +137,24 @@ bool ir__is_type_tag(int tag);
  * or DW_AT_specification names, as pending DECL_TAGs of node @target,
  * component @comp (-1: the node itself). 0 or < 0 after one message.
  */
-int ir__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
+int dwarf_types__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
 		  int comp);
 /* The pending DECL_TAGs as nodes, after all the others. 0 or -ENOMEM. */
-int ir__add_decl_tags(struct ir *ir);
+int dwarf_types__add_decl_tags(struct ir *ir);
 
 /* A FUNC_PROTO for the subprogram or subroutine type @die. */
-int ir__func_proto(struct ir *ir, struct dw_die *die);
+int dwarf_types__func_proto(struct ir *ir, struct dw_die *die);
 
 /* One message naming the object, the DIE and @what; returns @err. */
-int ir__die_error(struct ir *ir, const struct dw_die *die, int err,
+int dwarf_types__die_error(struct ir *ir, const struct dw_die *die, int err,
 		  const char *what);
 
 /*
  * Deduplicate the nodes (ir_dedup.c): intern their strings and map every
  * node to its BTF type ID, equal types to one. 0 or -ENOMEM.
  */
-int ir__dedup(struct ir *ir);
-int ir__dedup_none(struct ir *ir);
+int ir_dedup__run(struct ir *ir);
+int ir_dedup__none(struct ir *ir);
 /* The kind_flag bit of node @n's BTF type. */
 int ir__kflag(const struct ir *ir, const struct ir_node *n);
 
@@ -167,7 +167,7 @@ static inline struct ir_item *ir__items(const struct ir *ir,
 
 /*
  * The deduplicated nodes as one raw BTF (malloc()ed, *size bytes), or NULL
- * with errno. After ir__dedup().
+ * with errno. After ir_dedup__run().
  */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 

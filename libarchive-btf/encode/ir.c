@@ -118,7 +118,7 @@ int ir__map_put(struct die_map *m, uint64_t off, uint32_t id)
 
 /*
  * The surviving nodes are written straight into a raw BTF buffer, with the
- * strings ir__dedup() interned: libbpf's btf__add_*() would intern every
+ * strings ir_dedup__run() interned: libbpf's btf__add_*() would intern every
  * string in a hash set one at a time.
  */
 struct emit {

@@ -546,16 +546,16 @@ static int dedup_run(struct ir *ir, bool none)
 	return err;
 }
 
-int ir__dedup(struct ir *ir)
+int ir_dedup__run(struct ir *ir)
 {
 	return dedup_run(ir, false);
 }
 
 /*
  * No deduplication: every node survives, in order (abtf_encode_opts's
- * libbpf_dedup, for the tests that hold ir__dedup() to btf__dedup()).
+ * libbpf_dedup, for the tests that hold ir_dedup__run() to btf__dedup()).
  */
-int ir__dedup_none(struct ir *ir)
+int ir_dedup__none(struct ir *ir)
 {
 	return dedup_run(ir, true);
 }

@@ -27,7 +27,7 @@
  *    by a hash of all of it and compared byte for byte;
  *  - a struct or union is looked up by a hash of its name, size, member
  *    names and offsets and what its members' types must share with any
- *    match (abtf__member_sig()), and each candidate is walked together
+ *    match (exact__member_sig()), and each candidate is walked together
  *    with it: every pair of referenced types must be exactly equal too,
  *    assuming the pairs on the way are (cycles), each input type paired
  *    with one node type only. The first candidate that passes maps the
@@ -169,7 +169,7 @@ static uint64_t sig_step(uint64_t h, const struct btf_type *t, uint32_t name,
 	return hash_words(w, 3, h);
 }
 
-int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id)
+int64_t exact__member_sig(const struct abtf_sig_src *s, uint32_t id)
 {
 	uint64_t h = 0x452821e638d01377ULL;
 	int depth;
@@ -214,7 +214,7 @@ static int64_t struct_hash(const struct abtf_sig_src *s,
 	uint32_t w[2] = { composite_hash(t), 0 };
 
 	for (i = 0; i < vlen; i++) {
-		int64_t sig = abtf__member_sig(s, m[i].type);
+		int64_t sig = exact__member_sig(s, m[i].type);
 
 		if (sig < 0)
 			return sig;
@@ -620,7 +620,7 @@ static void undo_walk(struct exact *x)
 static int map_str_cb(uint32_t *off, void *ctx)
 {
 	struct exact *x = ctx;
-	int64_t s = abtf__node_str(x->n, x->in, *off);
+	int64_t s = node_str__get(x->n, x->in, *off);
 
 	if (s < 0)
 		return s;
@@ -674,7 +674,7 @@ static int64_t in_sig_name(const void *ctx, uint32_t off)
 {
 	const struct exact *x = ctx;
 
-	return abtf__node_str(x->n, x->in, off);
+	return node_str__get(x->n, x->in, off);
 }
 
 /* A struct or union: the first candidate whose walk passes. */

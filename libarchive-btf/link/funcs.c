@@ -169,7 +169,7 @@ static void sig_type(const struct mview *m, uint32_t id, struct sbuf *b,
 	abtf__sb_add(b, "?");
 }
 
-char *abtf__func_sig(const struct input *in, const uint32_t *toff,
+char *funcs__sig(const struct input *in, const uint32_t *toff,
 		     uint32_t id)
 {
 	struct mview m = { .in = in, .toff = toff };
@@ -200,7 +200,7 @@ static int add_rec(struct func_sigs *fs, int64_t name, int64_t sig,
 	return 0;
 }
 
-void abtf__func_sigs_free(struct func_sigs *fs)
+void funcs__sigs_free(struct func_sigs *fs)
 {
 	abtf__strtab_free(&fs->strs);
 	free(fs->sigs);
@@ -244,7 +244,7 @@ static int member_sigs(struct abtf_linker *l, struct func_sigs *fs,
 			slot++;
 			continue;
 		}
-		err = abtf__func_present(l, in, slot++, name);
+		err = place__func_present(l, in, slot++, name);
 		nr_funcs++;
 		if (err <= 0)
 			continue;
@@ -632,11 +632,11 @@ int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
 		err = decide_names(l, r, total);
 	free(r);
 	for (i = 0; i < nr; i++)
-		abtf__func_sigs_free(&leaves[i].fsigs);
+		funcs__sigs_free(&leaves[i].fsigs);
 	return err;
 }
 
-int abtf__func_dropped(const struct func_rules *fr, const char *name)
+int funcs__dropped(const struct func_rules *fr, const char *name)
 {
 	struct fdrop key = { .name = name };
 	const struct fdrop *d;
@@ -647,7 +647,7 @@ int abtf__func_dropped(const struct func_rules *fr, const char *name)
 	return d ? d->why : 0;
 }
 
-int abtf__func_skipped(const struct func_rules *fr, size_t member,
+int funcs__skipped(const struct func_rules *fr, size_t member,
 		       uint32_t ordinal)
 {
 	struct fskip key = { .key = (uint64_t)member << 32 | ordinal };
@@ -659,7 +659,7 @@ int abtf__func_skipped(const struct func_rules *fr, size_t member,
 	return d ? d->why : 0;
 }
 
-void abtf__func_rules_free(struct func_rules *fr)
+void funcs__rules_free(struct func_rules *fr)
 {
 	abtf__strtab_free(&fr->drop_strs);
 	free(fr->drop);

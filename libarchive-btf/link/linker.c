@@ -139,7 +139,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	btf__free(l->btf);
 	btf__free(l->base);
 	abtf__link_symbols_free(&l->sym);
-	abtf__func_rules_free(&l->fn_rules);
+	funcs__rules_free(&l->fn_rules);
 	abtf__free_kfuncs(&l->kfuncs);
 	abtf__ambig_free(l->ambig);
 	abtf__link_file_free(&l->file);
@@ -327,7 +327,7 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	l->st.t_parse = abtf__now() - t0;
 	if (err) {
 		for (i = 0; leaves && i < nr; i++)
-			abtf__node_free(&leaves[i]);
+			merge__node_free(&leaves[i]);
 		free(leaves);
 		return err;
 	}

@@ -390,7 +390,7 @@ int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		      const struct abtf_printer *pr);
 /* The hash of member @i (read into @p) that its group's btf_hash is of. */
-uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
+uint32_t plan__member_hash(const struct abtf_linker *l, size_t i,
 			   const void *p);
 /* Validate member @i's BTF, read into @p, and describe it in @m. */
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
@@ -407,17 +407,17 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 			 struct abtf_member *ms);
 const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
-void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
+void plan__member_input(struct abtf_linker *l, const struct mplan *mp,
 			const struct abtf_member *m, const uint8_t *types,
 			struct input *in);
 
 /* linker_place.c: pairing with .debug_btf_addr, placing by name */
 int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr);
-int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+int place__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 			size_t i, const struct abtf_member *m, uint8_t **buf,
 			struct abtf_member *xm);
 /* The same whatever the features (explain: clones optimized_func leaves). */
-int abtf__member_extend_any(struct abtf_linker *l,
+int place__member_extend_any(struct abtf_linker *l,
 			    const struct abtf_printer *pr, size_t i,
 			    const struct abtf_member *m, uint8_t **buf,
 			    struct abtf_member *xm);
@@ -434,18 +434,18 @@ void abtf__child_input(const struct node *c, struct input *in);
 /* funcs.c */
 /* Build l->fn_rules from every leaf's members. */
 int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
-void abtf__func_sigs_free(struct func_sigs *fs);
-void abtf__func_rules_free(struct func_rules *fr);
+void funcs__sigs_free(struct func_sigs *fs);
+void funcs__rules_free(struct func_rules *fr);
 /* Why the rules leave @name without a FUNC (ABTF_EXPLAIN_*), 0 if not. */
-int abtf__func_dropped(const struct func_rules *fr, const char *name);
+int funcs__dropped(const struct func_rules *fr, const char *name);
 /* Why the rules leave out a member's FUNC, 0 if they do not. */
-int abtf__func_skipped(const struct func_rules *fr, size_t member,
+int funcs__skipped(const struct func_rules *fr, size_t member,
 		       uint32_t ordinal);
 /*
  * The loose signature funcs.c compares prototypes by (types__match) of
  * the FUNC @id of @in, whose records are at @toff[ID]: malloc()ed, or NULL.
  */
-char *abtf__func_sig(const struct input *in, const uint32_t *toff,
+char *funcs__sig(const struct input *in, const uint32_t *toff,
 		     uint32_t id);
 int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
 			   uint32_t *map);
@@ -459,11 +459,11 @@ const struct kfunc *abtf__find_kfunc(const struct kfunc_list *kl,
 int abtf__kfunc_tags(const struct kfunc *k, const char **tags);
 
 /* merge.c */
-int abtf__node_merge(struct abtf_linker *l, struct node *n,
+int merge__node_merge(struct abtf_linker *l, struct node *n,
 		     const struct input *in);
-int abtf__node_finish(struct abtf_linker *l, struct node *n);
-struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n);
-void abtf__node_free(struct node *n);
+int merge__node_finish(struct abtf_linker *l, struct node *n);
+struct btf *merge__root_btf(struct abtf_linker *l, struct node *n);
+void merge__node_free(struct node *n);
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 /*
  * node_dedup.c: deduplicate the raw BTF *@raw (no base; header, types,
@@ -474,18 +474,18 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
  * resolved), as a node below the root must (never 1); what reaches a FWD
  * of a name @amb calls ambiguous (NULL: any FWD) is not merged then.
  */
-int abtf__node_dedup(void **raw, size_t *size, bool exact,
+int node_dedup__run(void **raw, size_t *size, bool exact,
 		     const struct abtf_ambig *amb);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);
-int abtf__func_present(struct abtf_linker *l, const struct input *in,
+int place__func_present(struct abtf_linker *l, const struct input *in,
 		       uint32_t slot, const char *name);
 /*
  * The same, saying why not: ABTF_EXPLAIN_KEPT (0) if it is there,
  * ABTF_EXPLAIN_DISCARDED, _RENAMED or _NO_SYMBOL if not, < 0 error.
  */
-int abtf__func_placed(struct abtf_linker *l, const struct input *in,
+int place__func_placed(struct abtf_linker *l, const struct input *in,
 		      uint32_t slot, const char *name);
 /* merge.c: a VAR's rules. Is @pl in the final .data..percpu? */
 bool abtf__in_percpu_section(const struct abtf_linker *l,
@@ -499,8 +499,8 @@ int abtf__smap_reserve(struct smap *m, uint32_t str_len);
 /* Unset what the last input set. */
 void abtf__smap_clear(struct smap *m);
 void abtf__smap_free(struct smap *m);
-int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off);
-bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
+int64_t node_str__get(struct node *n, const struct input *in, uint32_t off);
+bool node_str__cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off);
 
 /* Is string @off of @in the node's string @node_off? */
@@ -509,7 +509,7 @@ static inline bool abtf__node_str_is(struct node *n, const struct input *in,
 {
 	if (n->smap.map[off])
 		return n->smap.map[off] - 1 == node_off;
-	return abtf__node_str_cmp(n, in, off, node_off);
+	return node_str__cmp(n, in, off, node_off);
 }
 
 /* linker_plan.c: the STT_FILE symbol before local symbol @idx, or NULL */
@@ -546,7 +546,7 @@ struct abtf_sig_src {
 	const struct btf_type *(*type_of)(const void *ctx, uint32_t id);
 	int64_t (*name_of)(const void *ctx, uint32_t off);
 };
-int64_t abtf__member_sig(const struct abtf_sig_src *s, uint32_t id);
+int64_t exact__member_sig(const struct abtf_sig_src *s, uint32_t id);
 /* After each input: index the structs and unions it appended. */
 int abtf__exact_index(struct node *n);
 void abtf__exact_free(struct exact_index *ex);

@@ -17,10 +17,10 @@
  * a name asked about through the same tests, by the same functions, in
  * decide()'s order:
  *
- *  FUNC: abtf__func_placed() (in the image, under its name), a clone of
- *        the extension only with optimized_func, abtf__func_dropped()
+ *  FUNC: place__func_placed() (in the image, under its name), a clone of
+ *        the extension only with optimized_func, funcs__dropped()
  *        (funcs.c's verdict on the name, with its reason),
- *        abtf__func_skipped() (funcs.c's choice of the name's canonical
+ *        funcs__skipped() (funcs.c's choice of the name's canonical
  *        state), then the first of its name in link order is kept;
  *  VAR:  the var feature, its place (slot, or the name placement of
  *        linker_place.c, or a raw member's DATASEC), the final
@@ -28,7 +28,7 @@
  *
  * funcs.c's states of a name are exactly the FUNCs that pass the first
  * test; with consistent_func, each state's loose signature (funcs.c's
- * abtf__func_sig()) is compared with the first's, as funcs.c did, to say
+ * funcs__sig()) is compared with the first's, as funcs.c did, to say
  * which differ. The verdicts are then held to the final BTF: a FUNC kept
  * must be there (or in a base, whose FUNC the module's dedup took), and
  * no other FUNC of its name; a VAR the merge kept that is not in its
@@ -478,7 +478,7 @@ static int func_fate(struct xctx *x, uint32_t slot, uint32_t ord,
 		     const char *name, bool ext, bool *state)
 {
 	struct abtf_linker *l = x->l;
-	int why = abtf__func_placed(l, x->in, slot, name);
+	int why = place__func_placed(l, x->in, slot, name);
 
 	*state = false;
 	if (why)
@@ -486,9 +486,9 @@ static int func_fate(struct xctx *x, uint32_t slot, uint32_t ord,
 	if (ext && !(l->feats & ABTF_FEAT_OPTIMIZED_FUNC))
 		return ABTF_EXPLAIN_CLONE_UNUSED;
 	*state = true;
-	why = abtf__func_dropped(&l->fn_rules, name);
+	why = funcs__dropped(&l->fn_rules, name);
 	if (!why)
-		why = abtf__func_skipped(&l->fn_rules,
+		why = funcs__skipped(&l->fn_rules,
 					 abtf__member_idx(l, x->in->plan), ord);
 	return why;
 }
@@ -516,7 +516,7 @@ static int explain_func(struct xctx *x, size_t n, uint32_t id, uint32_t slot,
 	if (in->kind == IN_SLOTS && !abtf__slot_place(x->l, in->plan, slot, &pl))
 		set_place(x, &rec->r, &pl, name);
 	if (state && (x->l->feats & ABTF_FEAT_CONSISTENT_FUNC)) {
-		rec->sig = abtf__func_sig(in, x->toff, id);
+		rec->sig = funcs__sig(in, x->toff, id);
 		if (!rec->sig)
 			return -ENOMEM;
 		if (xn->first_state == NONE)

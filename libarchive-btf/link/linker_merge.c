@@ -21,8 +21,8 @@
 static int finish_node(struct abtf_linker *l, struct node *n)
 {
 	if (!n->root)
-		return abtf__node_finish(l, n);
-	l->btf = abtf__node_root_btf(l, n);
+		return merge__node_finish(l, n);
+	l->btf = merge__root_btf(l, n);
 	if (!l->btf)
 		return errno ? -errno : -EINVAL;
 	l->st.types_merged = n->next_id - n->first_id;
@@ -46,7 +46,7 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 		err = abtf__check_member(l, i, *buf, &n->pr, m);
 	if (err)
 		return err;
-	if (mp->check_hash && abtf__member_hash(l, i, *buf) != mp->hash) {
+	if (mp->check_hash && plan__member_hash(l, i, *buf) != mp->hash) {
 		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
 			".debug_btf_addr group is for another member",
 			l->path, i, mp->off);
@@ -71,7 +71,7 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 
 		err = read_member(l, n, i, &buf, &cap, &m);
 		if (!err)
-			err = abtf__member_extend(l, &n->pr, i, &m, &xbuf, &m);
+			err = place__member_extend(l, &n->pr, i, &m, &xbuf, &m);
 		if (err)
 			break;
 		types = abtf__aligned_types(&m, &copy);
@@ -79,10 +79,10 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 			err = -ENOMEM;
 			break;
 		}
-		abtf__member_input(l, &l->plan.members[i], &m, types, &in);
+		plan__member_input(l, &l->plan.members[i], &m, types, &in);
 		err = abtf__filter_input(l, &in, &filtered);
 		if (!err)
-			err = abtf__node_merge(l, n, &in);
+			err = merge__node_merge(l, n, &in);
 		if (err && !n->msg[0])
 			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
 				"cannot merge: %s", l->path, i,
@@ -127,8 +127,8 @@ static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
 		struct input in;
 
 		abtf__child_input(c, &in);
-		err = abtf__node_merge(l, n, &in);
-		abtf__node_free(c);	/* merged: its memory can go */
+		err = merge__node_merge(l, n, &in);
+		merge__node_free(c);	/* merged: its memory can go */
 	}
 	return err ? err : finish_node(l, n);
 }
@@ -196,13 +196,13 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 		if (!err)
 			level_report(l, ++depth, up, nup, abtf__now() - t);
 		for (i = 0; i < nr; i++)
-			abtf__node_free(&level[i]);
+			merge__node_free(&level[i]);
 		free(level);
 		level = up;
 		nr = nup;
 	}
 	for (i = 0; i < nr; i++)
-		abtf__node_free(&level[i]);
+		merge__node_free(&level[i]);
 	free(level);
 	return err;
 }
@@ -221,7 +221,7 @@ static int redo_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 
 	if (!r->again[n - r->leaves])
 		return 0;
-	abtf__node_free(n);
+	merge__node_free(n);
 	*n = fresh;
 	return merge_leaf(l, n, NULL);
 }
@@ -323,7 +323,7 @@ int abtf__merge_levels(struct abtf_linker *l, struct node *leaves,
 	}
 	if (err) {
 		for (i = 0; i < nr; i++)
-			abtf__node_free(&leaves[i]);
+			merge__node_free(&leaves[i]);
 		free(leaves);
 		return err;
 	}

@@ -35,7 +35,7 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	for (i = 0; buf && l->file.addr.size && i < n->nr; i++) {
 		struct mplan *mp = &l->plan.members[n->first + i];
 
-		mp->hash = abtf__member_hash(l, n->first + i, ms[i].data);
+		mp->hash = plan__member_hash(l, n->first + i, ms[i].data);
 	}
 	free(buf);
 	free(ms);
@@ -136,14 +136,14 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
 	buf = abtf__read_leaf(l, &one, &m);
 	if (!buf)
 		return one.err;
-	err = any_ext ? abtf__member_extend_any(l, pr, i, &m, &xbuf, &xm) :
-			abtf__member_extend(l, pr, i, &m, &xbuf, &xm);
+	err = any_ext ? place__member_extend_any(l, pr, i, &m, &xbuf, &xm) :
+			place__member_extend(l, pr, i, &m, &xbuf, &xm);
 	if (!err)
 		types = abtf__aligned_types(&xm, &copy);
 	if (!err && !types)
 		err = -ENOMEM;
 	if (!err) {
-		abtf__member_input(l, mp, &xm, types, &in);
+		plan__member_input(l, mp, &xm, types, &in);
 		err = fn(&in, mp->grp.nr_slots + (xbuf ? mp->grp.nr_extra : 0),
 			 ctx);
 	}
@@ -159,7 +159,7 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
  * extension's, its strings then the extension's, validated as a whole.
  * 0 with *buf NULL when there is nothing to add (*xm = *m).
  */
-int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
+int place__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 			size_t i, const struct abtf_member *m, uint8_t **buf,
 			struct abtf_member *xm)
 {
@@ -168,10 +168,10 @@ int abtf__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 		*xm = *m;
 		return 0;
 	}
-	return abtf__member_extend_any(l, pr, i, m, buf, xm);
+	return place__member_extend_any(l, pr, i, m, buf, xm);
 }
 
-int abtf__member_extend_any(struct abtf_linker *l,
+int place__member_extend_any(struct abtf_linker *l,
 			    const struct abtf_printer *pr, size_t i,
 			    const struct abtf_member *m, uint8_t **buf,
 			    struct abtf_member *xm)
@@ -208,7 +208,7 @@ int abtf__member_extend_any(struct abtf_linker *l,
 	memcpy(p, m->strs, m->str_len);
 	p += m->str_len;
 	memcpy(p, ext + mp->grp.ext_type_len, mp->grp.ext_str_len);
-	if (abtf__member_check(*buf, size, i, mp->off, mp->zsize != 0, l->path,
+	if (archive__member_check(*buf, size, i, mp->off, mp->zsize != 0, l->path,
 			       &quiet, xm)) {
 		const char *what = strrchr(msg, ':');
 
@@ -343,7 +343,7 @@ static int place_by_name(struct abtf_linker *l)
 
 	if (l->st.nr_addr_groups == l->plan.nr_members || !l->file.elf)
 		return 0;
-	err = abtf__syms_by_name(l);	/* for abtf__func_present() too */
+	err = abtf__syms_by_name(l);	/* for place__func_present() too */
 	if (err)
 		return err;
 	claim_slot_symbols(l);
@@ -421,7 +421,7 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 		err = check_slot_addrs(l);
 		if (err)
 			return err;
-		/* abtf__func_present() asks for the names of slots' FUNCs */
+		/* place__func_present() asks for the names of slots' FUNCs */
 		err = abtf__syms_by_name(l);
 		if (err)
 			return err;
@@ -509,7 +509,7 @@ static bool func_by_name(const struct abtf_linker *l, const char *name,
  * and VARs count, in type ID order). ABTF_EXPLAIN_KEPT (0) yes; else why
  * not; < 0 error.
  */
-int abtf__func_placed(struct abtf_linker *l, const struct input *in,
+int place__func_placed(struct abtf_linker *l, const struct input *in,
 		      uint32_t slot, const char *name)
 {
 	struct place pl;
@@ -540,10 +540,10 @@ int abtf__func_placed(struct abtf_linker *l, const struct input *in,
 }
 
 /* Is the function of a member's FUNC in the image? 1 yes, 0 no, < 0 error. */
-int abtf__func_present(struct abtf_linker *l, const struct input *in,
+int place__func_present(struct abtf_linker *l, const struct input *in,
 		       uint32_t slot, const char *name)
 {
-	int ret = abtf__func_placed(l, in, slot, name);
+	int ret = place__func_placed(l, in, slot, name);
 
 	return ret < 0 ? ret : ret == ABTF_EXPLAIN_KEPT;
 }

@@ -459,7 +459,7 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 		l->file.swapped = hdr.magic == bswap_16(BTF_MAGIC);
 	if (l->file.swapped)
 		abtf__btf_swap(&hdr, sizeof(hdr));
-	err = abtf__member_size(&hdr, avail, l->plan.nr_members, off, l->path,
+	err = archive__member_size(&hdr, avail, l->plan.nr_members, off, l->path,
 				&l->pr, size);
 	*btf_size = *size;
 	return err;
@@ -490,7 +490,7 @@ int abtf__walk_members(struct abtf_linker *l)
 			avail = sizeof(buf);
 		err = abtf__read_btf(l, buf, avail, off);
 		if (!err)
-			err = abtf__member_padding(buf, avail,
+			err = archive__member_padding(buf, avail,
 						   l->plan.nr_members - 1,
 						   off, l->path, &l->pr, &pad);
 		if (err)
@@ -616,7 +616,7 @@ static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
 	abtf__btf_swap(p, mp->size);
 }
 
-uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
+uint32_t plan__member_hash(const struct abtf_linker *l, size_t i,
 			   const void *p)
 {
 	const struct mplan *mp = &l->plan.members[i];
@@ -685,10 +685,10 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 	int err;
 
 	if (mp->nr_types) {	/* validated before */
-		abtf__member_describe(p, mp->off, mp->nr_types, m);
+		archive__member_describe(p, mp->off, mp->nr_types, m);
 		return check_slot_count(l, i, m, pr);
 	}
-	err = abtf__member_check(p, mp->size, i, mp->off, mp->zsize != 0,
+	err = archive__member_check(p, mp->size, i, mp->off, mp->zsize != 0,
 				 l->path, pr, m);
 	if (!err && m->size != mp->size) {
 		/* a plain member's size came from this very header */
@@ -795,7 +795,7 @@ const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy)
 	return *copy;
 }
 
-void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
+void plan__member_input(struct abtf_linker *l, const struct mplan *mp,
 			 const struct abtf_member *m, const uint8_t *types,
 			 struct input *in)
 {

@@ -90,12 +90,12 @@ static void node_vars_free(struct node_vars *v)
 	memset(v, 0, sizeof(*v));
 }
 
-void abtf__node_free(struct node *n)
+void merge__node_free(struct node *n)
 {
 	abtf__strtab_free(&n->strs);
 	free(n->types);
 	abtf__hmap_free(&n->fn_seen);
-	abtf__func_sigs_free(&n->fsigs);
+	funcs__sigs_free(&n->fsigs);
 	node_vars_free(&n->vars);
 	free(n->raw);
 	abtf__smap_free(&n->smap);
@@ -276,14 +276,14 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 		return 0;
 	case BTF_KIND_FUNC:
 		sc->next_func++;
-		ret = abtf__func_present(l, sc->in, sc->next_slot, name);
+		ret = place__func_present(l, sc->in, sc->next_slot, name);
 		if (sc->in->kind == IN_SLOTS)
 			sc->next_slot++;
 		if (ret <= 0)
 			return ret;
 		if (sc->in->kind != IN_CHILD &&
-		    (abtf__func_dropped(&l->fn_rules, name) ||
-		     abtf__func_skipped(&l->fn_rules,
+		    (funcs__dropped(&l->fn_rules, name) ||
+		     funcs__skipped(&l->fn_rules,
 					abtf__member_idx(l, sc->in->plan),
 					sc->next_func - 1)))
 			return 0;	/* optimized/consistent_func: funcs.c */
@@ -328,7 +328,7 @@ static int remap_id(uint32_t *id, void *ctx)
 static int remap_str(uint32_t *off, void *ctx)
 {
 	struct remap *r = ctx;
-	int64_t no = abtf__node_str(r->n, r->sc->in, *off);
+	int64_t no = node_str__get(r->n, r->sc->in, *off);
 
 	if (no < 0)
 		return no;
@@ -528,7 +528,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	return 0;
 }
 
-int abtf__node_merge(struct abtf_linker *l, struct node *n,
+int merge__node_merge(struct abtf_linker *l, struct node *n,
 		     const struct input *in)
 {
 	size_t cnt = in->nr_types + 1;
@@ -692,9 +692,9 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 	if (!n->root && l->base)
 		ret = 0;	/* a module's: left to its root (above) */
 	else if (!n->root)
-		ret = abtf__node_dedup(&raw, &size, true, n->amb);
+		ret = node_dedup__run(&raw, &size, true, n->amb);
 	else if (!base && !l->opts.libbpf_dedup)
-		ret = abtf__node_dedup(&raw, &size, false, NULL);
+		ret = node_dedup__run(&raw, &size, false, NULL);
 	if (ret < 0) {
 		node_place(n, place, sizeof(place));
 		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",
@@ -713,7 +713,7 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 }
 
 /* A non-root node keeps its deduplicated BTF as raw bytes and its VARs. */
-int abtf__node_finish(struct abtf_linker *l, struct node *n)
+int merge__node_finish(struct abtf_linker *l, struct node *n)
 {
 	struct btf *btf;
 	const void *data;
@@ -962,7 +962,7 @@ static int append_kfunc_tags(const struct kfunc_list *kl, struct node *n)
 	return err;
 }
 
-struct btf *abtf__node_root_btf(struct abtf_linker *l, struct node *n)
+struct btf *merge__root_btf(struct abtf_linker *l, struct node *n)
 {
 	struct btf *btf;
 	void *raw, *out;

@@ -41,7 +41,7 @@
  * BTF, this file does not guess: for two canonical structs that both
  * pass the walk with a third, libbpf keeps the one its table lists first,
  * and an enum forward declaration (an ENUM without values) is resolved
- * through a walk of the same table. abtf__node_dedup() then returns 1
+ * through a walk of the same table. node_dedup__run() then returns 1
  * and leaves the BTF to btf__dedup(); none of the kernels we test has
  * either. Split BTF (a module over vmlinux) also goes to btf__dedup():
  * its base changes the rules, and a module's BTF is small.
@@ -508,7 +508,7 @@ static int dedup_prim(struct ndd *d, uint32_t id)
 /* ---- 3. structs and unions: the walk ---- */
 
 /*
- * A member type's signature (exact.c's abtf__member_sig()), which any
+ * A member type's signature (exact.c's exact__member_sig()), which any
  * type libbpf's walk pairs with it shares too: the walk compares kinds,
  * flags, names and lengths pair by pair, and a pair it takes as equal
  * without comparing (both resolve to one type, or one already paired)
@@ -528,7 +528,7 @@ static uint32_t member_sig(const struct ndd *d, uint32_t id)
 {
 	const struct abtf_sig_src src = { d, sig_type, sig_name };
 
-	return (uint32_t)abtf__member_sig(&src, id);	/* cannot fail */
+	return (uint32_t)exact__member_sig(&src, id);	/* cannot fail */
 }
 
 static int push(struct ndd *d, uint32_t a, uint32_t b)
@@ -1053,7 +1053,7 @@ static void ndd_free(struct ndd *d)
 	abtf__strtab_free(&d->strs);
 }
 
-int abtf__node_dedup(void **raw, size_t *size, bool exact,
+int node_dedup__run(void **raw, size_t *size, bool exact,
 		     const struct abtf_ambig *amb)
 {
 	const struct btf_header *hdr = *raw;

@@ -62,7 +62,7 @@ static void smap_set(struct smap *m, uint32_t off, uint32_t node_off)
  * The node's offset of string @off of input @in, interned on first use: a
  * member names many things with the same string.
  */
-int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off)
+int64_t node_str__get(struct node *n, const struct input *in, uint32_t off)
 {
 	struct smap *m = &n->smap;
 	int64_t no;
@@ -86,7 +86,7 @@ int64_t abtf__node_str(struct node *n, const struct input *in, uint32_t off)
  * a match is what interning would have given (the node's strings are
  * unique), so it is noted.
  */
-bool abtf__node_str_cmp(struct node *n, const struct input *in, uint32_t off,
+bool node_str__cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off)
 {
 	struct smap *m = &n->smap;

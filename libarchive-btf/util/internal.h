@@ -157,7 +157,7 @@ void abtf__swap32s(void *p, size_t len);
  * kind is made of 32-bit words); strings are bytes. Leniently: header
  * words past @size are left, and so is a type section that does not fit
  * in @size, is misaligned or follows a header shorter than its fields, for
- * abtf__member_check() to report on the swapped header. Returns false, and
+ * archive__member_check() to report on the swapped header. Returns false, and
  * changes nothing, where @data starts with no BTF magic of either order.
  */
 bool abtf__btf_swap(void *data, size_t size);

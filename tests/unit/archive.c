@@ -62,10 +62,10 @@ static int walk(const uint8_t *p, size_t size, struct abtf_member *ms,
 	while (off < size) {
 		struct abtf_member m;
 
-		err = abtf__member_size(p + off, size - off, *nr, off, PATH,
+		err = archive__member_size(p + off, size - off, *nr, off, PATH,
 					pr, &msize);
 		if (!err)
-			err = abtf__member_check(p + off, msize, *nr, off,
+			err = archive__member_check(p + off, msize, *nr, off,
 						 false, PATH, pr, &m);
 		if (err)
 			return err;
@@ -73,7 +73,7 @@ static int walk(const uint8_t *p, size_t size, struct abtf_member *ms,
 			ms[*nr] = m;
 		++*nr;
 		off += msize;
-		err = abtf__member_padding(p + off, size - off, *nr - 1, off,
+		err = archive__member_padding(p + off, size - off, *nr - 1, off,
 					   PATH, pr, &pad);
 		if (err)
 			return err;
@@ -122,7 +122,7 @@ static void check_member(const struct abtf_member *m, const uint8_t *sec,
 	CHECK(m->types == sec + off + sizeof(*h) + h->type_off);
 	CHECK(m->type_len == h->type_len && m->str_len == h->str_len);
 	CHECK((const uint8_t *)m->strs == sec + off + sizeof(*h) + h->str_off);
-	abtf__member_describe(sec + off, off, nr_types, &d);
+	archive__member_describe(sec + off, off, nr_types, &d);
 	CHECK(d.data == m->data && d.off == m->off && d.size == m->size);
 	CHECK(d.hdr_len == m->hdr_len && d.types == m->types);
 	CHECK(d.type_len == m->type_len && d.strs == m->strs);
@@ -204,9 +204,9 @@ static void test_long_header(const struct raws *r, struct unit_log *log)
 	       r->sample_size - sizeof(*h));
 	h->hdr_len = sizeof(*h) + 4;
 	unit_log_reset(log);
-	CHECK(!abtf__member_size(p, size, 0, 0, PATH, &log->pr, &msize));
+	CHECK(!archive__member_size(p, size, 0, 0, PATH, &log->pr, &msize));
 	CHECK(msize == size);
-	CHECK(!abtf__member_check(p, size, 0, 0, false, PATH, &log->pr, &m));
+	CHECK(!archive__member_check(p, size, 0, 0, false, PATH, &log->pr, &m));
 	CHECK(m.hdr_len == 28 && m.nr_types == UNIT_NR_TYPES);
 	CHECK(m.types == p + 28 && !log->nr);
 	free(p);
@@ -397,7 +397,7 @@ static void test_lies(const struct raws *r, struct unit_log *log)
 		snprintf(prefix, sizeof(prefix), PATH ": .BTF member 3 at "
 			 "byte 100: byte %zu of its inflated BTF: ", byte);
 		CHECK_ROW(lies[i].name,
-			  abtf__member_check(lied, r->sample_size, 3, 100,
+			  archive__member_check(lied, r->sample_size, 3, 100,
 					     true, PATH, &log->pr,
 					     &ms[0]) == -EINVAL);
 		CHECK_ROW(lies[i].name,
@@ -424,11 +424,11 @@ static void test_truncated(const struct raws *r, struct unit_log *log)
 		snprintf(row, sizeof(row), "%zu bytes", n);
 		p = unit_dup(r->sample, n);
 		unit_log_reset(log);
-		CHECK_ROW(row, abtf__member_size(p, n, 0, 0, PATH, &log->pr,
+		CHECK_ROW(row, archive__member_size(p, n, 0, 0, PATH, &log->pr,
 						 &msize) == -EINVAL);
 		CHECK_ROW(row, unit_log_says(log, PATH ": .BTF member 0 at "
 					     "byte 0: ", what));
-		CHECK_ROW(row, abtf__member_check(p, n, 0, 0, false, PATH,
+		CHECK_ROW(row, archive__member_check(p, n, 0, 0, false, PATH,
 						  &log->pr, &m) == -EINVAL);
 		CHECK_ROW(row, unit_log_says(log, PATH ": .BTF member 0 at "
 					     "byte 0: ", what));
@@ -453,16 +453,16 @@ static void test_other_order(struct unit_log *log)
 			    BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
 	p = unit_raw(btf, &size);
 	unit_log_reset(log);
-	CHECK(abtf__member_size(p, size, 0, 0, PATH, &log->pr, &msize) ==
+	CHECK(archive__member_size(p, size, 0, 0, PATH, &log->pr, &msize) ==
 	      -EINVAL);
 	CHECK(unit_log_says(log, PATH ": .BTF member 0 at byte 0: byte 0: ",
 			    "BTF of the other byte order than its file's"));
-	CHECK(abtf__member_check(p, size, 0, 0, false, PATH, &log->pr, &m) ==
+	CHECK(archive__member_check(p, size, 0, 0, false, PATH, &log->pr, &m) ==
 	      -EINVAL);
 	CHECK(abtf__btf_swap(p, size));
-	CHECK(!abtf__member_size(p, size, 0, 0, PATH, &log->pr, &msize) &&
+	CHECK(!archive__member_size(p, size, 0, 0, PATH, &log->pr, &msize) &&
 	      msize == size);
-	CHECK(!abtf__member_check(p, size, 0, 0, false, PATH, &log->pr, &m));
+	CHECK(!archive__member_check(p, size, 0, 0, false, PATH, &log->pr, &m));
 	CHECK(m.nr_types == UNIT_NR_TYPES && m.size == size);
 	free(p);
 	btf__free(btf);

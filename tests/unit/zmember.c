@@ -125,7 +125,7 @@ static int zread(const uint8_t *z, size_t avail, bool swapped,
 				    &log->pr);
 	if (!err && swapped)
 		abtf__btf_swap(*btf, raw_size);
-	return err ? err : abtf__member_check(*btf, raw_size, 1, BASE, true,
+	return err ? err : archive__member_check(*btf, raw_size, 1, BASE, true,
 					       PATH, &log->pr, m);
 }
 
