@@ -965,16 +965,27 @@ static int set_once(const char **dst, const char *opt, const char *val)
 
 #define MAX_JOBS	1024
 
-/* -j N: a whole decimal number from 1 to MAX_JOBS, nothing else. */
-static int parse_jobs(struct btf_link *bl, const char *arg)
+/*
+ * A whole decimal number from 1 to @max in @arg, nothing else (no sign,
+ * no space, no suffix), into *@n; false if @arg is not one.
+ */
+static bool whole_number(const char *arg, unsigned long long max,
+			 unsigned long long *n)
 {
 	char *end;
-	long n;
 
 	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (errno || *arg < '0' || *arg > '9' || *end || n < 1 ||
-	    n > MAX_JOBS) {
+	*n = strtoull(arg, &end, 10);
+	return !errno && *arg >= '0' && *arg <= '9' && !*end && *n >= 1 &&
+	       *n <= max;
+}
+
+/* -j N: from 1 to MAX_JOBS. */
+static int parse_jobs(struct btf_link *bl, const char *arg)
+{
+	unsigned long long n;
+
+	if (!whole_number(arg, MAX_JOBS, &n)) {
 		error(NULL, "-j needs a number of threads from 1 to %d, not "
 		      "'%s'", MAX_JOBS, arg);
 		return -1;
@@ -983,16 +994,12 @@ static int parse_jobs(struct btf_link *bl, const char *arg)
 	return 0;
 }
 
-/* --leaf-size BYTES: a whole decimal number from 1 to 1 GiB. */
+/* --leaf-size BYTES: from 1 to 1 GiB. */
 static int parse_leaf_size(struct btf_link *bl, const char *arg)
 {
 	unsigned long long n;
-	char *end;
 
-	errno = 0;
-	n = strtoull(arg, &end, 10);
-	if (errno || *arg < '0' || *arg > '9' || *end || n < 1 ||
-	    n > 1ULL << 30) {
+	if (!whole_number(arg, 1ULL << 30, &n)) {
 		error(NULL, "--leaf-size needs a number of bytes from 1 to "
 		      "%llu, not '%s'", 1ULL << 30, arg);
 		return -1;
