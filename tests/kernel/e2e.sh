@@ -920,16 +920,13 @@ phase_boot() {
 # and later (MODULE_PAHOLE_FLAGS; with Debian's pahole 1.24 the tree asks
 # for none, so it is given as such a tree gives it).
 extmod_build() {
-	local dir=$1 log=$2 args=()
+	local dir=$1 log=$2
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$HERE/extmod/extmod.c" "$HERE/extmod/Kbuild" "$dir/"
-	mapfile -t args < <(args_cc)
-	make -C "$SRC" O="$B_CC" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} \
-		"${LLVM_ARGS[@]}" "${args[@]}" M="$dir" \
-		MODULE_PAHOLE_FLAGS=--btf_features=distilled_base modules \
-		>"$log" 2>&1 ||
-		{ tail -n 30 "$log" >&2; die "extmod: make M= failed; see $log"; }
+	: > "$log"
+	kmake_build "$B_CC" "$log" args_cc M="$dir" \
+		MODULE_PAHOLE_FLAGS=--btf_features=distilled_base modules
 }
 
 # extmod_btf DIR: the module's .BTF is split on its .BTF.base, which holds
