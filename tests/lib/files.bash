@@ -30,7 +30,9 @@ unchanged() {
 	diff -u "$BATS_TEST_TMPDIR/kept/listing" <(ls -A)
 }
 
-# section_bytes FILE SECTION OUT: dump an ELF section, allocated or not.
+# section_bytes FILE SECTION OUT: dump an ELF section, allocated or not;
+# fails if there is none (objcopy only warns, with exit status 0).
 section_bytes() {
-	objcopy --dump-section "$2=$3" "$1" /dev/null
+	rm -f "$3"
+	objcopy --dump-section "$2=$3" "$1" /dev/null && [ -f "$3" ]
 }
