@@ -111,9 +111,13 @@ static void usage(FILE *f)
 "                 --compress -v\n"
 "  CC_BTF_KBUILD  set to 1 by a kernel tree with kbuild-patches/; a kernel\n"
 "                 object (-DKBUILD_BASENAME) is refused without it\n"
+"  CC_BTF_LTO     set by a patched kernel tree with LTO: an LLVM bitcode\n"
+"                 object is left alone (the tree encodes what its LTO link\n"
+"                 writes); without it, such an object is an error\n"
 "\n"
 "Kernel builds: \"cc-btf COMPILER --print-btf-link\" prints the btf-link to\n"
-"run (the one beside cc-btf), or nothing when the objects carry no BTF.\n"
+"run (the one beside cc-btf), \"... --print-cc-btf\" this cc-btf's path;\n"
+"both print nothing when the objects carry no BTF.\n"
 "\n"
 "Exit status: the compiler's; 1 if an object could not be encoded (with\n"
 "--encode: if any FILE failed or was refused); 2 for a usage error; 126 or\n"
@@ -379,10 +383,11 @@ static int die_without_objects(struct cc_btf *cb, int sig)
 
 static int wrap(struct cc_btf *cb)
 {
+	enum cc_btf_query q = cc_btf__kbuild_query(cb);
 	int status, ret, sig;
 
-	if (cc_btf__is_print_btf_link(cb))
-		return cc_btf__print_btf_link(cb);
+	if (q != QUERY_NONE)
+		return cc_btf__answer_query(cb, q);
 	if (cc_btf__is_vdso_object(cb))
 		cb->no_btf = true;	/* kbuild.c: a user-space image */
 	if (!cb->no_btf) {

@@ -99,8 +99,14 @@ struct cc_btf {
 int cc_btf__find_objects(struct cc_btf *cb);
 
 /* kbuild.c: what a Linux kernel build asks of the wrapper. */
-bool cc_btf__is_print_btf_link(const struct cc_btf *cb);
-int cc_btf__print_btf_link(const struct cc_btf *cb);
+enum cc_btf_query {
+	QUERY_NONE,
+	QUERY_BTF_LINK,		/* --print-btf-link: the btf-link to run */
+	QUERY_CC_BTF,		/* --print-cc-btf: this cc-btf, for LTO */
+};
+enum cc_btf_query cc_btf__kbuild_query(const struct cc_btf *cb);
+int cc_btf__answer_query(const struct cc_btf *cb, enum cc_btf_query q);
+bool cc_btf__lto_encoded_later(void);	/* CC_BTF_LTO is set */
 int cc_btf__check_kbuild(const struct cc_btf *cb);
 bool cc_btf__is_vdso_object(const struct cc_btf *cb);	/* no BTF */
 

@@ -7,7 +7,9 @@
  * DWARF (-ENODATA) are left alone silently, and so is a BTF without types
  * (assembler sources). An LTO object (clang's LLVM bitcode, GCC's ELF of
  * .gnu.lto_ sections, which the library refuses) has no DWARF to encode
- * although -g asked for it: a failure. A failure prints one line,
+ * although -g asked for it: a failure, unless CC_BTF_LTO says that the
+ * build encodes what its LTO link writes (kbuild.c): then clang's bitcode
+ * is left alone. A failure prints one line,
  * deletes the object so that make does not take it as up to date and makes
  * the exit status 1; --warn keeps the object without BTF instead.
  *
@@ -213,9 +215,15 @@ static bool wrap_object(struct cc_btf *cb, const char *obj)
 	int err;
 
 	if (is_bitcode_file(obj)) {
+		if (cc_btf__lto_encoded_later()) {
+			pr_verbose(cb, obj, "LLVM bitcode, not encoded: the "
+				   "build encodes what the LTO link makes of it");
+			return false;
+		}
 		add_msg(cb, "%s: LLVM bitcode (clang -flto): an LTO object "
-			"carries no DWARF to encode; build without LTO for BTF",
-			obj);
+			"carries no DWARF to encode; build without LTO for BTF, "
+			"or encode what the LTO link writes (cc-btf --encode; "
+			"kbuild-patches/ do so, setting CC_BTF_LTO)", obj);
 		err = -EOPNOTSUPP;
 		goto out_failed;
 	}

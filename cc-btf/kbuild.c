@@ -20,6 +20,16 @@
  * is none there but one on PATH, and nothing when the objects will carry no
  * BTF (CC_BTF=0, --no-btf): kbuild then runs pahole as before.
  *
+ * LTO (CONFIG_LTO_CLANG): the compiler writes LLVM bitcode, whose DWARF
+ * exists only once the LTO link has made ELF of it (vmlinux.o, each
+ * module's object). A patched tree asks
+ *
+ *	$(CC) --print-cc-btf		this cc-btf's path, or nothing (no BTF)
+ *
+ * runs "cc-btf --encode" on those outputs, and exports CC_BTF_LTO (that
+ * path): the wrapper then leaves a bitcode object alone instead of
+ * failing on it (encode.c).
+ *
  * The vDSO is compiled by kbuild's rules too (-DBUILD_VDSO on every
  * architecture, with -DKBUILD_BASENAME for C; its assembly has no
  * KBUILD_BASENAME, but runs under the patched Makefile's CC_BTF_KBUILD),
@@ -51,6 +61,8 @@
 #define KBUILD_MARKER		"CC_BTF_KBUILD"
 #define KBUILD_PROTOCOL		"1"
 #define PRINT_BTF_LINK		"--print-btf-link"
+#define PRINT_CC_BTF		"--print-cc-btf"
+#define LTO_MARKER		"CC_BTF_LTO"
 #define BTF_LINK_NAME		"btf-link"
 #define KBUILD_BASENAME_OPT	"-DKBUILD_BASENAME="
 #define BUILD_VDSO_OPT		"-DBUILD_VDSO"	/* also BUILD_VDSO32, ... */
@@ -59,15 +71,23 @@
 #define ASSEMBLER_OPT		"-D__ASSEMBLER__"
 
 /*
- * The query ends the command, whatever the words before it: a launcher
+ * A query ends the command, whatever the words before it: a launcher
  * and the compiler ("cc-btf ccache gcc --print-btf-link"), or a compiler
- * with options of its own ("gcc -m32"). No compiler knows the option, so
- * no compile ends with it.
+ * with options of its own ("gcc -m32"). No compiler knows the options, so
+ * no compile ends with one.
  */
-bool cc_btf__is_print_btf_link(const struct cc_btf *cb)
+enum cc_btf_query cc_btf__kbuild_query(const struct cc_btf *cb)
 {
-	return cb->nr_args >= 2 &&
-	       !strcmp(cb->args[cb->nr_args - 1], PRINT_BTF_LINK);
+	const char *last;
+
+	if (cb->nr_args < 2)
+		return QUERY_NONE;
+	last = cb->args[cb->nr_args - 1];
+	if (!strcmp(last, PRINT_BTF_LINK))
+		return QUERY_BTF_LINK;
+	if (!strcmp(last, PRINT_CC_BTF))
+		return QUERY_CC_BTF;
+	return QUERY_NONE;
 }
 
 /* Whether an executable @name is found on PATH. */
@@ -88,29 +108,65 @@ static bool on_path(const char *name)
 	return false;
 }
 
-int cc_btf__print_btf_link(const struct cc_btf *cb)
+/* The path of the running cc-btf in @self, with its last component @name. */
+static bool self_with_name(char *self, size_t size, const char *name)
 {
-	char self[PATH_MAX], *slash;
-	ssize_t n;
+	ssize_t n = readlink("/proc/self/exe", self, size - 1);
+	char *slash;
 
-	if (cb->no_btf)
-		return 0;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash && (size_t)(slash - self) + sizeof("/" BTF_LINK_NAME) <=
-			     sizeof(self)) {
-			strcpy(slash + 1, BTF_LINK_NAME);
-			if (!access(self, X_OK)) {
-				printf("%s\n", self);
-				return 0;
-			}
-		}
-	}
-	if (on_path(BTF_LINK_NAME))
+	if (n <= 0)
+		return false;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash || (size_t)(slash + 1 - self) + strlen(name) >= size)
+		return false;
+	strcpy(slash + 1, name);
+	return true;
+}
+
+static int print_btf_link(void)
+{
+	char self[PATH_MAX];
+
+	if (self_with_name(self, sizeof(self), BTF_LINK_NAME) &&
+	    !access(self, X_OK))
+		printf("%s\n", self);
+	else if (on_path(BTF_LINK_NAME))
 		printf("%s\n", BTF_LINK_NAME);
 	return 0;
+}
+
+static int print_cc_btf(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0) {
+		cc_btf__msg("error: cannot find this cc-btf's path: %s",
+			    strerror(errno));
+		return EXIT_ENCODE;
+	}
+	self[n] = '\0';
+	printf("%s\n", self);
+	return 0;
+}
+
+int cc_btf__answer_query(const struct cc_btf *cb, enum cc_btf_query q)
+{
+	if (cb->no_btf)		/* the objects carry no BTF: nothing to run */
+		return 0;
+	return q == QUERY_CC_BTF ? print_cc_btf() : print_btf_link();
+}
+
+/*
+ * Whether the build encodes the ELF that its LTO link makes of the bitcode
+ * objects (a patched tree with CONFIG_LTO_CLANG sets CC_BTF_LTO).
+ */
+bool cc_btf__lto_encoded_later(void)
+{
+	const char *val = getenv(LTO_MARKER);
+
+	return val && *val;
 }
 
 /* Whether an argument begins with @prefix. */
