@@ -75,6 +75,13 @@ void enc_syms__free(struct enc_syms *s);
 /* The first unused symbol called @name of @type, or NULL. */
 struct enc_sym *enc_syms__find(struct enc_syms *s, const char *name,
 			       uint8_t type);
+/*
+ * The first unused STT_FUNC "@name.llvm.<digits>", clang ThinLTO's name
+ * for a static function it promoted, or NULL.
+ */
+struct enc_sym *enc_syms__find_thinlto(struct enc_syms *s, const char *name);
+/* Whether @sym stands for @name: it is @name, or its ThinLTO name. */
+bool enc_sym__is_of(const struct enc_sym *sym, const char *name);
 /* The unused non-empty per-CPU object symbol at @shndx:@addr, or NULL. */
 struct enc_sym *enc_syms__percpu_at(struct enc_syms *s, uint32_t shndx,
 				    uint64_t addr);

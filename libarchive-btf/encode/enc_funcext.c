@@ -141,8 +141,9 @@ int enc_funcext__find_extras(struct enc_funcext *fx,
 		const struct enc_fstate *st;
 		size_t len;
 
-		if (sym->type != STT_FUNC || !dot || dot == sym->name ||
-		    is_piece_sym(sym->name))
+		/* a used symbol stands for a FUNC already (ThinLTO's) */
+		if (sym->type != STT_FUNC || sym->used || !dot ||
+		    dot == sym->name || is_piece_sym(sym->name))
 			continue;
 		len = dot - sym->name;
 		st = find_state(fx, sym->name, len);

@@ -7,7 +7,9 @@
  *
  *  - a FUNC for a top-level subprogram that is a definition, whose
  *    parameters all have names, and whose name is a defined, unused
- *    STT_FUNC symbol; its btf_decl_tags after it;
+ *    STT_FUNC symbol, or is one with ThinLTO's ".llvm.<digits>" (a static
+ *    function promoted: btf-link keeps it by pahole 1.25's rule, with
+ *    optimized_func); its btf_decl_tags after it;
  *  - a VAR for a variable definition, at any depth, whose address is a
  *    non-empty per-CPU object symbol of its name;
  *  - and, for pahole 1.31's function rules, each function with code and
@@ -122,7 +124,18 @@ static int encode_func(struct enc_select *s, struct dw_die *die)
 		return err;
 	if (!(die->have & DW_HAVE_NAME))
 		return 0;
+	/*
+	 * Several units (an LTO link's output, ld -r): a symbol of the name
+	 * may be another unit's function, so only a DIE with code takes one
+	 * (an abstract instance's FUNC comes from its concrete DIE, which
+	 * has the origin's name). In one unit, the abstract instance and
+	 * the code are one function: the first DIE takes it, as in pahole.
+	 */
+	if (s->dw->f.nr_units > 1 && !(die->have & DW_HAVE_CODE))
+		return 0;
 	sym = enc_syms__find(s->syms, die->name, STT_FUNC);
+	if (!sym)	/* an LTO link's output: ThinLTO renamed it */
+		sym = enc_syms__find_thinlto(s->syms, die->name);
 	if (!sym)
 		return 0;
 	err = all_params_named(s, die);

@@ -75,7 +75,8 @@ int enc_slots__make(struct enc_slots *sl, const struct enc_obj *o,
 		if (!btf_is_func(t) && !btf_is_var(t))
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);
-		while (p < s->nr_placed && strcmp(s->placed[p].sym->name, name))
+		while (p < s->nr_placed &&
+		       !enc_sym__is_of(s->placed[p].sym, name))
 			p++;
 		if (p == s->nr_placed) {
 			pr_warn(o->pr, "%s: internal error: no symbol for %s",

@@ -137,6 +137,53 @@ struct enc_sym *enc_syms__find(struct enc_syms *ss, const char *name,
 	return NULL;
 }
 
+#define THINLTO_SUFFIX	".llvm."
+
+/* Whether @sym is @name (@len bytes) and ".llvm.<digits>". */
+static bool is_thinlto_name(const char *sym, const char *name, size_t len)
+{
+	const char *p = sym + len + sizeof(THINLTO_SUFFIX) - 1;
+
+	if (strncmp(sym, name, len) ||
+	    strncmp(sym + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX) - 1) ||
+	    !*p)
+		return false;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+bool enc_sym__is_of(const struct enc_sym *sym, const char *name)
+{
+	return !strcmp(sym->name, name) ||
+	       is_thinlto_name(sym->name, name, strlen(name));
+}
+
+struct enc_sym *enc_syms__find_thinlto(struct enc_syms *ss, const char *name)
+{
+	size_t len = strlen(name), lo = 0, hi = ss->nr;
+
+	while (lo < hi) {	/* the first entry > name */
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(ss->v[mid].name, name) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* "name.llvm.N" sorts after "name" and before "name/" */
+	for (; lo < ss->nr && !strncmp(ss->v[lo].name, name, len) &&
+	       ss->v[lo].name[len] <= '.'; lo++) {
+		struct enc_sym *s = &ss->v[lo];
+
+		if (!s->used && s->type == STT_FUNC &&
+		    is_thinlto_name(s->name, name, len))
+			return s;
+	}
+	return NULL;
+}
+
 struct enc_sym *enc_syms__percpu_at(struct enc_syms *ss, uint32_t shndx,
 				    uint64_t addr)
 {
