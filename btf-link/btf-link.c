@@ -543,7 +543,9 @@ static const char *const why_words[] = {
 		"relocatable file, its symbol is undefined)",
 	[ABTF_EXPLAIN_RENAMED] = "its code is in the image, but no function "
 		"symbol has its name (renamed after compiling, as objcopy "
-		"--prefix-symbols does): pahole has no FUNC for it either",
+		"--prefix-symbols does; clang's ThinLTO name \"NAME.llvm.N\" "
+		"counts only with --btf_features=optimized_func, as in "
+		"pahole 1.25 and later): pahole has no FUNC for it either",
 	[ABTF_EXPLAIN_NO_SYMBOL] = "its member has no .debug_btf_addr group "
 		"(made by pahole), and the symbol table has no symbol of its "
 		"name (a variable: and size)",

@@ -480,9 +480,62 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 	return 0;
 }
 
+#define THINLTO_SUFFIX	".llvm."
+
+/* "name.llvm.<digits>": ThinLTO's name for a static function it promoted. */
+static bool thinlto_name(const char *sym, size_t len)
+{
+	const char *p = sym + len + sizeof(THINLTO_SUFFIX) - 1;
+
+	if (strncmp(sym + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX) - 1) ||
+	    !*p)
+		return false;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+/*
+ * A defined STT_FUNC "name.llvm.<digits>": clang's ThinLTO renames a
+ * static function that another unit imports (promotes it to a global of
+ * hidden visibility), and the kernel's kallsyms matches it by its name
+ * without the suffix. pahole 1.25 and later take such a symbol for the
+ * function's (they strip any suffix), 1.24 does not: with optimized_func,
+ * which a tree gives pahole 1.25 and later, btf-link does as they do.
+ */
+static bool thinlto_func(const struct abtf_linker *l, const char *name,
+			 size_t len)
+{
+	const struct link_symbols *sy = &l->sym;
+	char buf[256], *key = buf;
+	size_t lo;
+
+	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC))
+		return false;
+	if (len + sizeof(THINLTO_SUFFIX) > sizeof(buf)) {
+		key = malloc(len + sizeof(THINLTO_SUFFIX));
+		if (!key)
+			return false;	/* as without the suffix */
+	}
+	memcpy(key, name, len);
+	memcpy(key + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX));
+	lo = abtf__first_sym(l, key);
+	if (key != buf)
+		free(key);
+	for (; lo < sy->nr_syms && !strncmp(sy->syms[lo].name, name, len) &&
+	       !strncmp(sy->syms[lo].name + len, THINLTO_SUFFIX,
+			sizeof(THINLTO_SUFFIX) - 1); lo++)
+		if (sy->syms[lo].type == STT_FUNC &&
+		    thinlto_name(sy->syms[lo].name, len))
+			return true;
+	return false;
+}
+
 /*
  * pahole's rule: a FUNC survives if a defined STT_FUNC has its name, or
- * with @suffixed, its name and a suffix ("name.isra.0": a clone).
+ * with @suffixed, its name and a suffix ("name.isra.0": a clone), or its
+ * ThinLTO name (thinlto_func()).
  */
 static bool func_by_name(const struct abtf_linker *l, const char *name,
 			 bool suffixed)
@@ -501,7 +554,7 @@ static bool func_by_name(const struct abtf_linker *l, const char *name,
 		if (sy->syms[lo].type == STT_FUNC && (!next || next == '.'))
 			return true;
 	}
-	return false;
+	return !suffixed && thinlto_func(l, name, len);
 }
 
 /*
