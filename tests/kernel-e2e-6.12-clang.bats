@@ -56,7 +56,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e boot
 }
 
-@test "kernel e2e 6.12 clang: an external module (make M=) with a distilled base: .BTF.base, and the kernel loads it" {
+@test "kernel e2e 6.12 clang: an external module (make M=) with a distilled base: .BTF.base, and the kernel loads it; without one, as pahole" {
 	e2e extmod
 }
 

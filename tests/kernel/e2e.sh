@@ -29,7 +29,9 @@
 #   extmod       6.12: an external module (tests/kernel/extmod/) built with
 #                make M= against build 2, given the distilled base the tree
 #                asks of pahole 1.26 and later: .BTF split on .BTF.base of
-#                the kernel's types it uses, and build 2's kernel loads it
+#                the kernel's types it uses, and build 2's kernel loads it;
+#                linked again without it, its BTF split on vmlinux means
+#                what pahole makes of it
 #   repro        build 3: as build 2 with another make -j, BTF_LINK="btf-link
 #                -j 1" and BTF_ONLY=1 (O=cc-btf-only); its .BTF bytes must be
 #                build 2's
@@ -64,9 +66,13 @@
 #   ABTF_E2E_CC          the compiler: gcc (default) or clang, which builds
 #                        with LLVM=1 (clang, ld.lld, llvm-objcopy, ...) in
 #                        a cache of its own (e2e-6.12-clang)
-#   ABTF_E2E_ARCH        the target: x86_64 (default) or arm64 (6.12 with
-#                        gcc: aarch64-linux-gnu-gcc, booted with
-#                        qemu-system-aarch64 -M virt), in e2e-6.12-arm64
+#   ABTF_E2E_ARCH        the target: x86_64 (default), arm64 or riscv64
+#                        (6.12 with gcc: aarch64-linux-gnu-gcc or
+#                        riscv64-linux-gnu-gcc, booted with
+#                        qemu-system-aarch64 or qemu-system-riscv64 -M
+#                        virt), in e2e-6.12-arm64 or e2e-6.12-riscv64
+#   ABTF_E2E_LTO         thin: 6.12 with clang's ThinLTO (config-fragment.lto),
+#                        in a cache of its own (e2e-6.12-clang-lto)
 #   ABTF_E2E_LAUNCHER    ccache-distcc: build 2 through CC="cc-btf ccache
 #                        gcc" and distcc (the launchers phase); default none
 #   ABTF_KERNEL_DIR      the cache is $ABTF_KERNEL_DIR/e2e (e2e-6.12 for 6.12)
@@ -128,24 +134,48 @@ clang)	E2E=$E2E-clang
 *)	echo "e2e: error: ABTF_E2E_CC=$KCC: gcc or clang" >&2
 	exit 1 ;;
 esac
-# The target: x86-64 natively, or arm64 cross-compiled (6.12, gcc) and
-# booted with qemu-system-aarch64 -M virt.
+# The target: x86-64 natively, or arm64 / riscv64 cross-compiled (6.12,
+# gcc) and booted with qemu-system-aarch64 / qemu-system-riscv64 -M virt.
+# KARCH names the target, KMARCH is the kernel's ARCH= for it.
 KARCH=${ABTF_E2E_ARCH:-x86_64}
+KMARCH=$KARCH
 case $KARCH in
 x86_64)	CROSS=
 	KIMAGE=arch/x86/boot/bzImage
 	VDSO_SO=arch/x86/entry/vdso/vdso64.so
 	QEMU=qemu-system-x86_64 ;;
-arm64)	[ "$KVER" = 6.12 ] && [ "$KCC" = gcc ] || {
-		echo "e2e: error: ABTF_E2E_ARCH=arm64 is for 6.12 with gcc" >&2
-		exit 1
-	}
-	E2E=$E2E-arm64
-	CROSS=aarch64-linux-gnu-
+arm64)	CROSS=aarch64-linux-gnu-
 	KIMAGE=arch/arm64/boot/Image
 	VDSO_SO=arch/arm64/kernel/vdso/vdso.so
 	QEMU=qemu-system-aarch64 ;;
-*)	echo "e2e: error: ABTF_E2E_ARCH=$KARCH: x86_64 or arm64" >&2
+riscv64) CROSS=riscv64-linux-gnu-
+	KMARCH=riscv
+	KIMAGE=arch/riscv/boot/Image
+	VDSO_SO=arch/riscv/kernel/vdso/vdso.so
+	QEMU=qemu-system-riscv64 ;;
+*)	echo "e2e: error: ABTF_E2E_ARCH=$KARCH: x86_64, arm64 or riscv64" >&2
+	exit 1 ;;
+esac
+if [ "$KARCH" != x86_64 ]; then
+	[ "$KVER" = 6.12 ] && [ "$KCC" = gcc ] || {
+		echo "e2e: error: ABTF_E2E_ARCH=$KARCH is for 6.12 with gcc" >&2
+		exit 1
+	}
+	E2E=$E2E-$KARCH
+fi
+# ABTF_E2E_LTO=thin: 6.12 with clang's ThinLTO (config-fragment.lto), in
+# a cache of its own: the objects are LLVM bitcode, and the tree encodes
+# vmlinux.o and the modules' objects that the LTO links write (patch 5)
+LTO=${ABTF_E2E_LTO:-}
+case $LTO in
+"")	LTO_FRAGMENT= ;;
+thin)	[ "$KVER" = 6.12 ] && [ "$KCC" = clang ] && [ "$KARCH" = x86_64 ] || {
+		echo "e2e: error: ABTF_E2E_LTO=thin is for 6.12 with clang on x86_64" >&2
+		exit 1
+	}
+	E2E=$E2E-lto
+	LTO_FRAGMENT=$HERE/config-fragment.lto ;;
+*)	echo "e2e: error: ABTF_E2E_LTO=$LTO: thin or nothing" >&2
 	exit 1 ;;
 esac
 # the compiler cc-btf runs
@@ -209,7 +239,7 @@ stamp_of() { cat "$E2E/$1.stamp" 2>/dev/null || echo none; }
 kmake() {
 	local dir=$1 log=$2
 	shift 2
-	make -C "$SRC" O="$dir" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" "$@" >>"$log" 2>&1 || {
+	make -C "$SRC" O="$dir" ARCH="$KMARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" "$@" >>"$log" 2>&1 || {
 		tail -n 40 "$log" >&2
 		die "make O=${dir#"$E2E"/} $* failed; the whole output is in $log"
 	}
@@ -230,9 +260,11 @@ kmake_build() {
 	kmake "$dir" "$log" "${args[@]}" "$@"
 }
 
-# section FILE NAME OUT: dump an ELF section; fails if there is none.
+# section FILE NAME OUT: dump an ELF section; fails if there is none
+# (objcopy only warns, exit status 0, for a section that does not exist).
 section() {
-	"${CROSS}objcopy" --dump-section "$2=$3" "$1" /dev/null 2>/dev/null
+	rm -f "$3"
+	"${CROSS}objcopy" --dump-section "$2=$3" "$1" /dev/null 2>/dev/null && [ -f "$3" ]
 }
 
 # section_size FILE NAME: the size of a section, in bytes.
@@ -277,6 +309,9 @@ missing_packages() {
 	arm64)	command -v qemu-system-aarch64 >/dev/null || pkgs+=(qemu-system-arm)
 		command -v "${CROSS}gcc" >/dev/null || pkgs+=(gcc-aarch64-linux-gnu)
 		[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || pkgs+=(libc6-dev-arm64-cross) ;;
+	riscv64) command -v qemu-system-riscv64 >/dev/null || pkgs+=(qemu-system-misc opensbi)
+		command -v "${CROSS}gcc" >/dev/null || pkgs+=(gcc-riscv64-linux-gnu)
+		[ -f /usr/riscv64-linux-gnu/lib/libc.a ] || pkgs+=(libc6-dev-riscv64-cross) ;;
 	esac
 	command -v bpftool >/dev/null || pkgs+=(bpftool)
 	command -v python3 >/dev/null || pkgs+=(python3)
@@ -388,14 +423,19 @@ cc_version() {
 # FRAGMENT names it.
 arch_fragment() {
 	local drop
-	[ "$KARCH" = x86_64 ] && return 0
-	[ -f "$ARCH_FRAGMENT" ] || die "no $ARCH_FRAGMENT"
-	drop=$(sed -n 's/^# drop: *//p' "$ARCH_FRAGMENT" | tr ' ' '\n' | sed '/^$/d' | paste -sd'|')
-	{
-		grep -vE "^(${drop:-NONE})=" "$FRAGMENT"
-		cat "$ARCH_FRAGMENT"
-	} > "$E2E/fragment"
-	FRAGMENT=$E2E/fragment
+	if [ "$KARCH" != x86_64 ]; then
+		[ -f "$ARCH_FRAGMENT" ] || die "no $ARCH_FRAGMENT"
+		drop=$(sed -n 's/^# drop: *//p' "$ARCH_FRAGMENT" | tr ' ' '\n' | sed '/^$/d' | paste -sd'|')
+		{
+			grep -vE "^(${drop:-NONE})=" "$FRAGMENT"
+			cat "$ARCH_FRAGMENT"
+		} > "$E2E/fragment"
+		FRAGMENT=$E2E/fragment
+	fi
+	if [ -n "$LTO_FRAGMENT" ]; then
+		cat "$FRAGMENT" "$LTO_FRAGMENT" > "$E2E/fragment.lto"
+		FRAGMENT=$E2E/fragment.lto
+	fi
 }
 
 phase_config() {
@@ -465,6 +505,11 @@ phase_cc_btf() {
 	build cc-btf "$B_CC" args_cc "$(cc_key)"
 }
 
+# is_bitcode FILE: LLVM bitcode, as clang -flto writes an object.
+is_bitcode() {
+	[ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' ')" = 4243c0de ]
+}
+
 # check_objects NAME DIR: every object that kbuild compiled from C with
 # $(CC), that is with cc-btf, and with debug information (-g) carries its
 # own .BTF, but for those without any DWARF (clang writes none for a unit
@@ -472,7 +517,7 @@ phase_cc_btf() {
 # Host programs (scripts/, tools/) are built with $(HOSTCC).
 check_objects() {
 	local name=$1 dir=$2 obj rel cmd line sections n=0 nodwarf=0 missing=()
-	local vdso=0 vdso_btf=()
+	local vdso=0 vdso_btf=() bitcode=0
 	while IFS= read -r obj; do
 		rel=${obj#"$dir"/}
 		cmd=$(dirname "$obj")/.$(basename "$obj").cmd
@@ -487,6 +532,10 @@ check_objects() {
 		*"$CC_BTF_BIN ${LAUNCHER:+ccache }$KCC_BIN "*" -g "*) ;;
 		*) continue ;;
 		esac
+		if [ -n "$LTO" ] && is_bitcode "$obj"; then
+			bitcode=$((bitcode + 1))
+			continue
+		fi
 		sections=$(readelf -SW "$obj")
 		case $sections in
 		*" .BTF "*) n=$((n + 1)) ;;
@@ -500,6 +549,13 @@ check_objects() {
 	[ ${#missing[@]} -eq 0 ] ||
 		fail "$name: ${#missing[@]} objects compiled from C by cc-btf with -g have no .BTF: ${missing[*]:0:10}"
 	[ "$n" -gt 0 ] || fail "$name: no object compiled by cc-btf with -g"
+	if [ -n "$LTO" ]; then
+		# the bitcode's BTF is vmlinux.o's, encoded after the LTO link
+		say "$name: $bitcode objects of LLVM bitcode, left to the LTO links"
+		[ "$bitcode" -gt 0 ] || fail "$name: LTO, but no object is LLVM bitcode"
+		readelf -SW "$dir/vmlinux.o" | grep -F ' .BTF ' >/dev/null ||
+			fail "$name: vmlinux.o, the LTO link's output, has no .BTF"
+	fi
 	say "$name: $vdso vDSO objects, none with .BTF"
 	[ ${#vdso_btf[@]} -eq 0 ] ||
 		fail "$name: vDSO objects with .BTF: ${vdso_btf[*]:0:10}"
@@ -603,6 +659,17 @@ compare() {
 	[ $rc -ne 1 ] || fail "${out#"$E2E"/}: differences that docs/design.md does not explain"
 }
 
+# unit_objects: the objects whose .BTF a function's own unit made, NUL-
+# separated: each compiled object, or with LTO (bitcode, no BTF) vmlinux.o,
+# which cc-btf encoded whole after the LTO link.
+unit_objects() {
+	if [ -n "$LTO" ]; then
+		printf '%s\0' "$B_CC/vmlinux.o"
+	else
+		find "$B_CC" -name '*.o' ! -name vmlinux.o ! -name '*.mod.o' -print0
+	fi
+}
+
 # lenders IMAGE A B DIFF: the functions whose FUNC pahole (A) takes from
 # another function of the same name, by rule: for "~ func NAME" or
 # "- func NAME" in DIFF, IMAGE has one function NAME, exactly one object of
@@ -616,7 +683,7 @@ lenders() {
 	sed -n 's/^[~-] func \([^:]*\):.*/\1/p' "$diff" | sort -u > "$tmp.names"
 	[ -s "$tmp.names" ] || return 0
 	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -u > "$tmp.once"
-	find "$B_CC" -name '*.o' ! -name vmlinux.o ! -name '*.mod.o' -print0 |
+	unit_objects |
 		xargs -0 "${CROSS}nm" -A --defined-only 2>/dev/null |
 		awk -v names="$tmp.names" '
 			BEGIN { while ((getline n < names) > 0) want[n] = 1 }
@@ -833,12 +900,14 @@ initramfs() {
 qemu_machine() {
 	case $KARCH in
 	arm64) echo "-M virt -cpu cortex-a57" ;;
+	riscv64) echo "-M virt" ;;	# OpenSBI, qemu's default firmware
 	esac
 }
 qemu_console() {
 	case $KARCH in
 	x86_64) echo ttyS0 ;;
 	arm64) echo ttyAMA0 ;;
+	riscv64) echo ttyS0 ;;
 	esac
 }
 
@@ -955,6 +1024,29 @@ extmod_btf() {
 	    "$(grep -c '^\[' <<< "$base") types"
 }
 
+# extmod_pahole DIR LOG: the module linked again as a tree links it for a
+# pahole that distils no base (MODULE_PAHOLE_FLAGS empty): its split BTF on
+# build 2's vmlinux means what pahole makes of the same .ko. The distilled
+# .ko is put back.
+extmod_pahole() {
+	local dir=$1 log=$2 flags
+	mv "$dir/extmod.ko" "$dir/extmod.ko.distilled"
+	kmake_build "$B_CC" "$log" args_cc M="$dir" MODULE_PAHOLE_FLAGS= modules
+	if section "$dir/extmod.ko" .BTF.base "$RES/extmod.base"; then
+		fail "extmod: linked without distilled_base, it has a .BTF.base"
+	fi
+	flags=$(pahole_flags)
+	# shellcheck disable=SC2086
+	if pahole -J $flags --btf_base "$B_CC/vmlinux" 		--btf_encode_detached="$RES/extmod.pahole.btf" "$dir/extmod.ko" >/dev/null 2>&1; then
+		say "extmod: without a distilled base, against pahole:"
+		compare "$dir/extmod.ko" "$RES/extmod.pahole.btf" "$dir/extmod.ko" \
+			"$RES/extmod.diff" 20 --base "$B_CC/vmlinux"
+	else
+		fail "pahole cannot encode extmod.ko"
+	fi
+	mv "$dir/extmod.ko.distilled" "$dir/extmod.ko"
+}
+
 phase_extmod() {
 	local dir=$E2E/extmod log=$E2E/extmod.log got size
 	if [ "$KVER" != 6.12 ]; then
@@ -964,6 +1056,7 @@ phase_extmod() {
 	mkdir -p "$RES"
 	extmod_build "$dir" "$log"
 	extmod_btf "$dir" || return 0
+	extmod_pahole "$dir" "$log"
 	# build 2's kernel, its modules and this one
 	initramfs "$B_CC" "$RES/extmod.cpio" "$dir/extmod.ko"
 	boot_guest "$RES/extmod.cpio" "$RES/extmod-boot.log" || return 0
@@ -1116,7 +1209,7 @@ phase_unpatched() {
 	cp -p "$B_CC/$obj" "$saved"
 	rm -f "$B_CC/$obj"
 	mapfile -t args < <(args_cc)
-	make -C "$SRC" O="$B_CC" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" \
+	make -C "$SRC" O="$B_CC" ARCH="$KMARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" \
 		"${args[@]}" CC_BTF_KBUILD= "$obj" \
 		>>"$log" 2>&1 || rc=$?
 	[ $rc -ne 0 ] || fail "make with CC_BTF_KBUILD= succeeded"
