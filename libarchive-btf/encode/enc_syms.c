@@ -137,27 +137,10 @@ struct enc_sym *enc_syms__find(struct enc_syms *ss, const char *name,
 	return NULL;
 }
 
-#define THINLTO_SUFFIX	".llvm."
-
-/* Whether @sym is @name (@len bytes) and ".llvm.<digits>". */
-static bool is_thinlto_name(const char *sym, const char *name, size_t len)
-{
-	const char *p = sym + len + sizeof(THINLTO_SUFFIX) - 1;
-
-	if (strncmp(sym, name, len) ||
-	    strncmp(sym + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX) - 1) ||
-	    !*p)
-		return false;
-	for (; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
-}
-
 bool enc_sym__is_of(const struct enc_sym *sym, const char *name)
 {
 	return !strcmp(sym->name, name) ||
-	       is_thinlto_name(sym->name, name, strlen(name));
+	       abtf__is_thinlto_name(sym->name, name, strlen(name));
 }
 
 struct enc_sym *enc_syms__find_thinlto(struct enc_syms *ss, const char *name)
@@ -178,7 +161,7 @@ struct enc_sym *enc_syms__find_thinlto(struct enc_syms *ss, const char *name)
 		struct enc_sym *s = &ss->v[lo];
 
 		if (!s->used && s->type == STT_FUNC &&
-		    is_thinlto_name(s->name, name, len))
+		    abtf__is_thinlto_name(s->name, name, len))
 			return s;
 	}
 	return NULL;

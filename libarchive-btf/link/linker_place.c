@@ -482,20 +482,6 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 
 #define THINLTO_SUFFIX	".llvm."
 
-/* "name.llvm.<digits>": ThinLTO's name for a static function it promoted. */
-static bool thinlto_name(const char *sym, size_t len)
-{
-	const char *p = sym + len + sizeof(THINLTO_SUFFIX) - 1;
-
-	if (strncmp(sym + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX) - 1) ||
-	    !*p)
-		return false;
-	for (; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
-}
-
 /*
  * A defined STT_FUNC "name.llvm.<digits>": clang's ThinLTO renames a
  * static function that another unit imports (promotes it to a global of
@@ -527,7 +513,7 @@ static bool thinlto_func(const struct abtf_linker *l, const char *name,
 	       !strncmp(sy->syms[lo].name + len, THINLTO_SUFFIX,
 			sizeof(THINLTO_SUFFIX) - 1); lo++)
 		if (sy->syms[lo].type == STT_FUNC &&
-		    thinlto_name(sy->syms[lo].name, len))
+		    abtf__is_thinlto_name(sy->syms[lo].name, name, len))
 			return true;
 	return false;
 }

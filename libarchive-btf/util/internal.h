@@ -185,6 +185,14 @@ static inline int abtf__grow(void **arr, size_t *cap, size_t need,
 #define abtf_grow(arr, cap, need)					\
 	abtf__grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
+/* ---- symbol names (util.c) ---- */
+
+/*
+ * Whether symbol @sym is the @len bytes at @name and ".llvm.<digits>":
+ * clang's ThinLTO name for a static function it promoted.
+ */
+bool abtf__is_thinlto_name(const char *sym, const char *name, size_t len);
+
 /* ---- string interning (util.c) ---- */
 
 struct strtab {

@@ -454,3 +454,19 @@ bool abtf__btf_swap(void *data, size_t size)
 		abtf__swap32s(p + types_at, h.type_len);
 	return true;
 }
+
+#define THINLTO_SUFFIX	".llvm."
+
+bool abtf__is_thinlto_name(const char *sym, const char *name, size_t len)
+{
+	const char *p = sym + len + sizeof(THINLTO_SUFFIX) - 1;
+
+	if (strncmp(sym, name, len) ||
+	    strncmp(sym + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX) - 1) ||
+	    !*p)
+		return false;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
