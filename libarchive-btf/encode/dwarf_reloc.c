@@ -267,7 +267,7 @@ int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
 	for (key.sec = 0; key.sec < ABTF_DW_NR; key.sec++)
 		if (inside(rel->data[key.sec], p, &key.off))
 			break;
-	if (key.sec == ABTF_DW_NR)
+	if (key.sec == ABTF_DW_NR || !rel->nr)	/* no relocated address */
 		return -ENOENT;
 	a = bsearch(&key, rel->addrs, rel->nr, sizeof(key), addr_cmp);
 	if (!a)
