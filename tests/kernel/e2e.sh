@@ -524,7 +524,7 @@ check_objects() {
 		[ -f "$SRC/${rel%.o}.c" ] && [ -f "$cmd" ] || continue
 		line=$(head -n 1 "$cmd")
 		case $line in
-		*" -DBUILD_VDSO"*|"cmd_"*/vdso*/*" := "*" -fpic "*|"cmd_"*/vdso*/*" := "*" -fPIC "*)
+		*" -DBUILD_VDSO"*|*"cmd_"*/vdso*/*" := "*" -fpic "*|*"cmd_"*/vdso*/*" := "*" -fPIC "*)
 			readelf -SW "$obj" | grep -F ' .BTF ' >/dev/null &&
 				vdso_btf+=("$rel")
 			vdso=$((vdso + 1))
