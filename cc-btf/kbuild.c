@@ -108,15 +108,24 @@ static bool on_path(const char *name)
 	return false;
 }
 
-/* The path of the running cc-btf in @self, with its last component @name. */
-static bool self_with_name(char *self, size_t size, const char *name)
+/* The path of the running cc-btf, in @self. */
+static bool self_path(char *self, size_t size)
 {
 	ssize_t n = readlink("/proc/self/exe", self, size - 1);
-	char *slash;
 
 	if (n <= 0)
 		return false;
 	self[n] = '\0';
+	return true;
+}
+
+/* The path of the running cc-btf in @self, with its last component @name. */
+static bool self_with_name(char *self, size_t size, const char *name)
+{
+	char *slash;
+
+	if (!self_path(self, size))
+		return false;
 	slash = strrchr(self, '/');
 	if (!slash || (size_t)(slash + 1 - self) + strlen(name) >= size)
 		return false;
@@ -139,14 +148,12 @@ static int print_btf_link(void)
 static int print_cc_btf(void)
 {
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	if (n <= 0) {
+	if (!self_path(self, sizeof(self))) {
 		cc_btf__msg("error: cannot find this cc-btf's path: %s",
 			    strerror(errno));
 		return EXIT_ENCODE;
 	}
-	self[n] = '\0';
 	printf("%s\n", self);
 	return 0;
 }

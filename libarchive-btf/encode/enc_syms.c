@@ -115,12 +115,12 @@ void enc_syms__free(struct enc_syms *ss)
 	memset(ss, 0, sizeof(*ss));
 }
 
-struct enc_sym *enc_syms__find(struct enc_syms *ss, const char *name,
-			       uint8_t type)
+/* The index of the first symbol whose name is >= @name. */
+static size_t first_sym(const struct enc_syms *ss, const char *name)
 {
 	size_t lo = 0, hi = ss->nr;
 
-	while (lo < hi) {	/* the first entry >= name */
+	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
 		if (strcmp(ss->v[mid].name, name) < 0)
@@ -128,6 +128,14 @@ struct enc_sym *enc_syms__find(struct enc_syms *ss, const char *name,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+struct enc_sym *enc_syms__find(struct enc_syms *ss, const char *name,
+			       uint8_t type)
+{
+	size_t lo = first_sym(ss, name);
+
 	for (; lo < ss->nr && !strcmp(ss->v[lo].name, name); lo++) {
 		struct enc_sym *s = &ss->v[lo];
 
@@ -145,19 +153,11 @@ bool enc_sym__is_of(const struct enc_sym *sym, const char *name)
 
 struct enc_sym *enc_syms__find_thinlto(struct enc_syms *ss, const char *name)
 {
-	size_t len = strlen(name), lo = 0, hi = ss->nr;
+	size_t len = strlen(name), lo = first_sym(ss, name);
 
-	while (lo < hi) {	/* the first entry > name */
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(ss->v[mid].name, name) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* "name.llvm.N" sorts after "name" and before "name/" */
 	for (; lo < ss->nr && !strncmp(ss->v[lo].name, name, len) &&
-	       ss->v[lo].name[len] <= '.'; lo++) {
+	       (unsigned char)ss->v[lo].name[len] <= '.'; lo++) {
 		struct enc_sym *s = &ss->v[lo];
 
 		if (!s->used && s->type == STT_FUNC &&

@@ -480,67 +480,40 @@ int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 	return 0;
 }
 
-#define THINLTO_SUFFIX	".llvm."
-
-/*
- * A defined STT_FUNC "name.llvm.<digits>": clang's ThinLTO renames a
- * static function that another unit imports (promotes it to a global of
- * hidden visibility), and the kernel's kallsyms matches it by its name
- * without the suffix. pahole 1.25 and later take such a symbol for the
- * function's (they strip any suffix), 1.24 does not: with optimized_func,
- * which a tree gives pahole 1.25 and later, btf-link does as they do.
- */
-static bool thinlto_func(const struct abtf_linker *l, const char *name,
-			 size_t len)
-{
-	const struct link_symbols *sy = &l->sym;
-	char buf[256], *key = buf;
-	size_t lo;
-
-	if (!(l->feats & ABTF_FEAT_OPTIMIZED_FUNC))
-		return false;
-	if (len + sizeof(THINLTO_SUFFIX) > sizeof(buf)) {
-		key = malloc(len + sizeof(THINLTO_SUFFIX));
-		if (!key)
-			return false;	/* as without the suffix */
-	}
-	memcpy(key, name, len);
-	memcpy(key + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX));
-	lo = abtf__first_sym(l, key);
-	if (key != buf)
-		free(key);
-	for (; lo < sy->nr_syms && !strncmp(sy->syms[lo].name, name, len) &&
-	       !strncmp(sy->syms[lo].name + len, THINLTO_SUFFIX,
-			sizeof(THINLTO_SUFFIX) - 1); lo++)
-		if (sy->syms[lo].type == STT_FUNC &&
-		    abtf__is_thinlto_name(sy->syms[lo].name, name, len))
-			return true;
-	return false;
-}
-
 /*
  * pahole's rule: a FUNC survives if a defined STT_FUNC has its name, or
- * with @suffixed, its name and a suffix ("name.isra.0": a clone), or its
- * ThinLTO name (thinlto_func()).
+ * with @suffixed, its name and a suffix ("name.isra.0": a clone), or with
+ * optimized_func its ThinLTO name "name.llvm.<digits>": clang's ThinLTO
+ * renames a static function that another unit imports (promotes it to a
+ * global of hidden visibility), and the kernel's kallsyms matches it by
+ * its name without the suffix. pahole 1.25 and later take such a symbol
+ * for the function's (they strip any suffix), 1.24 does not; a tree gives
+ * optimized_func to pahole 1.25 and later.
  */
 static bool func_by_name(const struct abtf_linker *l, const char *name,
 			 bool suffixed)
 {
 	const struct link_symbols *sy = &l->sym;
+	bool thinlto = l->feats & ABTF_FEAT_OPTIMIZED_FUNC;
 	size_t len = strlen(name), lo = abtf__first_sym(l, name);
 
-	/* sorted by name: "name" first, then "name" and any byte,
-	 * "name.suffix" among them */
+	/* sorted by name: "name" first, then "name" and any byte, those
+	 * above '.' ("name_x") after every "name.suffix" */
 	for (; lo < sy->nr_syms &&
 	       !strncmp(sy->syms[lo].name, name, len); lo++) {
-		char next = sy->syms[lo].name[len];
+		const struct lsym *s = &sy->syms[lo];
+		unsigned char next = s->name[len];
 
-		if (next && !suffixed)
+		if (next > '.' || (next && !suffixed && !thinlto))
 			break;
-		if (sy->syms[lo].type == STT_FUNC && (!next || next == '.'))
+		if (s->type != STT_FUNC)
+			continue;
+		if (!next || (next == '.' &&
+			      (suffixed ||
+			       abtf__is_thinlto_name(s->name, name, len))))
 			return true;
 	}
-	return !suffixed && thinlto_func(l, name, len);
+	return false;
 }
 
 /*

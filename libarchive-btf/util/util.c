@@ -459,11 +459,13 @@ bool abtf__btf_swap(void *data, size_t size)
 
 bool abtf__is_thinlto_name(const char *sym, const char *name, size_t len)
 {
-	const char *p = sym + len + sizeof(THINLTO_SUFFIX) - 1;
+	const char *p;
 
 	if (strncmp(sym, name, len) ||
-	    strncmp(sym + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX) - 1) ||
-	    !*p)
+	    strncmp(sym + len, THINLTO_SUFFIX, sizeof(THINLTO_SUFFIX) - 1))
+		return false;
+	p = sym + len + sizeof(THINLTO_SUFFIX) - 1;
+	if (!*p)
 		return false;
 	for (; *p; p++)
 		if (*p < '0' || *p > '9')
