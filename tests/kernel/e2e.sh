@@ -670,12 +670,6 @@ unit_objects() {
 	fi
 }
 
-# has_func BTF NAME: the BTF file has a FUNC NAME.
-has_func() {
-	bpftool btf dump file "$1" > "$RES/has-func.dump" &&
-		grep -qF "FUNC '$2' " "$RES/has-func.dump"
-}
-
 # lenders IMAGE A B DIFF: the functions whose FUNC pahole (A) takes from
 # another function of the same name, by rule: for "~ func NAME" or
 # "- func NAME" in DIFF, IMAGE has one function NAME, exactly one object of
@@ -700,9 +694,10 @@ lenders() {
 		[ "$(awk -v n="$name" '$1 == n' "$tmp.defs" | wc -l)" -eq 1 ] || continue
 		obj=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.defs")
 		if ! section "$obj" .BTF "$tmp.btf"; then
-			# assembly: no BTF, so no FUNC of its own
-			has_func "$b" "$name" && continue
-			has_func "$a" "$name" || continue
+			# assembly: no BTF, so no FUNC of its own (compare()
+			# listed each side's FUNCs beside DIFF)
+			grep -qxF "$name" "$diff.b-funcs" && continue
+			grep -qxF "$name" "$diff.a-funcs" || continue
 			echo "$name"
 			continue
 		fi
@@ -1049,7 +1044,8 @@ extmod_pahole() {
 	fi
 	flags=$(pahole_flags)
 	# shellcheck disable=SC2086
-	if pahole -J $flags --btf_base "$B_CC/vmlinux" 		--btf_encode_detached="$RES/extmod.pahole.btf" "$dir/extmod.ko" >/dev/null 2>&1; then
+	if pahole -J $flags --btf_base "$B_CC/vmlinux" \
+		--btf_encode_detached="$RES/extmod.pahole.btf" "$dir/extmod.ko" >/dev/null 2>&1; then
 		say "extmod: without a distilled base, against pahole:"
 		compare "$dir/extmod.ko" "$RES/extmod.pahole.btf" "$dir/extmod.ko" \
 			"$RES/extmod.diff" 20 --base "$B_CC/vmlinux"
