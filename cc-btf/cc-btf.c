@@ -388,8 +388,8 @@ static int wrap(struct cc_btf *cb)
 
 	if (q != QUERY_NONE)
 		return cc_btf__answer_query(cb, q);
-	if (cc_btf__is_vdso_object(cb))
-		cb->no_btf = true;	/* kbuild.c: a user-space image */
+	if (cc_btf__is_other_image(cb))
+		cb->no_btf = true;	/* kbuild.c: not the kernel's image */
 	if (!cb->no_btf) {
 		ret = cc_btf__find_objects(cb);
 		if (ret) {

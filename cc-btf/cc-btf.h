@@ -108,7 +108,8 @@ enum cc_btf_query cc_btf__kbuild_query(const struct cc_btf *cb);
 int cc_btf__answer_query(const struct cc_btf *cb, enum cc_btf_query q);
 bool cc_btf__lto_encoded_later(void);	/* CC_BTF_LTO is set */
 int cc_btf__check_kbuild(const struct cc_btf *cb);
-bool cc_btf__is_vdso_object(const struct cc_btf *cb);	/* no BTF */
+/* the vDSO's or s390's decompressor's: no BTF */
+bool cc_btf__is_other_image(const struct cc_btf *cb);
 
 /* files.c: checks of files, signals, messages. */
 void __printf(1, 2) cc_btf__msg(const char *fmt, ...);	/* "cc-btf: " LINE */

@@ -48,6 +48,13 @@
  * BUILD_VDSO, and gas gives its function DWARF; the kernel's own assembly
  * in such directories is the wrappers that .incbin the vDSO (s390's,
  * powerpc's), which define no function.
+ *
+ * s390's boot decompressor is another image of its own, linked by its own
+ * script with --orphan-handling (every .BTF was an orphan warning, an
+ * error under CONFIG_WERROR). Its C is compiled with -g and
+ * -D__DECOMPRESSOR, its assembly with -Wa,-gdwarf-2 and nothing that says
+ * so: what tells them is their directory, arch/s390/boot/ (in the object
+ * tree, which is make's working directory), all of it the decompressor's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -66,6 +73,7 @@
 #define BTF_LINK_NAME		"btf-link"
 #define KBUILD_BASENAME_OPT	"-DKBUILD_BASENAME="
 #define BUILD_VDSO_OPT		"-DBUILD_VDSO"	/* also BUILD_VDSO32, ... */
+#define S390_BOOT_DIR		"arch/s390/boot/"	/* s390's decompressor */
 /* kbuild's assembly: __ASSEMBLY__, __ASSEMBLER__ in later trees */
 #define ASSEMBLY_OPT		"-D__ASSEMBLY__"
 #define ASSEMBLER_OPT		"-D__ASSEMBLER__"
@@ -207,6 +215,18 @@ static const char *output_arg(const struct cc_btf *cb)
 	return NULL;
 }
 
+/* Whether @path is in the object tree's directory @dir ("a/b/"), or below. */
+static bool in_tree_dir(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	if (!path)
+		return false;
+	while (!strncmp(path, "./", 2))
+		path += 2;
+	return !strncmp(path, dir, len);
+}
+
 /* Whether a directory of @path (not its last component) is named vdso*. */
 static bool in_vdso_dir(const char *path)
 {
@@ -239,13 +259,14 @@ static bool is_pic(const struct cc_btf *cb)
 	return pic;
 }
 
-bool cc_btf__is_vdso_object(const struct cc_btf *cb)
+bool cc_btf__is_other_image(const struct cc_btf *cb)
 {
 	const char *marker = getenv(KBUILD_MARKER);
 
 	if (!is_kernel_object(cb) && !(marker && *marker))
 		return false;
 	return has_arg_prefix(cb, BUILD_VDSO_OPT) ||
+	       in_tree_dir(output_arg(cb), S390_BOOT_DIR) ||
 	       (in_vdso_dir(output_arg(cb)) &&
 		(is_pic(cb) || has_arg_prefix(cb, ASSEMBLY_OPT) ||
 		 has_arg_prefix(cb, ASSEMBLER_OPT)));

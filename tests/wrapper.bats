@@ -470,6 +470,35 @@ make_echo_cc() {
 	has_btf vdso/user.o
 }
 
+@test "wrapper: s390's boot decompressor (arch/s390/boot/) is compiled without BTF" {
+	# an image of its own, linked with --orphan-handling: its C has -g
+	# (and -D__DECOMPRESSOR), its assembly -Wa,-gdwarf-2 and nothing else
+	# that tells; make runs in the object tree, so the path says
+	cd src
+	mkdir -p arch/s390/boot arch/s390/kernel
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' \
+		-D__DECOMPRESSOR -c t.c -o arch/s390/boot/d.o
+	no_btf arch/s390/boot/d.o
+	gcc -g -DKBUILD_BASENAME='"t"' -D__DECOMPRESSOR -c t.c -o ref.o
+	cmp arch/s390/boot/d.o ref.o
+	printf '\t.text\n\t.globl mf\n\t.type mf,@function\nmf:\n\tret\n\t.size mf,.-mf\n' > m.S
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLY__ -Wa,-gdwarf-2 \
+		-c m.S -o ./arch/s390/boot/m.o
+	no_btf arch/s390/boot/m.o
+	# the same assembly for the kernel keeps its function
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLY__ -Wa,-gdwarf-2 \
+		-c m.S -o arch/s390/kernel/m.o
+	has_btf arch/s390/kernel/m.o
+	# another tree's directory of that name (an external module's) is not it
+	mkdir -p mod/arch/s390/boot
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' \
+		-c t.c -o "$PWD/mod/arch/s390/boot/x.o"
+	has_btf mod/arch/s390/boot/x.o
+	# outside kbuild the directory means nothing to us
+	env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -c t.c -o arch/s390/boot/u.o
+	has_btf arch/s390/boot/u.o
+}
+
 @test "wrapper: --print-btf-link names the btf-link beside cc-btf, or none" {
 	local dir
 	run --separate-stderr "$CC_BTF" gcc --print-btf-link
