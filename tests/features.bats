@@ -261,12 +261,13 @@ bad_name_prog() {
 }
 
 # kfunc_prog OUT [LD ARGS...]: tests/fixtures/kfuncs.c (kfunc sets in
-# .BTF_ids, tests/fixtures/btf_ids_test.h) through cc-btf, linked to OUT.
+# .BTF_ids, tests/fixtures/btf_ids_test.h) through cc-btf, linked to OUT;
+# with KCROSS=PREFIX- by that cross gcc and ld.
 kfunc_prog() {
 	local out=$1
 	shift
-	"$CC_BTF" gcc -g -O2 -I"$FIXTURES" -c "$FIXTURES/kfuncs.c" -o k.o
-	ld "$@" -o "$out" k.o 2>/dev/null
+	"$CC_BTF" "${KCROSS:-}gcc" -g -O2 -I"$FIXTURES" -c "$FIXTURES/kfuncs.c" -o k.o
+	"${KCROSS:-}ld" "$@" -o "$out" k.o 2>/dev/null
 }
 
 # btf_tags FILE: "FUNC TAG" for every DECL_TAG on a FUNC of FILE's BTF.
@@ -287,15 +288,20 @@ btf_tags() {
 # symbol whose flags have bit 0 covers [value, value + size); a
 # __BTF_ID__func__NAME__N symbol inside one is a kfunc NAME with the flags
 # after its ID (the last such symbol's); every kfunc with a FUNC in BTF
-# gets bpf_kfunc, and bpf_fastcall with flag 1 << 12.
+# gets bpf_kfunc, and bpf_fastcall with flag 1 << 12. The u32s are in the
+# image's byte order (KCROSS: its binutils).
 expected_tags() {
 	local img=$1 btf=$2
-	section_bytes "$img" .BTF_ids ids.bin
+	rm -f ids.bin
+	"${KCROSS:-}objcopy" --dump-section .BTF_ids=ids.bin "$img" /dev/null
+	[ -f ids.bin ]
 	readelf -SW "$img" > sections
 	readelf -sW "$img" > symbols
+	readelf -h "$img" | grep -q 'big endian' && echo '>' > order || echo '<' > order
 	bpftool btf dump file "$btf" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" > funcs
 	python3 - <<-'EOF'
 	import re, struct
+	u32 = open('order').read().strip() + 'I'
 	secs = {}
 	for line in open('sections'):
 	    m = re.match(r'\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+([0-9a-f]+)', line)
@@ -310,12 +316,12 @@ expected_tags() {
 	        syms.append((int(f[1], 16), int(f[2]), f[7]))
 	sets = [(v, v + s) for v, s, n in syms
 	        if n.startswith('__BTF_ID__set8__') and
-	        struct.unpack_from('<I', data, v - base + 4)[0] & 1]
+	        struct.unpack_from(u32, data, v - base + 4)[0] & 1]
 	flags = {}
 	for v, s, n in syms:
 	    m = re.match(r'__BTF_ID__func__(.+)__[^_]+$', n)
 	    if m and any(a <= v < b for a, b in sets):
-	        flags[m.group(1)] = struct.unpack_from('<I', data, v - base + 4)[0]
+	        flags[m.group(1)] = struct.unpack_from(u32, data, v - base + 4)[0]
 	funcs = set(open('funcs').read().split())
 	for name in sorted(flags):
 	    if name in funcs:
@@ -325,14 +331,20 @@ expected_tags() {
 	EOF
 }
 
+# kfunc_tags_as_expected OUT [LD ARGS...]: kfunc_prog OUT, linked by
+# btf-link with decl_tag_kfuncs; its tags (got) are expected_tags' (want).
+kfunc_tags_as_expected() {
+	kfunc_prog "$@"
+	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o "$1.btf" "$1"
+	expected_tags "$1" "$1.btf" | sort > want
+	btf_tags "$1.btf" > got
+	diff -u want got
+}
+
 @test "features: decl_tag_kfuncs tags exactly the kfuncs of the image's .BTF_ids" {
 	need_tools
 	need_cmd bpftool python3 objcopy readelf
-	kfunc_prog prog -T "$FIXTURES/link.lds"
-	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o ours.btf prog
-	expected_tags prog ours.btf | sort > want
-	btf_tags ours.btf > got
-	diff -u want got
+	kfunc_tags_as_expected prog -T "$FIXTURES/link.lds"
 	# the fixture has what the test is about: both tags, a kfunc without
 	# a FUNC, functions of other lists without tags
 	grep -qx 'kf_beta bpf_fastcall' want
@@ -341,12 +353,23 @@ expected_tags() {
 	grep -qx 'not_kfunc' funcs
 	grep -qx 'listed_only' funcs
 	# a module (ld -r: section-relative symbols) the same
-	kfunc_prog mod.ko -r
-	"$BTF_LINK" --btf_features=decl_tag,decl_tag_kfuncs -o mod.btf mod.ko
-	expected_tags mod.ko mod.btf | sort > want
-	btf_tags mod.btf > got
-	diff -u want got
+	kfunc_tags_as_expected mod.ko -r
 	[ -s want ]
+}
+
+@test "features: decl_tag_kfuncs on a big-endian (s390x) image and module: .BTF_ids in the image's order" {
+	# the sets' and kfuncs' flags are u32s of the target: read in the
+	# host's order, an s390x kernel's kfuncs got no tags at all
+	need_tools
+	need_cmd bpftool python3 readelf s390x-linux-gnu-gcc s390x-linux-gnu-ld \
+		s390x-linux-gnu-objcopy
+	KCROSS=s390x-linux-gnu-
+	kfunc_tags_as_expected prog -T "$FIXTURES/link.lds"
+	[ "$(cat order)" = '>' ]
+	grep -qx 'kf_beta bpf_fastcall' want
+	grep -qx 'kf_alpha bpf_kfunc' want
+	kfunc_tags_as_expected mod.ko -r
+	grep -qx 'kf_alpha bpf_kfunc' want
 }
 
 @test "features: no kfunc tags without decl_tag_kfuncs, nor without decl_tag" {

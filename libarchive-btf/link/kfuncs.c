@@ -20,10 +20,12 @@
  *    FUNC it emits for the function); a kfunc without a FUNC gets none.
  *
  * Offsets are section-relative (st_value - sh_addr): the same for an image
- * and a relocatable module. Every offset and size read is checked against
+ * and a relocatable module. The u32s are in the image's byte order (a
+ * big-endian s390x image's flags read in the host's had no kfunc set). Every offset and size read is checked against
  * the section; a symbol that lies outside it is an error naming it (pahole
  * reads past the section for a set, and stops for a kfunc).
  */
+#include <byteswap.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,12 +77,13 @@ static int kfunc_error(struct kscan *ks, const char *sym, uint64_t value,
 	return -EINVAL;
 }
 
+/* The u32 at section offset @off, in the image's byte order. */
 static uint32_t u32_at(const struct kscan *ks, uint64_t off)
 {
 	uint32_t v;
 
 	memcpy(&v, ks->data + off, sizeof(v));
-	return v;
+	return ks->l->file.swapped ? bswap_32(v) : v;
 }
 
 /* Symbol @i if it is defined in .BTF_ids: its name and value. */
