@@ -172,7 +172,8 @@ example: all
 # Test tiers. check: the quick suite, no kernel build (minutes). check-kernel:
 # the files that build real kernels (tests/.work/ caches them; the first run
 # takes about 50 minutes on 2 cores: the kernel sample, 6.1 with gcc through
-# ccache and distcc, 6.12 with clang, 6.12 for arm64). check-lab: the kernel builds CI's 90 minutes cannot hold
+# ccache and distcc, 6.12 with clang, 6.12 for arm64 and for s390x). check-lab:
+# the kernel builds CI's 90 minutes cannot hold
 # (tests/lab-*.bats: the plain pahole builds, 6.12 with gcc, another -j and
 # BTF_ONLY=1, clang ThinLTO, riscv64; about 80 minutes more). check-san: the input-handling suites
 # again on an ASan + UBSan build ($(O)-san). TESTS=FILES runs those files

@@ -23,5 +23,5 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	distcc man-db dpkg-dev debhelper fakeroot lintian \
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu \
 	libc6-dev-arm64-cross qemu-system-arm rsync kmod \
-	libc6-dev-riscv64-cross qemu-system-misc opensbi \
+	libc6-dev-riscv64-cross libc6-dev-s390x-cross qemu-system-misc opensbi \
 	libclang-rt-14-dev

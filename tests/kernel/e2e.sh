@@ -66,11 +66,12 @@
 #   ABTF_E2E_CC          the compiler: gcc (default) or clang, which builds
 #                        with LLVM=1 (clang, ld.lld, llvm-objcopy, ...) in
 #                        a cache of its own (e2e-6.12-clang)
-#   ABTF_E2E_ARCH        the target: x86_64 (default), arm64 or riscv64
-#                        (6.12 with gcc: aarch64-linux-gnu-gcc or
-#                        riscv64-linux-gnu-gcc, booted with
-#                        qemu-system-aarch64 or qemu-system-riscv64 -M
-#                        virt), in e2e-6.12-arm64 or e2e-6.12-riscv64
+#   ABTF_E2E_ARCH        the target: x86_64 (default), arm64, riscv64 or
+#                        s390x (6.12 with gcc: aarch64-linux-gnu-gcc,
+#                        riscv64-linux-gnu-gcc or s390x-linux-gnu-gcc,
+#                        booted with qemu-system-aarch64 or
+#                        qemu-system-riscv64 -M virt, qemu-system-s390x
+#                        -M s390-ccw-virtio), in e2e-6.12-ARCH
 #   ABTF_E2E_LTO         thin: 6.12 with clang's ThinLTO (config-fragment.lto),
 #                        in a cache of its own (e2e-6.12-clang-lto)
 #   ABTF_E2E_LAUNCHER    ccache-distcc: build 2 through CC="cc-btf ccache
@@ -134,8 +135,9 @@ clang)	E2E=$E2E-clang
 *)	echo "e2e: error: ABTF_E2E_CC=$KCC: gcc or clang" >&2
 	exit 1 ;;
 esac
-# The target: x86-64 natively, or arm64 / riscv64 cross-compiled (6.12,
-# gcc) and booted with qemu-system-aarch64 / qemu-system-riscv64 -M virt.
+# The target: x86-64 natively, or arm64 / riscv64 / s390x (big-endian)
+# cross-compiled (6.12, gcc) and booted with qemu-system-aarch64 /
+# qemu-system-riscv64 -M virt, qemu-system-s390x -M s390-ccw-virtio.
 # KARCH names the target, KMARCH is the kernel's ARCH= for it.
 KARCH=${ABTF_E2E_ARCH:-x86_64}
 KMARCH=$KARCH
@@ -153,7 +155,12 @@ riscv64) CROSS=riscv64-linux-gnu-
 	KIMAGE=arch/riscv/boot/Image
 	VDSO_SO=arch/riscv/kernel/vdso/vdso.so
 	QEMU=qemu-system-riscv64 ;;
-*)	echo "e2e: error: ABTF_E2E_ARCH=$KARCH: x86_64, arm64 or riscv64" >&2
+s390x)	CROSS=s390x-linux-gnu-
+	KMARCH=s390
+	KIMAGE=arch/s390/boot/bzImage
+	VDSO_SO=arch/s390/kernel/vdso64/vdso64.so
+	QEMU=qemu-system-s390x ;;
+*)	echo "e2e: error: ABTF_E2E_ARCH=$KARCH: x86_64, arm64, riscv64 or s390x" >&2
 	exit 1 ;;
 esac
 if [ "$KARCH" != x86_64 ]; then
@@ -312,6 +319,9 @@ missing_packages() {
 	riscv64) command -v qemu-system-riscv64 >/dev/null || pkgs+=(qemu-system-misc opensbi)
 		command -v "${CROSS}gcc" >/dev/null || pkgs+=(gcc-riscv64-linux-gnu)
 		[ -f /usr/riscv64-linux-gnu/lib/libc.a ] || pkgs+=(libc6-dev-riscv64-cross) ;;
+	s390x)	command -v qemu-system-s390x >/dev/null || pkgs+=(qemu-system-misc)
+		command -v "${CROSS}gcc" >/dev/null || pkgs+=(gcc-s390x-linux-gnu)
+		[ -f /usr/s390x-linux-gnu/lib/libc.a ] || pkgs+=(libc6-dev-s390x-cross) ;;
 	esac
 	command -v bpftool >/dev/null || pkgs+=(bpftool)
 	command -v python3 >/dev/null || pkgs+=(python3)
@@ -517,12 +527,20 @@ is_bitcode() {
 # Host programs (scripts/, tools/) are built with $(HOSTCC).
 check_objects() {
 	local name=$1 dir=$2 obj rel cmd line sections n=0 nodwarf=0 missing=()
-	local vdso=0 vdso_btf=() bitcode=0
+	local vdso=0 vdso_btf=() boot=0 boot_btf=() bitcode=0
 	while IFS= read -r obj; do
 		rel=${obj#"$dir"/}
 		cmd=$(dirname "$obj")/.$(basename "$obj").cmd
 		[ -f "$SRC/${rel%.o}.c" ] && [ -f "$cmd" ] || continue
 		line=$(head -n 1 "$cmd")
+		# s390's boot decompressor, an image of its own (cc-btf's kbuild.c)
+		case $rel in
+		arch/s390/boot/*)
+			readelf -SW "$obj" | grep -F ' .BTF ' >/dev/null &&
+				boot_btf+=("$rel")
+			boot=$((boot + 1))
+			continue ;;
+		esac
 		case $line in
 		*" -DBUILD_VDSO"*|*"cmd_"*/vdso*/*" := "*" -fpic "*|*"cmd_"*/vdso*/*" := "*" -fPIC "*)
 			readelf -SW "$obj" | grep -F ' .BTF ' >/dev/null &&
@@ -562,6 +580,12 @@ check_objects() {
 	[ "$vdso" -gt 0 ] || fail "$name: no vDSO object seen"
 	readelf -SW "$dir/$VDSO_SO" | grep -F ' .BTF ' >/dev/null &&
 		fail "$name: $VDSO_SO has a .BTF section"
+	if [ "$KARCH" = s390x ]; then
+		say "$name: $boot objects of the boot decompressor, none with .BTF"
+		[ ${#boot_btf[@]} -eq 0 ] ||
+			fail "$name: decompressor objects with .BTF: ${boot_btf[*]:0:10}"
+		[ "$boot" -gt 0 ] || fail "$name: no decompressor object seen"
+	fi
 	return 0
 }
 
@@ -660,14 +684,21 @@ compare() {
 }
 
 # unit_objects: the objects whose .BTF a function's own unit made, NUL-
-# separated: each compiled object, or with LTO (bitcode, no BTF) vmlinux.o,
-# which cc-btf encoded whole after the LTO link.
+# separated: each object vmlinux links (the members of vmlinux.a and of the
+# libraries, thin archives of object-tree paths; not the objects of other
+# images, such as s390's decompressor or the purgatory, which define their
+# own strcpy), or with LTO (bitcode, no BTF) vmlinux.o, which cc-btf
+# encoded whole after the LTO link.
 unit_objects() {
+	local a
 	if [ -n "$LTO" ]; then
 		printf '%s\0' "$B_CC/vmlinux.o"
-	else
-		find "$B_CC" -name '*.o' ! -name vmlinux.o ! -name '*.mod.o' -print0
+		return
 	fi
+	# (ar t names a thin archive's members as the archive was named)
+	for a in vmlinux.a $(cd "$B_CC" && find . -name lib.a -printf '%P\n'); do
+		(cd "$B_CC" && ar t "$a") || die "cannot list $B_CC/$a"
+	done | sort -u | sed "s|^|$B_CC/|" | tr '\n' '\0'
 }
 
 # lenders IMAGE A B DIFF: the functions whose FUNC pahole (A) takes from
@@ -908,6 +939,7 @@ qemu_machine() {
 	case $KARCH in
 	arm64) echo "-M virt -cpu cortex-a57" ;;
 	riscv64) echo "-M virt" ;;	# OpenSBI, qemu's default firmware
+	s390x) echo "-M s390-ccw-virtio" ;;
 	esac
 }
 qemu_console() {
@@ -915,6 +947,7 @@ qemu_console() {
 	x86_64) echo ttyS0 ;;
 	arm64) echo ttyAMA0 ;;
 	riscv64) echo ttyS0 ;;
+	s390x) echo ttysclp0 ;;
 	esac
 }
 
