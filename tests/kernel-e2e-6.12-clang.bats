@@ -3,16 +3,17 @@
 #
 # A clang kernel end to end: Debian's linux-source-6.12 with
 # kbuild-patches/v6.12, configured with tests/kernel/config-fragment for
-# clang, built with make LLVM=1 CC="cc-btf clang" (clang, ld.lld,
+# clang, its networking without IPv6 and ethtool's netlink interface
+# (config-fragment.ipv4, a seventh of the build, for CI's time), built with make LLVM=1 CC="cc-btf clang" (clang, ld.lld,
 # llvm-objcopy, ...), every object compiled from C with debug information
 # carrying BTF, vmlinux and module BTF compared by meaning with pahole on
 # the same images (TYPE_TAG and DECL_TAG counts equal), explained by
 # btf-link --explain, booted under qemu, relinked. What a touch rebuilds and
 # what an unpatched tree does is kbuild's and cc-btf's, not the compiler's:
 # tests/kernel-e2e.bats checks it on 6.1, and CI's time goes to the arm64
-# kernel instead.
+# and s390x kernels instead.
 # The work is tests/kernel/e2e.sh's (ABTF_E2E_CC=clang), cached in
-# ${ABTF_KERNEL_DIR:-tests/.work}/e2e-6.12-clang. One kernel build: pahole
+# ${ABTF_KERNEL_DIR:-tests/.work}/e2e-6.12-clang-ipv4. One kernel build: pahole
 # runs on the cc-btf build's own images.
 #
 # Skipped only when e2e.sh says a prerequisite cannot be installed or the
@@ -21,6 +22,7 @@
 load test_helper
 E2E_KERNEL=6.12
 E2E_CC=clang
+E2E_CONFIG=ipv4
 load lib/e2e
 
 bats_require_minimum_version 1.5.0

@@ -8,7 +8,8 @@
 # and built again from scratch with every object from ccache (the warm
 # phase: about 5 minutes).
 # More kernel builds than CI's 2 cores can afford; the cache is the same
-# (${ABTF_KERNEL_DIR:-tests/.work}/e2e), so after tests/kernel-e2e.bats
+# (${ABTF_KERNEL_DIR:-tests/.work}/e2e-nonet: CI's configuration, without
+# networking), so after tests/kernel-e2e.bats
 # this file takes about 17 minutes.
 #
 # Skipped only when e2e.sh says a prerequisite cannot be installed or the
@@ -17,6 +18,7 @@
 load test_helper
 E2E_KERNEL=6.1
 E2E_LAUNCHER=ccache-distcc
+E2E_CONFIG=nonet
 load lib/e2e
 
 bats_require_minimum_version 1.5.0

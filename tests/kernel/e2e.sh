@@ -71,7 +71,13 @@
 #                        riscv64-linux-gnu-gcc or s390x-linux-gnu-gcc,
 #                        booted with qemu-system-aarch64 or
 #                        qemu-system-riscv64 -M virt, qemu-system-s390x
-#                        -M s390-ccw-virtio), in e2e-6.12-ARCH
+#                        -M s390-ccw-virtio), in e2e-6.12-ARCH; arm64
+#                        also with ABTF_E2E_CC=clang (LLVM=1, clang's
+#                        --target from CROSS_COMPILE), in
+#                        e2e-6.12-clang-arm64
+#   ABTF_E2E_CONFIG      NAME: the configuration with config-fragment.NAME
+#                        (nonet: no networking), in a cache of its own
+#                        (e2e-nonet, ...)
 #   ABTF_E2E_LTO         thin: 6.12 with clang's ThinLTO (config-fragment.lto),
 #                        in a cache of its own (e2e-6.12-clang-lto)
 #   ABTF_E2E_LAUNCHER    ccache-distcc: build 2 through CC="cc-btf ccache
@@ -164,8 +170,8 @@ s390x)	CROSS=s390x-linux-gnu-
 	exit 1 ;;
 esac
 if [ "$KARCH" != x86_64 ]; then
-	[ "$KVER" = 6.12 ] && [ "$KCC" = gcc ] || {
-		echo "e2e: error: ABTF_E2E_ARCH=$KARCH is for 6.12 with gcc" >&2
+	[ "$KVER" = 6.12 ] && { [ "$KCC" = gcc ] || [ "$KARCH" = arm64 ]; } || {
+		echo "e2e: error: ABTF_E2E_ARCH=$KARCH is for 6.12 with gcc (arm64: or clang)" >&2
 		exit 1
 	}
 	E2E=$E2E-$KARCH
@@ -185,8 +191,10 @@ thin)	[ "$KVER" = 6.12 ] && [ "$KCC" = clang ] && [ "$KARCH" = x86_64 ] || {
 *)	echo "e2e: error: ABTF_E2E_LTO=$LTO: thin or nothing" >&2
 	exit 1 ;;
 esac
-# the compiler cc-btf runs
-KCC_BIN=$CROSS$KCC
+# the compiler cc-btf runs: the cross gcc, or clang, which kbuild gives
+# --target from CROSS_COMPILE
+KCC_BIN=$KCC
+[ "$KCC" = clang ] || KCC_BIN=$CROSS$KCC
 # ABTF_E2E_LAUNCHER=ccache-distcc: build 2 is made with CC="cc-btf ccache
 # gcc", distcc as ccache's prefix (CCACHE_PREFIX), from an empty cache and
 # compiled by a distccd of 127.0.0.1; later compiles (the incremental
@@ -203,6 +211,19 @@ esac
 # the architecture's own additions to the fragment (and the base
 # fragment's options it has no use for)
 ARCH_FRAGMENT=$HERE/config-fragment.$KARCH
+# ABTF_E2E_CONFIG=NAME: a variant of the configuration,
+# config-fragment.NAME (its "# drop:" lines and options, as an
+# architecture's), in a cache of its own (e2e-NAME, ...)
+VARIANT=${ABTF_E2E_CONFIG:-}
+VARIANT_FRAGMENT=
+if [ -n "$VARIANT" ]; then
+	VARIANT_FRAGMENT=$HERE/config-fragment.$VARIANT
+	[ -f "$VARIANT_FRAGMENT" ] || {
+		echo "e2e: error: ABTF_E2E_CONFIG=$VARIANT: no $VARIANT_FRAGMENT" >&2
+		exit 1
+	}
+	E2E=$E2E-$VARIANT
+fi
 
 SRC=$E2E/src
 CONFIG=$E2E/config
@@ -427,18 +448,23 @@ cc_version() {
 	esac
 }
 
-# arch_fragment: for a target other than x86-64, the fragment made of the
-# base one less the options its config-fragment.ARCH drops ("# drop:
-# CONFIG_X ...", options the target does not have), then that file;
-# FRAGMENT names it.
+# arch_fragment: for a target other than x86-64 or a variant
+# (ABTF_E2E_CONFIG), the fragment made of the base one less the options
+# their config-fragment.ARCH and .NAME drop ("# drop: CONFIG_X ...",
+# options the target does not have or the variant leaves out), then those
+# files; FRAGMENT names it.
 arch_fragment() {
-	local drop
+	local drop extra=()
 	if [ "$KARCH" != x86_64 ]; then
 		[ -f "$ARCH_FRAGMENT" ] || die "no $ARCH_FRAGMENT"
-		drop=$(sed -n 's/^# drop: *//p' "$ARCH_FRAGMENT" | tr ' ' '\n' | sed '/^$/d' | paste -sd'|')
+		extra+=("$ARCH_FRAGMENT")
+	fi
+	[ -z "$VARIANT_FRAGMENT" ] || extra+=("$VARIANT_FRAGMENT")
+	if [ ${#extra[@]} -gt 0 ]; then
+		drop=$(sed -n 's/^# drop: *//p' "${extra[@]}" | tr ' ' '\n' | sed '/^$/d' | paste -sd'|')
 		{
 			grep -vE "^(${drop:-NONE})=" "$FRAGMENT"
-			cat "$ARCH_FRAGMENT"
+			cat "${extra[@]}"
 		} > "$E2E/fragment"
 		FRAGMENT=$E2E/fragment
 	fi

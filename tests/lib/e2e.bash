@@ -13,6 +13,7 @@ e2e() {
 	local status=0
 	ABTF_E2E_KERNEL=$E2E_KERNEL ABTF_E2E_CC=${E2E_CC:-gcc} ABTF_E2E_ARCH=${E2E_ARCH:-x86_64} \
 		ABTF_E2E_LAUNCHER=${E2E_LAUNCHER:-} ABTF_E2E_LTO=${E2E_LTO:-} \
+		ABTF_E2E_CONFIG=${E2E_CONFIG:-} \
 		ABTF_BUILD=$ABTF_BUILD \
 		"$E2E_SH" "$@" \
 		> e2e.out 2>&1 || status=$?
