@@ -281,6 +281,9 @@ static const char *parse_error(const char *path, int err)
 		return "no .BTF section";
 	if (err == ENOENT || err == EACCES || err == EISDIR || err == ENOMEM)
 		return strerror(err);
+	if (err == ENOTSUP)	/* abtf_btf__parse(): a longer header */
+		return "a BTF header of the other byte order with fields that "
+		       "are not zero, which this btf-link does not know";
 	return "not a BTF file nor an ELF file with a valid .BTF section";
 }
 
@@ -329,7 +332,7 @@ static struct btf *load_btf(const char *path, struct btf *base,
 		}
 	}
 	errno = 0;
-	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
+	btf = abtf_btf__parse(path, base);
 	if (!btf)
 		error(path, "%s", parse_error(path, errno ? errno : EINVAL));
 	return btf;

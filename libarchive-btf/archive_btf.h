@@ -462,6 +462,14 @@ ABTF_API int abtf_btf__compare(const struct btf *a, const struct btf *b,
 			       const struct abtf_compare_opts *opts);
 
 /*
+ * The BTF of @path, an ELF file's .BTF section or a raw BTF file, split on
+ * @base if given: btf__parse_split(), which also reads a BTF of the other
+ * byte order whose header is longer than struct btf_header (its further
+ * fields zero), as libbpf does not. NULL with errno set.
+ */
+ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base);
+
+/*
  * A module with a distilled base (the distilled_base feature): its .BTF,
  * split on its .BTF.base, which goes to *@base (the caller frees both,
  * the split BTF first). NULL with errno set: ENOENT if @path is not an ELF

@@ -248,6 +248,49 @@ module() {
 	[ ! -e out.btf ]
 }
 
+# long_header IN OUT [TAIL]: IN, a raw big-endian BTF, with a 32-byte
+# header as upstream pahole on a newer libbpf writes it (two more words,
+# zero, or TAIL as the last word's value).
+long_header() {
+	python3 - "$1" "$2" "${3:-0}" <<-'EOF'
+	import struct, sys
+	d = open(sys.argv[1], 'rb').read()
+	magic, ver, flags, hl = struct.unpack_from('>HBBI', d, 0)
+	assert magic == 0xeb9f and hl == 24
+	out = struct.pack('>HBBI', magic, ver, flags, 32) + d[8:24] + \
+	    struct.pack('>II', 0, int(sys.argv[3])) + d[24:]
+	open(sys.argv[2], 'wb').write(out)
+	EOF
+}
+
+@test "cross: s390x: a big-endian BTF with a longer header reads for --compare and --base" {
+	# libbpf reads the other byte order only with the 24-byte header;
+	# upstream pahole writes an s390x BTF with a 32-byte one
+	need_cross s390x
+	need_cmd python3
+	cross_objs s390x o $PROG_OBJS $MOD_OBJS
+	s390x-linux-gnu-ld -T "$FIXTURES/link.lds" -o vmlinux \
+		o/main.o o/a.o o/gc.o o/b.o
+	"$BTF_LINK" -o base.btf vmlinux
+	long_header base.btf base32.btf
+	run -0 "$BTF_LINK" --compare base.btf base32.btf
+	[ -z "$output" ]
+	# as a base: the module's split BTF is the same
+	s390x-linux-gnu-ld -r -o mod.o o/mod1.o o/mod2.o
+	"$BTF_LINK" --base base.btf -o mod.btf mod.o
+	"$BTF_LINK" --base base32.btf -o mod32.btf mod.o
+	cmp mod.btf mod32.btf
+	run -0 "$BTF_LINK" --compare --base base32.btf mod.btf mod32.btf
+	[ -z "$output" ]
+	# a further field that is not zero is a field we do not know
+	long_header base.btf bad.btf 7
+	cp bad.btf bad.orig
+	run -2 "$BTF_LINK" --compare base.btf bad.btf
+	[[ $output == *"bad.btf: a BTF header of the other byte order with fields that are not zero"* ]] ||
+		{ echo "got: $output"; return 1; }
+	cmp bad.btf bad.orig
+}
+
 # empty_then_percpu ARCH: tests/fixtures/percpu-after-empty.c: the per-CPU
 # VAR is the per-CPU variable's, not that of the variable of no size whose
 # address (through libdwfl's layout of the object) is the same.

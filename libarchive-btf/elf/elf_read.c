@@ -314,3 +314,23 @@ int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx)
 	memcpy(&x, (const char *)xndx->d_buf + idx * sizeof(x), sizeof(x));
 	return x;
 }
+
+Elf_Data *abtf__elf_section_data(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}

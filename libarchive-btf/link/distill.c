@@ -285,32 +285,11 @@ int abtf__distill_base(const struct btf *src, struct btf **base,
 	return err;
 }
 
-/* The bytes of section @name of @elf, or NULL. */
-static Elf_Data *section_data(Elf *elf, const char *name)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			return elf_getdata(scn, NULL);
-	}
-	return NULL;
-}
-
 /* .BTF on .BTF.base of @elf; errno ENOENT without .BTF.base. */
 static struct btf *parse_sections(Elf *elf, struct btf **base)
 {
-	Elf_Data *b = section_data(elf, ABTF_SEC_BTF_BASE);
-	Elf_Data *s = section_data(elf, ABTF_SEC_BTF);
+	Elf_Data *b = abtf__elf_section_data(elf, ABTF_SEC_BTF_BASE);
+	Elf_Data *s = abtf__elf_section_data(elf, ABTF_SEC_BTF);
 	struct btf *split;
 
 	if (!b || !s) {

@@ -214,7 +214,7 @@ static int load_base(struct abtf_linker *l)
 	err = check_base_final(l);
 	if (err)
 		return err;
-	l->base = btf__parse(l->opts.base_path, NULL);
+	l->base = abtf_btf__parse(l->opts.base_path, NULL);
 	if (!l->base) {
 		err = -errno;
 		pr_warn(&l->pr, "%s: cannot read base BTF: %s",

@@ -464,7 +464,6 @@ int merge__node_merge(struct abtf_linker *l, struct node *n,
 int merge__node_finish(struct abtf_linker *l, struct node *n);
 struct btf *merge__root_btf(struct abtf_linker *l, struct node *n);
 void merge__node_free(struct node *n);
-struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 /*
  * node_dedup.c: deduplicate the raw BTF *@raw (no base; header, types,
  * strings) as btf__dedup() would, into a new *@raw of *@size bytes. 0;

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -606,32 +605,6 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	abtf__smap_free(&n->smap);
 	abtf__exact_free(&n->ex);
 	return raw;
-}
-
-/*
- * libbpf 1.1 declares btf__new_split() but does not export it, so split
- * BTF is parsed from an anonymous in-memory file with btf__parse_raw_split().
- */
-struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
-{
-	char path[64];
-	struct btf *btf;
-	int fd, err = 0;
-
-	if (!base)
-		return btf__new(raw, size);
-	fd = memfd_create("abtf-split-btf", MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (write(fd, raw, size) != (ssize_t)size)
-		err = errno ? errno : EIO;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	btf = err ? NULL : btf__parse_raw_split(path, base);
-	if (!btf && !err)
-		err = errno;
-	close(fd);
-	errno = err;
-	return btf;
 }
 
 /* What node @n merged, for messages: its members, or its child nodes. */

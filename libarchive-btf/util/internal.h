@@ -103,6 +103,8 @@ int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
  * for an SHN_XINDEX without its word.
  */
 int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx);
+/* The data of the first section named @name (not SHT_NOBITS), or NULL. */
+Elf_Data *abtf__elf_section_data(Elf *elf, const char *name);
 
 /*
  * Create a temporary file next to @path for an atomic replacement. On
@@ -138,6 +140,12 @@ const char *abtf__strerror(int err, char *buf, size_t size);
  * strings; not a security measure.
  */
 uint32_t abtf__hash32(const void *data, size_t size);
+
+/*
+ * btf__new(), or on @base btf__new_split(), which libbpf 1.1 declares but
+ * does not export (util.c). NULL with errno set.
+ */
+struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 
 /* ---- byte order (util.c) ---- */
 

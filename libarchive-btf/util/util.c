@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/btf.h>
 
@@ -471,4 +473,30 @@ bool abtf__is_thinlto_name(const char *sym, const char *name, size_t len)
 		if (*p < '0' || *p > '9')
 			return false;
 	return true;
+}
+
+/*
+ * libbpf 1.1 declares btf__new_split() but does not export it, so split
+ * BTF is parsed from an anonymous in-memory file with btf__parse_raw_split().
+ */
+struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
+{
+	char path[64];
+	struct btf *btf;
+	int fd, err = 0;
+
+	if (!base)
+		return btf__new(raw, size);
+	fd = memfd_create("abtf-split-btf", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, raw, size) != (ssize_t)size)
+		err = errno ? errno : EIO;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = err ? NULL : btf__parse_raw_split(path, base);
+	if (!btf && !err)
+		err = errno;
+	close(fd);
+	errno = err;
+	return btf;
 }

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Reading one BTF from a file: what btf-link's --compare and --base read.
+ *
+ * libbpf's btf__parse() reads an ELF file's .BTF or a raw BTF file in
+ * either byte order, but the other order only with the 24-byte header it
+ * knows (libbpf 1.1 and later: "unsupported header length", ENOTSUP). The
+ * header may be longer: hdr_len says how long, and a newer BTF adds fields
+ * there, which the kernel accepts as long as they are zero (upstream
+ * pahole built on a newer libbpf writes a 32-byte header, and a big-endian
+ * target's BTF in that order). Such a BTF is read here: its bytes, in
+ * their own order, with the header cut to the fields libbpf knows. The
+ * rest of the bytes, the offsets (counted from the header's end) and the
+ * byte order are the file's.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "archive_btf.h"
+#include "util/internal.h"
+
+#define SEC_BTF		".BTF"
+/* a raw BTF file larger than this is not read whole (the kernel's 4 GiB) */
+#define MAX_RAW		(UINT32_MAX)
+
+/* The whole of regular file @fd into *@buf (the caller frees it). */
+static int read_raw(int fd, void **buf, size_t *size)
+{
+	struct stat st;
+	size_t done = 0;
+	uint8_t *p;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((uint64_t)st.st_size > MAX_RAW)
+		return -EFBIG;
+	p = malloc(st.st_size ? st.st_size : 1);
+	if (!p)
+		return -ENOMEM;
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, p + done, st.st_size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(p);
+			return n < 0 ? -errno : -EIO;
+		}
+		done += n;
+	}
+	*buf = p;
+	*size = done;
+	return 0;
+}
+
+/* The bytes of @path's BTF: its .BTF section if ELF, else the whole file. */
+static int read_btf_bytes(const char *path, void **buf, size_t *size)
+{
+	Elf_Data *d;
+	int fd, err;
+	Elf *elf;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		d = abtf__elf_section_data(elf, SEC_BTF);
+		err = d && d->d_buf ? 0 : -ENOENT;
+		if (!err) {
+			*buf = malloc(d->d_size ? d->d_size : 1);
+			err = *buf ? 0 : -ENOMEM;
+		}
+		if (!err) {
+			memcpy(*buf, d->d_buf, d->d_size);
+			*size = d->d_size;
+		}
+	} else {
+		err = read_raw(fd, buf, size);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/*
+ * Cut the header of the @size bytes at @p, a BTF of the other byte order,
+ * to struct btf_header: -ENOTSUP unless it is longer and the fields past
+ * those are zero.
+ */
+static int cut_header(uint8_t *p, size_t *size)
+{
+	const size_t known = sizeof(struct btf_header);
+	struct btf_header h;
+	uint32_t len;
+	size_t i;
+
+	if (*size < known)
+		return -ENOTSUP;
+	memcpy(&h, p, known);
+	if (h.magic != bswap_16(BTF_MAGIC))
+		return -ENOTSUP;
+	len = bswap_32(h.hdr_len);
+	if (len <= known || len > *size)
+		return -ENOTSUP;
+	for (i = known; i < len; i++)
+		if (p[i])
+			return -ENOTSUP;
+	h.hdr_len = bswap_32((uint32_t)known);
+	memcpy(p, &h, known);
+	memmove(p + known, p + len, *size - len);
+	*size -= len - known;
+	return 0;
+}
+
+ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)
+{
+	struct btf *btf;
+	size_t size = 0;
+	void *buf = NULL;
+	int err;
+
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	errno = 0;
+	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
+	if (btf || (errno != ENOTSUP && errno != EOPNOTSUPP))
+		return btf;
+	err = read_btf_bytes(path, &buf, &size);
+	if (!err)
+		err = cut_header(buf, &size);
+	if (!err) {
+		btf = abtf__new_btf(buf, size, base);
+		err = btf ? 0 : -errno;
+	}
+	free(buf);
+	errno = -err;
+	return btf;
+}
