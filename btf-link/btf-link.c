@@ -586,9 +586,12 @@ static const char *const why_words[] = {
 		"past its section (the kernel would reject the DATASEC)",
 };
 
-static const char *const fn_flag_words[] = {
+#define NR_FN_FLAG_WORDS	6	/* ABTF_EXPLAIN_FN_*: bits 0 to 5 */
+
+static const char *const fn_flag_words[NR_FN_FLAG_WORDS] = {
 	"optimized parameters", "unexpected register", "reordered", "weak",
 	"optimized parameters, DW_CC_nocall",
+	"\"...\" in the out-of-line copy only",
 };
 
 struct explain_ctx {
@@ -625,13 +628,13 @@ static void put_what(FILE *f, const struct abtf_explain *r)
 			r->section ? r->section : "?");
 	if (r->symbol)
 		fprintf(f, " (symbol %s)", r->symbol);
-	for (bit = 0; bit < 5; bit++) {
+	for (bit = 0; bit < NR_FN_FLAG_WORDS; bit++) {
 		if (!(r->fn_flags & (1u << bit)))
 			continue;
 		fprintf(f, "%s%s", sep, fn_flag_words[bit]);
 		sep = ", ";
 	}
-	if (r->fn_flags & 0x1f)
+	if (r->fn_flags & ((1u << NR_FN_FLAG_WORDS) - 1))
 		fputc(']', f);
 }
 

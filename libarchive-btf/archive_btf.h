@@ -355,6 +355,8 @@ enum abtf_explain_reason {
 #define ABTF_EXPLAIN_FN_REORDERED	0x04
 #define ABTF_EXPLAIN_FN_WEAK		0x08
 #define ABTF_EXPLAIN_FN_OPTIMIZED_ABI	0x10	/* ... with DW_CC_nocall */
+#define ABTF_EXPLAIN_FN_VARARGS_DIFFER	0x20	/* "..." in the out-of-line
+						 * copy, not its origin */
 
 /* An archive member. */
 struct abtf_explain_member {

@@ -58,7 +58,7 @@ funcs() {
 	grep -qx twin_fn expected
 	grep -qx conflict_fn expected
 	grep -qx weak_clash expected
-	! grep -qx weak_loose expected
+	! grep -qx weak_loose expected || false
 	funcs default.btf | grep -vxF -f expected > kept || true
 	diff -u kept <(funcs cf.btf)
 	# everything else as without the feature: one "- func" line per
@@ -155,11 +155,11 @@ clones_as_predicted() {
 	"$BTF_LINK" --btf_features=$FEATS,optimized_func -o opt.btf optprog
 	local name verdict
 	while read -r name verdict; do
-		! funcs default.btf | grep -qx "$name"
+		! funcs default.btf | grep -qx "$name" || false
 		if [ "$verdict" = keep ]; then
 			funcs opt.btf | grep -qx "$name"
 		else
-			! funcs opt.btf | grep -qx "$name"
+			! funcs opt.btf | grep -qx "$name" || false
 		fi
 	done < verdicts
 	# the rest as without the feature
@@ -195,7 +195,7 @@ clones_as_predicted() {
 		if [ "$verdict" = keep ]; then
 			funcs_split mod.btf base.btf | grep -qx "$name"
 		else
-			! funcs_split mod.btf base.btf | grep -qx "$name"
+			! funcs_split mod.btf base.btf | grep -qx "$name" || false
 		fi
 	done < verdicts
 	if [ -x "$LAB_PAHOLE" ]; then
@@ -296,7 +296,7 @@ clang_as_pahole() {
 		ret_unused in_place mem_first split_union; do
 		nm funcs-clang.o | grep -qx "[0-9a-f]* t $f"
 	done
-	! readelf --debug-dump=info funcs-clang.o | grep -q DW_AT_calling_convention
+	! readelf --debug-dump=info funcs-clang.o | grep -q DW_AT_calling_convention || false
 	"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func \
 		-o opt.btf clangprog
 	diff -u <(echo "$CLANG_KEPT") <(protos opt.btf)
@@ -339,6 +339,53 @@ clang_as_pahole() {
 	done
 }
 
+# build_varargs: funcs-varargs.c by clang -O2 through cc-btf, as v.o;
+# the DWARF is the shape the fixture is about.
+build_varargs() {
+	clang -g -O2 -c "$FIXTURES/funcs-varargs.c" -o v.o
+	readelf --debug-dump=info v.o > v.info
+	[ "$(grep -c DW_TAG_unspecified_parameters v.info)" = 1 ]
+	grep -q 'DW_AT_inline' v.info
+	nm v.o | grep -qx '[0-9a-f]* t log_item'
+	"$CC_BTF" --encode v.o
+}
+
+@test "consistent_func: a variadic function whose out-of-line copy alone says \"...\" (clang) gets no FUNC" {
+	need_tools
+	need_cmd clang readelf pahole
+	build_varargs
+	"$BTF_LINK" --btf_features=$FEATS_CF -o cf.btf v.o
+	funcs cf.btf > kept
+	! grep -qx log_item kept || false
+	grep -qx loud kept
+	grep -qx quiet kept
+	run -0 "$BTF_LINK" --btf_features=$FEATS_CF --explain log_item v.o
+	[[ $output == *'dropped:'*'"..." in the out-of-line copy only'*'inconsistent prototypes'* ]] ||
+		{ echo "got: $output"; return 1; }
+	# without consistent_func, the abstract origin's prototype, as pahole
+	# 1.24 writes it
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func -o opt.btf v.o
+	funcs opt.btf | grep -qx log_item
+	"$BTF_LINK" -o default.btf v.o
+	cp v.o ref.o
+	pahole -J --btf_gen_floats --btf_encode_detached=ref.btf ref.o
+	same_btf ref.btf default.btf
+}
+
+# bats test_tags=upstream
+@test "consistent_func: the variadic function's verdict is the lab's pahole's" {
+	need_tools
+	need_cmd clang readelf
+	need_lab_pahole
+	build_varargs
+	"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func \
+		-o ours.btf v.o
+	cp v.o ref.o
+	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+		--btf_encode_detached=pahole.btf ref.o
+	same_btf pahole.btf ours.btf
+}
+
 # orphan_protos BTF: the FUNC_PROTOs of BTF that no type refers to.
 orphan_protos() {
 	bpftool btf dump file "$1" | awk '
@@ -375,7 +422,7 @@ orphan_protos() {
 	# twin_mid's too, which keeps it
 	bpftool btf dump file funcs-clang.o | grep -q "FUNC 'unused_mid'"
 	"$BTF_LINK" --btf_features=$FEATS,optimized_func -o opt.btf clangprog
-	! funcs opt.btf | grep -qx unused_mid
+	! funcs opt.btf | grep -qx unused_mid || false
 	protos opt.btf | grep -qx 'twin_mid(a, unused, b)'
 	[ "$(nm prog | grep -c ' t conflict_fn$')" = 2 ]
 }

@@ -76,7 +76,8 @@ static const struct enc_fstate *find_state(const struct enc_funcext *fx,
 
 /*
  * The flags byte of a FUNC named @name standing for symbol @sym: the
- * or of the name's states' unexpected register and reordered facts;
+ * or of the name's states' unexpected register, reordered and varargs
+ * facts;
  * optimized if the first state (the code at the symbol: one per symbol)
  * lost parameters and either its ABI changed or the symbol says so.
  */
@@ -99,6 +100,8 @@ uint8_t enc_funcext__flags(const struct enc_funcext *fx, const char *name,
 			f |= ABTF_FN_UNEXPECTED_REG;
 		if (st->ff.reordered)
 			f |= ABTF_FN_REORDERED;
+		if (st->ff.varargs_differ)
+			f |= ABTF_FN_VARARGS_DIFFER;
 	}
 	return f;
 }

@@ -177,6 +177,7 @@ struct abtf_fn_facts {
 	bool unexpected_reg;	/* one not where the calling convention puts it */
 	bool reordered;		/* parameters not in their origin's order */
 	bool nocall;		/* DW_CC_nocall: the signature was changed */
+	bool varargs_differ;	/* "..." in the copy, not its origin, or back */
 };
 
 /*

@@ -22,7 +22,9 @@
  *    origin is not the origin's parameter of the same position; nocall
  *    (pahole's signature_changed, in clang's units only):
  *    DW_AT_calling_convention DW_CC_nocall on the DIE, or on its origin
- *    if it has one.
+ *    if it has one; varargs_differ: the DIE and its origin disagree on
+ *    DW_TAG_unspecified_parameters (pahole: two instances of the name
+ *    with different parameter counts).
  *
  * A unit clang made (DW_AT_producer, pahole's producer_clang) is judged
  * by the rules above only when nocall is set. Otherwise ("window" below) a parameter with
@@ -489,24 +491,34 @@ static void machine_abi(int machine, struct abi *a)
 
 /* ---- one function ---- */
 
-/* The .debug_info offsets of the parameters of subprogram @off. */
+/* What a concrete function's abstract origin says of its parameters. */
+struct origin {
+	uint64_t offs[MAX_PARAMS];	/* .debug_info offsets of the first */
+	int nr;
+	uint64_t call_conv;
+	bool varargs;			/* DW_TAG_unspecified_parameters */
+};
+
+/* The origin, subprogram @off, of a concrete function. */
 static int origin_params(struct dw_file *f, struct dw_unit *cu, uint64_t off,
-			 uint64_t *offs, int *nr, uint64_t *call_conv)
+			 struct origin *o)
 {
 	const char *why = NULL;
 	struct dw_die fn, c;
 	int res, err;
 
-	*nr = 0;
 	err = dw_die__read(f, cu, off, &fn, &why);
 	if (err)
 		return err;
 	if (fn.have & DW_HAVE_CALL_CONV)
-		*call_conv = fn.call_conv;
+		o->call_conv = fn.call_conv;
 	for (res = dw_die__child(f, &fn, &c, &why); !res;
-	     res = dw_die__sibling(f, &c, &why))
-		if (c.tag == DW_TAG_formal_parameter && *nr < MAX_PARAMS)
-			offs[(*nr)++] = c.off;
+	     res = dw_die__sibling(f, &c, &why)) {
+		if (c.tag == DW_TAG_formal_parameter && o->nr < MAX_PARAMS)
+			o->offs[o->nr++] = c.off;
+		if (c.tag == DW_TAG_unspecified_parameters)
+			o->varargs = true;
+	}
 	return res < 0 ? res : 0;
 }
 
@@ -565,21 +577,23 @@ static void check_param(struct walk *w, const struct dw_die *p,
 int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
 		   struct abtf_fn_facts *ff, const char **why)
 {
-	uint64_t offs[MAX_PARAMS], call_conv = 0;
+	struct origin o = { .nr = 0 };
+	uint64_t call_conv = 0;
 	struct walk w = { 0 };
+	bool varargs = false;
 	struct dw_die p;
-	int res, err, nr_orig = 0, idx = 0;
+	int res, err, idx = 0;
 
 	memset(ff, 0, sizeof(*ff));
 	machine_abi(machine, &w.abi);
 	if (fn->have & DW_HAVE_CALL_CONV)
 		call_conv = fn->call_conv;
 	if (fn->have & DW_HAVE_ORIGIN) {
-		call_conv = 0;	/* pahole reads the origin's alone */
-		err = origin_params(f, fn->cu, fn->origin, offs, &nr_orig,
-				    &call_conv);
+		/* pahole reads the origin's alone */
+		err = origin_params(f, fn->cu, fn->origin, &o);
 		if (err)
 			return err;
+		call_conv = o.call_conv;
 	}
 	/* pahole's signature_changed: clang's units only */
 	ff->nocall = fn->cu->clang && call_conv == DW_CC_nocall;
@@ -590,11 +604,13 @@ int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
 		struct ploc pl = { UNKNOWN_REG };
 		bool is_struct = false;
 
+		if (p.tag == DW_TAG_unspecified_parameters)
+			varargs = true;
 		if (p.tag != DW_TAG_formal_parameter)
 			continue;
 		own_origin = p.have & DW_HAVE_ORIGIN ? p.origin : 0;
 		if (own_origin && !(p.have & DW_HAVE_TYPE) &&
-		    (idx >= nr_orig || offs[idx] != own_origin))
+		    (idx >= o.nr || o.offs[idx] != own_origin))
 			ff->reordered = true;
 		err = dw_die__integrate(f, &p, why);
 		if (err)
@@ -616,5 +632,12 @@ int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
 	if (res < 0)
 		return res;
 	ff->unexpected_reg = w.unexpected && !w.any_struct;
+	/*
+	 * pahole counts "..." as a parameter of each instance: clang writes
+	 * DW_TAG_unspecified_parameters in the out-of-line copy of an
+	 * inlined variadic function and not in its abstract origin, two
+	 * prototypes of the name
+	 */
+	ff->varargs_differ = (fn->have & DW_HAVE_ORIGIN) && varargs != o.varargs;
 	return 0;
 }

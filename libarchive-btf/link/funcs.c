@@ -573,7 +573,8 @@ static int decide_names(struct abtf_linker *l, struct frec *r, size_t nr)
 			err = err < 0 ? err :
 			      drop_name(l, r[i].name, ABTF_EXPLAIN_AMBIGUOUS_ADDR,
 					"ambiguous address");
-		else if (con && inconsistent)
+		else if (con && (inconsistent ||
+				 (any & ABTF_FN_VARARGS_DIFFER)))
 			err = drop_name(l, r[i].name, ABTF_EXPLAIN_INCONSISTENT,
 					"inconsistent prototypes");
 		else
