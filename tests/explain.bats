@@ -64,7 +64,7 @@ line() {
 	need_tools
 	build_prog
 	# what the test stands on: no symbol of it, anywhere
-	! nm prog | grep -q ex_inlined
+	! nm prog | grep -q ex_inlined || false
 	explain --explain ex_inlined prog
 	[ "$output" = "ex_inlined: not encoded: no object gave a FUNC or VAR of this name; the image has no symbol of that name either: a function inlined everywhere, or static and unused (or the name is not in this image)" ]
 }
@@ -72,7 +72,7 @@ line() {
 @test "explain: a name nothing has, a function the linker discarded, one renamed" {
 	need_tools
 	build_prog
-	! nm prog | grep -q ex_unused_gc
+	! nm prog | grep -q ex_unused_gc || false
 	explain --explain no_such_name --explain ex_unused_gc prog
 	[[ $(line 1) == "no_such_name: not encoded: no object gave a FUNC or VAR of this name; the image has no symbol of that name either: "* ]]
 	[[ $(line 2) == "ex_unused_gc: dropped: FUNC 'int ex_unused_gc(int x)', linkage static, of member 1 ("*"explain-b.c): the linker discarded it "* ]]
