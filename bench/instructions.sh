@@ -29,6 +29,8 @@ PAHOLE=${PAHOLE:-pahole}
 EVERY=20
 # shellcheck source=bench/objects.sh
 . "$HERE/objects.sh"
+# shellcheck source=bench/callgrind.sh
+. "$HERE/callgrind.sh"
 
 usage() {
 	sed -n '9,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
@@ -48,18 +50,11 @@ shift $((OPTIND - 1))
 [[ $EVERY =~ ^[1-9][0-9]*$ ]] || usage
 
 TREE=$(bench_tree "$@")
-[ -x "$CC_BTF" ] || die "$CC_BTF: not built (run make)"
-command -v "$PAHOLE" >/dev/null || die "$PAHOLE: not installed (apt-get install dwarves)"
-command -v valgrind >/dev/null || die "valgrind is not installed"
+need_callgrind "$CC_BTF" "$PAHOLE"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/abtf-instr.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# instructions CMD...: the "Collected" count of callgrind running CMD.
-instructions() {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
-		awk '/Collected/ { n = $4 } END { print n + 0 }'
-}
 
 bench_objects "$TREE" | awk -v n="$EVERY" 'NR % n == 1 || n == 1' > "$TMP/objects"
 [ -s "$TMP/objects" ] || die "$TREE: no object with .debug_info"

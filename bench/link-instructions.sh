@@ -29,24 +29,20 @@ BTF_LINK=${BTF_LINK:-${ABTF_BUILD:-$TOP/build}/bin/btf-link}
 PAHOLE=${PAHOLE:-pahole}
 
 die() { echo "link-instructions.sh: error: $*" >&2; exit 1; }
+# shellcheck source=bench/callgrind.sh
+. "$HERE/callgrind.sh"
 
 [ $# -ge 1 ] || { sed -n '9,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
-[ -x "$BTF_LINK" ] || die "$BTF_LINK: not built (run make)"
-command -v "$PAHOLE" >/dev/null || die "$PAHOLE: not installed (apt-get install dwarves)"
-command -v valgrind >/dev/null || die "valgrind is not installed"
+need_callgrind "$BTF_LINK" "$PAHOLE"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/abtf-linstr.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# instructions CMD...: the "Collected" count of callgrind running CMD.
-instructions() {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
-		awk '/Collected/ { n = $4 } END { print n + 0 }'
-}
 
 for b in "$@"; do
-	[ -f "$b/.tmp_vmlinux1" ] && [ -f "$b/vmlinux" ] ||
+	if ! [ -f "$b/.tmp_vmlinux1" ] || ! [ -f "$b/vmlinux" ]; then
 		die "$b: no .tmp_vmlinux1 and vmlinux (a 6.12 build with cc-btf?)"
+	fi
 	machine=$(readelf -h "$b/vmlinux" | sed -n 's/^ *Machine: *//p')
 	members=$("$BTF_LINK" -v -o "$TMP/v.btf" "$b/.tmp_vmlinux1" 2>&1 |
 		  grep -o '[0-9]* members' | head -n 1)

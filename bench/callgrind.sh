@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Sourced by bench/instructions.sh and bench/link-instructions.sh: counting
+# instructions with callgrind. The sourcing script defines die().
+
+# need_callgrind TOOL PAHOLE: TOOL is built and PAHOLE and valgrind are
+# installed, or die.
+need_callgrind() {
+	[ -x "$1" ] || die "$1: not built (run make)"
+	command -v "$2" >/dev/null || die "$2: not installed (apt-get install dwarves)"
+	command -v valgrind >/dev/null || die "valgrind is not installed"
+}
+
+# instructions CMD...: the "Collected" count of callgrind running CMD (user
+# space, all threads).
+instructions() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+		awk '/Collected/ { n = $4 } END { print n + 0 }'
+}
