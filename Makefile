@@ -175,8 +175,8 @@ example: all
 # ccache and distcc, 6.12 with clang, 6.12 for arm64 and for s390x). check-lab:
 # the kernel builds CI's 90 minutes cannot hold
 # (tests/lab-*.bats: the plain pahole builds, 6.12 with gcc, another -j and
-# BTF_ONLY=1, clang ThinLTO, riscv64, arm64 with clang (6.1, 6.12); about 90
-# minutes more). check-san: the input-handling suites
+# BTF_ONLY=1, clang ThinLTO, riscv64, arm64 with clang (6.1, 6.12), riscv64
+# with clang; about 95 minutes more). check-san: the input-handling suites
 # again on an ASan + UBSan build ($(O)-san). TESTS=FILES runs those files
 # instead, in any tier. The tests never install packages: tests/install-deps.sh
 # does; ABTF_STRICT=1 turns a missing prerequisite from a skip into a failure.

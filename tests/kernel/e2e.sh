@@ -74,7 +74,8 @@
 #                        -M s390-ccw-virtio), in e2e-6.12-ARCH; arm64
 #                        also with ABTF_E2E_CC=clang (LLVM=1, clang's
 #                        --target from CROSS_COMPILE), in
-#                        e2e-6.12-clang-arm64, and for 6.1
+#                        e2e-6.12-clang-arm64, and for 6.1; riscv64
+#                        with clang too
 #   ABTF_E2E_CONFIG      NAME: the configuration with config-fragment.NAME
 #                        (nonet: no networking), in a cache of its own
 #                        (e2e-nonet, ...)
@@ -171,8 +172,8 @@ s390x)	CROSS=s390x-linux-gnu-
 esac
 if [ "$KARCH" != x86_64 ]; then
 	{ [ "$KVER" = 6.12 ] || [ "$KARCH" = arm64 ]; } &&
-	{ [ "$KCC" = gcc ] || [ "$KARCH" = arm64 ]; } || {
-		echo "e2e: error: ABTF_E2E_ARCH=$KARCH is for 6.12 with gcc (arm64: 6.1 too, clang too)" >&2
+	{ [ "$KCC" = gcc ] || [ "$KARCH" != s390x ]; } || {
+		echo "e2e: error: ABTF_E2E_ARCH=$KARCH is for 6.12 (arm64: 6.1 too) with gcc (arm64, riscv64: clang too)" >&2
 		exit 1
 	}
 	E2E=$E2E-$KARCH
