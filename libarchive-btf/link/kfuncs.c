@@ -21,9 +21,10 @@
  *
  * Offsets are section-relative (st_value - sh_addr): the same for an image
  * and a relocatable module. The u32s are in the image's byte order (a
- * big-endian s390x image's flags read in the host's had no kfunc set). Every offset and size read is checked against
- * the section; a symbol that lies outside it is an error naming it (pahole
- * reads past the section for a set, and stops for a kfunc).
+ * big-endian s390x image's flags read in the host's had no kfunc set).
+ * Every offset and size read is checked against the section; a symbol
+ * that lies outside it is an error naming it (pahole reads past the
+ * section for a set, and stops for a kfunc).
  */
 #include <byteswap.h>
 #include <errno.h>

@@ -305,6 +305,11 @@ section_size() {
 	[ -n "$hex" ] && echo $((16#$hex))
 }
 
+# has_btf FILE: FILE has a .BTF section.
+has_btf() {
+	readelf -SW "$1" | grep -F ' .BTF ' >/dev/null
+}
+
 # symbol_addr FILE NAME: a symbol's value.
 symbol_addr() {
 	local hex
@@ -564,15 +569,13 @@ check_objects() {
 		# s390's boot decompressor, an image of its own (cc-btf's kbuild.c)
 		case $rel in
 		arch/s390/boot/*)
-			readelf -SW "$obj" | grep -F ' .BTF ' >/dev/null &&
-				boot_btf+=("$rel")
+			has_btf "$obj" && boot_btf+=("$rel")
 			boot=$((boot + 1))
 			continue ;;
 		esac
 		case $line in
 		*" -DBUILD_VDSO"*|*"cmd_"*/vdso*/*" := "*" -fpic "*|*"cmd_"*/vdso*/*" := "*" -fPIC "*)
-			readelf -SW "$obj" | grep -F ' .BTF ' >/dev/null &&
-				vdso_btf+=("$rel")
+			has_btf "$obj" && vdso_btf+=("$rel")
 			vdso=$((vdso + 1))
 			continue ;;
 		*"$CC_BTF_BIN ${LAUNCHER:+ccache }$KCC_BIN "*" -g "*) ;;
@@ -599,14 +602,14 @@ check_objects() {
 		# the bitcode's BTF is vmlinux.o's, encoded after the LTO link
 		say "$name: $bitcode objects of LLVM bitcode, left to the LTO links"
 		[ "$bitcode" -gt 0 ] || fail "$name: LTO, but no object is LLVM bitcode"
-		readelf -SW "$dir/vmlinux.o" | grep -F ' .BTF ' >/dev/null ||
+		has_btf "$dir/vmlinux.o" ||
 			fail "$name: vmlinux.o, the LTO link's output, has no .BTF"
 	fi
 	say "$name: $vdso vDSO objects, none with .BTF"
 	[ ${#vdso_btf[@]} -eq 0 ] ||
 		fail "$name: vDSO objects with .BTF: ${vdso_btf[*]:0:10}"
 	[ "$vdso" -gt 0 ] || fail "$name: no vDSO object seen"
-	readelf -SW "$dir/$VDSO_SO" | grep -F ' .BTF ' >/dev/null &&
+	has_btf "$dir/$VDSO_SO" &&
 		fail "$name: $VDSO_SO has a .BTF section"
 	if [ "$KARCH" = s390x ]; then
 		say "$name: $boot objects of the boot decompressor, none with .BTF"
