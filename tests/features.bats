@@ -292,9 +292,7 @@ btf_tags() {
 # image's byte order (KCROSS: its binutils).
 expected_tags() {
 	local img=$1 btf=$2
-	rm -f ids.bin
-	"${KCROSS:-}objcopy" --dump-section .BTF_ids=ids.bin "$img" /dev/null
-	[ -f ids.bin ]
+	section_bytes "$img" .BTF_ids ids.bin
 	readelf -SW "$img" > sections
 	readelf -sW "$img" > symbols
 	readelf -h "$img" | grep -q 'big endian' && echo '>' > order || echo '<' > order

@@ -31,8 +31,10 @@ unchanged() {
 }
 
 # section_bytes FILE SECTION OUT: dump an ELF section, allocated or not;
-# fails if there is none (objcopy only warns, with exit status 0).
+# fails if there is none (objcopy only warns, with exit status 0). With
+# KCROSS=PREFIX-, that target's objcopy (the host's cannot copy sections
+# of every target's ELF).
 section_bytes() {
 	rm -f "$3"
-	objcopy --dump-section "$2=$3" "$1" /dev/null && [ -f "$3" ]
+	"${KCROSS:-}objcopy" --dump-section "$2=$3" "$1" /dev/null && [ -f "$3" ]
 }
