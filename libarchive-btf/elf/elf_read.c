@@ -28,6 +28,11 @@
  *    hundreds of MB of .rela.debug_*).
  * Symbols' section indices then go through abtf__sym_shndx(), which reads
  * SHN_XINDEX through the SHT_SYMTAB_SHNDX table.
+ *
+ * Below the checks, the one way every file of the library finds a section
+ * (abtf__elf_find(), abtf__elf_scn_name(), abtf__elf_section_data()), a
+ * symbol table's extended indices (abtf__elf_xndx()) and a symbol with its
+ * section and name (abtf__elf_syms_open(), abtf__elf_sym()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -121,19 +126,6 @@ static int check_shndx(const struct rd *r, size_t i, const GElf_Shdr *sh)
 	return 0;
 }
 
-/* The SHT_SYMTAB_SHNDX data of symbol table @symtab, or NULL. */
-static Elf_Data *xndx_data(const struct rd *r, size_t symtab)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(r->elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
-		    sh.sh_link == symtab)
-			return elf_getdata(scn, NULL);
-	return NULL;
-}
-
 /* Every symbol of table @i in a section of the file (or a reserved one). */
 static int check_symbols(const struct rd *r, size_t i, const GElf_Shdr *sh)
 {
@@ -156,7 +148,7 @@ static int check_symbols(const struct rd *r, size_t i, const GElf_Shdr *sh)
 		if (sym.st_shndx < SHN_LORESERVE && sym.st_shndx < r->nr)
 			continue;	/* the common case */
 		if (sym.st_shndx == SHN_XINDEX && !have_x) {
-			x = xndx_data(r, i);
+			x = abtf__elf_xndx(r->elf, i);
 			have_x = true;
 		}
 		shndx = abtf__sym_shndx(&sym, x, k);
@@ -303,6 +295,18 @@ int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
 	return 0;
 }
 
+Elf_Data *abtf__elf_xndx(Elf *elf, size_t symtab)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == symtab)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
 int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx)
 {
 	uint32_t x;
@@ -313,6 +317,79 @@ int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx)
 		return -EINVAL;
 	memcpy(&x, (const char *)xndx->d_buf + idx * sizeof(x), sizeof(x));
 	return x;
+}
+
+const char *abtf__elf_scn_name(Elf *elf, size_t shndx)
+{
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) ||
+	    !gelf_getshdr(elf_getscn(elf, shndx), &sh))
+		return NULL;
+	return elf_strptr(elf, shstrndx, sh.sh_name);
+}
+
+size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
+		      GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (type != SHT_NULL && sh.sh_type != type))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name)) {
+			if (shdr)
+				*shdr = sh;
+			return elf_ndxscn(scn);
+		}
+	}
+	return 0;
+}
+
+int abtf__elf_syms_open(Elf *elf, uint32_t type, struct abtf_elf_syms *t)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	memset(t, 0, sizeof(*t));
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			break;
+	if (!scn)
+		return -ENOENT;
+	t->elf = elf;
+	t->shndx = elf_ndxscn(scn);
+	t->strndx = sh.sh_link;
+	t->data = elf_getdata(scn, NULL);
+	if (!t->data || !sh.sh_entsize)
+		return -EINVAL;
+	t->nr = t->data->d_size / sh.sh_entsize;
+	t->xndx = abtf__elf_xndx(elf, t->shndx);
+	return 0;
+}
+
+int abtf__elf_sym(const struct abtf_elf_syms *t, size_t i, GElf_Sym *s,
+		  int *shndx, const char **name)
+{
+	if (i >= t->nr || !gelf_getsym(t->data, i, s))
+		return -EINVAL;
+	if (shndx) {
+		*shndx = abtf__sym_shndx(s, t->xndx, i);
+		if (*shndx < 0)
+			return -EINVAL;
+	}
+	if (name)
+		*name = elf_strptr(t->elf, t->strndx, s->st_name);
+	return 0;
 }
 
 Elf_Data *abtf__elf_section_data(Elf *elf, const char *name)

@@ -105,6 +105,38 @@ int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
 int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx);
 /* The data of the first section named @name (not SHT_NOBITS), or NULL. */
 Elf_Data *abtf__elf_section_data(Elf *elf, const char *name);
+/* The name of section @shndx, or NULL. */
+const char *abtf__elf_scn_name(Elf *elf, size_t shndx);
+/*
+ * The index of the first section of type @type (SHT_NULL: any type) named
+ * @name, its header in *@shdr if not NULL; 0 if there is none.
+ */
+size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
+		      GElf_Shdr *shdr);
+/* The SHT_SYMTAB_SHNDX data of symbol table @symtab, or NULL. */
+Elf_Data *abtf__elf_xndx(Elf *elf, size_t symtab);
+
+/* A symbol table with its extended section indices and its names. */
+struct abtf_elf_syms {
+	Elf *elf;
+	Elf_Data *data;		/* the symbols (libelf's, host order) */
+	Elf_Data *xndx;		/* its SHT_SYMTAB_SHNDX words, or NULL */
+	size_t nr;		/* symbols, the null one included */
+	size_t shndx;		/* the table's section */
+	size_t strndx;		/* the section of its names */
+};
+/*
+ * The first table of type @type (SHT_SYMTAB, SHT_DYNSYM) of @elf into
+ * *@t: 0, -ENOENT if there is none, -EINVAL if it does not read.
+ */
+int abtf__elf_syms_open(Elf *elf, uint32_t type, struct abtf_elf_syms *t);
+/*
+ * Symbol @i of @t into *@s, with its section index (SHN_XINDEX resolved,
+ * reserved indices as they are) into *@shndx and its name (NULL if it has
+ * none that reads) into *@name, each if not NULL. 0 or -EINVAL.
+ */
+int abtf__elf_sym(const struct abtf_elf_syms *t, size_t i, GElf_Sym *s,
+		  int *shndx, const char **name);
 
 /*
  * Create a temporary file next to @path for an atomic replacement. On
