@@ -345,8 +345,8 @@ size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
 		if (!gelf_getshdr(scn, &sh) ||
 		    (type != SHT_NULL && sh.sh_type != type))
 			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name)) {
+		n = name ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (!name || (n && !strcmp(n, name))) {
 			if (shdr)
 				*shdr = sh;
 			return elf_ndxscn(scn);

@@ -2,11 +2,11 @@
 /*
  * The object being encoded, open read-only with libelf: its ELF header
  * and its sections by index and by name, for the encoder's other modules.
- * Every section header is checked at open (abtf__elf_check(), elf_read.c).
+ * Every section header is checked at open (abtf__elf_check(), elf_read.c);
+ * sections are found and named through elf_read.c too.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,30 +67,13 @@ void enc_obj__close(struct enc_obj *o)
 
 const char *enc_obj__section_name(const struct enc_obj *o, size_t shndx)
 {
-	Elf_Scn *scn = elf_getscn(o->elf, shndx);
-	GElf_Shdr shdr;
-
-	if (!scn || !gelf_getshdr(scn, &shdr))
-		return NULL;
-	return elf_strptr(o->elf, o->shstrndx, shdr.sh_name);
+	return abtf__elf_scn_name(o->elf, shndx);
 }
 
 Elf_Scn *enc_obj__find_section(const struct enc_obj *o, uint32_t type,
 			       const char *name)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
+	size_t shndx = abtf__elf_find(o->elf, type, name, NULL);
 
-	while ((scn = elf_nextscn(o->elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return NULL;
-		if (type != SHT_NULL && shdr.sh_type != type)
-			continue;
-		n = elf_strptr(o->elf, o->shstrndx, shdr.sh_name);
-		if (!name || (n && !strcmp(n, name)))
-			return scn;
-	}
-	return NULL;
+	return shndx ? elf_getscn(o->elf, shndx) : NULL;
 }

@@ -28,18 +28,6 @@ static int sym_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static Elf_Data *symtab_shndx_data(const struct enc_obj *o, size_t symtab)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(o->elf, scn)))
-		if (gelf_getshdr(scn, &shdr) &&
-		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
-			return elf_getdata(scn, NULL);
-	return NULL;
-}
-
 static int add_sym(struct enc_syms *ss, const struct enc_obj *o, size_t *cap,
 		   const GElf_Sym *s, const char *name, uint32_t idx,
 		   uint32_t shndx)
@@ -72,29 +60,26 @@ static bool sym_wanted(const GElf_Sym *s, uint32_t shndx)
 
 int enc_syms__load(struct enc_syms *ss, const struct enc_obj *o)
 {
-	Elf_Scn *scn = enc_obj__find_section(o, SHT_SYMTAB, NULL);
-	Elf_Data *data, *xdata;
-	GElf_Shdr shdr;
-	size_t i, n, cap = 0;
+	struct abtf_elf_syms t;
+	size_t i, cap = 0;
+	int err;
 
-	if (!scn)
+	err = abtf__elf_syms_open(o->elf, SHT_SYMTAB, &t);
+	if (err == -ENOENT)
 		return 0;	/* no symbols: no FUNC, no VAR */
-	if (!gelf_getshdr(scn, &shdr) || !(data = elf_getdata(scn, NULL)))
+	if (err)
 		return enc_obj__elf_error(o, "cannot read .symtab");
-	xdata = symtab_shndx_data(o, elf_ndxscn(scn));
-	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-	for (i = 1; i < n; i++) {
-		GElf_Word xndx = 0;
-		GElf_Sym s;
+	for (i = 1; i < t.nr; i++) {
 		const char *name;
-		uint32_t shndx;
+		GElf_Sym s;
+		int shndx;
 
-		if (!gelf_getsymshndx(data, xdata, i, &s, &xndx))
+		if (abtf__elf_sym(&t, i, &s, &shndx, NULL))
 			return enc_obj__elf_error(o, "cannot read .symtab");
-		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
 		if (!sym_wanted(&s, s.st_shndx) || !shndx)
 			continue;
-		name = elf_strptr(o->elf, shdr.sh_link, s.st_name);
+		/* the name of a wanted symbol alone */
+		name = elf_strptr(o->elf, t.strndx, s.st_name);
 		if (!name || !*name)
 			continue;
 		if (add_sym(ss, o, &cap, &s, name, i, shndx))

@@ -50,9 +50,7 @@ struct kset {
 /* What one run of the collection holds. */
 struct kscan {
 	struct abtf_linker *l;
-	Elf_Data *syms, *xndx;
-	size_t strndx;		/* the symbol table's string table */
-	size_t nr_syms;
+	struct abtf_elf_syms syms;	/* .symtab */
 	size_t shndx;		/* .BTF_ids */
 	uint64_t addr;
 	const uint8_t *data;
@@ -87,19 +85,19 @@ static uint32_t u32_at(const struct kscan *ks, uint64_t off)
 	return ks->l->file.swapped ? bswap_32(v) : v;
 }
 
-/* Symbol @i if it is defined in .BTF_ids: its name and value. */
+/*
+ * Symbol @i if it is defined in .BTF_ids: its name and value. The name is
+ * read for those alone: the image's other symbols are hundreds of thousands.
+ */
 static bool ids_symbol(struct kscan *ks, size_t i, GElf_Sym *s,
 		       const char **name)
 {
-	GElf_Word xndx = 0;
-	size_t shndx;
+	int shndx;
 
-	if (!gelf_getsymshndx(ks->syms, ks->xndx, i, s, &xndx))
+	if (abtf__elf_sym(&ks->syms, i, s, &shndx, NULL) ||
+	    (size_t)shndx != ks->shndx)
 		return false;
-	shndx = s->st_shndx == SHN_XINDEX ? xndx : s->st_shndx;
-	if (shndx != ks->shndx)
-		return false;
-	*name = elf_strptr(ks->l->file.elf, ks->strndx, s->st_name);
+	*name = elf_strptr(ks->syms.elf, ks->syms.strndx, s->st_name);
 	return *name != NULL;
 }
 
@@ -121,7 +119,7 @@ static int find_sets(struct kscan *ks)
 	size_t i;
 	int err;
 
-	for (i = 1; i < ks->nr_syms; i++) {
+	for (i = 1; i < ks->syms.nr; i++) {
 		const char *name;
 		uint64_t off;
 		GElf_Sym s;
@@ -196,7 +194,7 @@ static int find_kfuncs(struct kscan *ks)
 	size_t i, len;
 	int err;
 
-	for (i = 1; i < ks->nr_syms; i++) {
+	for (i = 1; i < ks->syms.nr; i++) {
 		const char *name;
 		uint64_t off;
 		GElf_Sym s;
@@ -246,31 +244,19 @@ static void sort_kfuncs(struct kfunc_list *kl)
 	kl->nr = n;
 }
 
-static Elf_Scn *find_symtab(struct abtf_linker *l, GElf_Shdr *shdr)
+/* .BTF_ids, section @ks->shndx of header @shdr: its address and bytes. */
+static int open_ids(struct abtf_linker *l, struct kscan *ks,
+		    const GElf_Shdr *shdr)
 {
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(l->file.elf, scn)))
-		if (gelf_getshdr(scn, shdr) && shdr->sh_type == SHT_SYMTAB)
-			return scn;
-	return NULL;
-}
-
-static int open_ids(struct abtf_linker *l, struct kscan *ks)
-{
-	Elf_Scn *scn = elf_getscn(l->file.elf, ks->shndx);
-	GElf_Shdr shdr;
 	Elf_Data *d;
 
-	if (!scn || !gelf_getshdr(scn, &shdr))
-		return link_fail(l, "bad " BTF_IDS_SEC " section header");
-	if (shdr.sh_type == SHT_NOBITS)
+	if (shdr->sh_type == SHT_NOBITS)
 		return link_fail(l, BTF_IDS_SEC " has no contents (NOBITS)");
-	ks->addr = shdr.sh_addr;
-	if (!shdr.sh_size)
+	ks->addr = shdr->sh_addr;
+	if (!shdr->sh_size)
 		return 0;
-	d = elf_rawdata(scn, NULL);
-	if (!d || d->d_size != shdr.sh_size)
+	d = elf_rawdata(elf_getscn(l->file.elf, ks->shndx), NULL);
+	if (!d || d->d_size != shdr->sh_size)
 		return link_fail(l, "cannot read " BTF_IDS_SEC);
 	ks->data = d->d_buf;
 	ks->size = d->d_size;
@@ -281,26 +267,21 @@ int abtf__collect_kfuncs(struct abtf_linker *l)
 {
 	struct kscan ks = { .l = l };
 	GElf_Shdr shdr;
-	Elf_Scn *scn;
-	int err;
+	int err, syms_err;
 
 	if (!l->file.elf)
 		return link_fail(l, "raw BTF has no " BTF_IDS_SEC " section: "
 				 "BTF feature 'decl_tag_kfuncs' needs the "
 				 "ELF image");
-	ks.shndx = abtf__find_section(l, BTF_IDS_SEC);
-	scn = find_symtab(l, &shdr);
-	if (!ks.shndx || !scn)
+	ks.shndx = abtf__elf_find(l->file.elf, SHT_NULL, BTF_IDS_SEC, &shdr);
+	syms_err = abtf__elf_syms_open(l->file.elf, SHT_SYMTAB, &ks.syms);
+	if (!ks.shndx || syms_err == -ENOENT)
 		return 0;	/* no kfuncs: nothing to tag */
-	err = open_ids(l, &ks);
+	err = open_ids(l, &ks, &shdr);
 	if (err)
 		return err;
-	ks.syms = elf_getdata(scn, NULL);
-	if (!ks.syms)
+	if (syms_err)
 		return link_fail(l, "cannot read .symtab");
-	ks.xndx = abtf__symtab_shndx(l, elf_ndxscn(scn));
-	ks.strndx = shdr.sh_link;
-	ks.nr_syms = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
 	err = find_sets(&ks);
 	if (!err)
 		err = find_kfuncs(&ks);

@@ -75,16 +75,6 @@ static int load_sections(struct abtf_linker *l, size_t fsize)
 	return 0;
 }
 
-size_t abtf__find_section(const struct abtf_linker *l, const char *name)
-{
-	size_t i;
-
-	for (i = 1; i < l->sym.nr_secs; i++)
-		if (l->sym.secs[i].name && !strcmp(l->sym.secs[i].name, name))
-			return i;
-	return 0;
-}
-
 /* .debug_btf_addr's relocations (a relocatable input), sorted (addr.c). */
 static int load_relocs(struct abtf_linker *l)
 {
@@ -102,18 +92,6 @@ static int lsym_cmp(const void *a, const void *b)
 	if (c)
 		return c;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(l->file.elf, scn)))
-		if (gelf_getshdr(scn, &shdr) &&
-		    shdr.sh_type == SHT_SYMTAB_SHNDX && shdr.sh_link == symtab)
-			return elf_getdata(scn, NULL);
-	return NULL;
 }
 
 static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
@@ -135,36 +113,38 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	e->bind = GELF_ST_BIND(s->st_info);
 }
 
-/* The section index of symbol @s, SHN_UNDEF for absolute and common. */
-static uint32_t sym_shndx(const GElf_Sym *s, GElf_Word xndx)
+/*
+ * The section of symbol @s, its @shndx as abtf__elf_sym() resolved it:
+ * SHN_UNDEF for absolute and common.
+ */
+static uint32_t sym_shndx(const GElf_Sym *s, int shndx)
 {
-	if (s->st_shndx == SHN_XINDEX)
-		return xndx;
-	return s->st_shndx >= SHN_LORESERVE ? SHN_UNDEF : s->st_shndx;
+	if (s->st_shndx != SHN_XINDEX && s->st_shndx >= SHN_LORESERVE)
+		return SHN_UNDEF;
+	return shndx;
 }
 
 int abtf__syms_by_name(struct abtf_linker *l)
 {
 	struct link_symbols *sy = &l->sym;
-	Elf_Data *d, *xd;
+	struct abtf_elf_syms t;
 	size_t i, n = sy->nr_vals;
+	int err;
 
 	if (sy->sorted || !sy->symtab)
 		return 0;
-	d = elf_getdata(sy->symtab, NULL);
-	xd = abtf__symtab_shndx(l, elf_ndxscn(sy->symtab));
+	err = abtf__elf_syms_open(l->file.elf, SHT_SYMTAB, &t);
 	sy->syms = calloc(n + 1, sizeof(*sy->syms));
-	if (!d || !sy->syms)
-		return d ? -ENOMEM : abtf__link_elf_fail(l, "cannot read .symtab");
+	if (err || !sy->syms)
+		return err ? abtf__link_elf_fail(l, "cannot read .symtab") : -ENOMEM;
 	for (i = 1; i < n; i++) {
-		GElf_Word xndx = 0;
 		const char *name;
 		GElf_Sym s;
+		int shndx;
 
-		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
+		if (abtf__elf_sym(&t, i, &s, &shndx, &name))
 			return abtf__link_elf_fail(l, "bad symbol");
-		name = elf_strptr(l->file.elf, sy->symtab_strs, s.st_name);
-		add_lsym(l, &s, i, sym_shndx(&s, xndx), name);
+		add_lsym(l, &s, i, sym_shndx(&s, shndx), name);
 	}
 	if (sy->nr_syms)
 		qsort(sy->syms, sy->nr_syms, sizeof(*sy->syms), lsym_cmp);
@@ -217,37 +197,31 @@ const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 /* Every symbol by index, for relocations (by name: abtf__syms_by_name()). */
 static int load_symbols(struct abtf_linker *l)
 {
-	Elf_Scn *scn = NULL;
-	Elf_Data *d, *xd;
-	GElf_Shdr shdr;
-	size_t i, n;
+	struct abtf_elf_syms t;
+	size_t i;
+	int err;
 
-	while ((scn = elf_nextscn(l->file.elf, scn)))
-		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
-			break;
-	if (!scn)
+	err = abtf__elf_syms_open(l->file.elf, SHT_SYMTAB, &t);
+	if (err == -ENOENT)
 		return 0;
-	d = elf_getdata(scn, NULL);
-	if (!d)
+	if (err)
 		return abtf__link_elf_fail(l, "cannot read .symtab");
-	xd = abtf__symtab_shndx(l, elf_ndxscn(scn));
-	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-	l->sym.vals = calloc(n + 1, sizeof(*l->sym.vals));
-	l->plan.sym_used = calloc(n + 1, sizeof(*l->plan.sym_used));
+	l->sym.vals = calloc(t.nr + 1, sizeof(*l->sym.vals));
+	l->plan.sym_used = calloc(t.nr + 1, sizeof(*l->plan.sym_used));
 	if (!l->sym.vals || !l->plan.sym_used)
 		return -ENOMEM;
-	for (i = 1; i < n; i++) {
-		GElf_Word xndx = 0;
+	for (i = 1; i < t.nr; i++) {
 		GElf_Sym s;
+		int shndx;
 
-		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
+		if (abtf__elf_sym(&t, i, &s, &shndx, NULL))
 			return abtf__link_elf_fail(l, "bad symbol");
 		l->sym.vals[i].value = s.st_value;
-		l->sym.vals[i].shndx = sym_shndx(&s, xndx);
+		l->sym.vals[i].shndx = sym_shndx(&s, shndx);
 	}
-	l->sym.nr_vals = n;
-	l->sym.symtab = scn;
-	l->sym.symtab_strs = shdr.sh_link;
+	l->sym.nr_vals = t.nr;
+	l->sym.symtab = elf_getscn(l->file.elf, t.shndx);
+	l->sym.symtab_strs = t.strndx;
 	return 0;
 }
 
@@ -269,19 +243,17 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 	err = load_sections(l, fsize);
 	if (err)
 		return err;
-	f->btf_shndx = abtf__find_section(l, ABTF_SEC_BTF);
+	f->btf_shndx = abtf__elf_find(f->elf, SHT_NULL, ABTF_SEC_BTF, &shdr);
 	if (!f->btf_shndx)
 		return abtf__link_error(l, -ENOENT, "no .BTF section: its objects "
 				  "were not compiled through cc-btf, or were "
 				  "built with LTO (-flto: no DWARF for cc-btf "
 				  "to encode)");
-	if (!gelf_getshdr(elf_getscn(f->elf, f->btf_shndx), &shdr))
-		return abtf__link_elf_fail(l, "bad .BTF section header");
 	if (shdr.sh_type == SHT_NOBITS)
 		return abtf__link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
 	f->btf_off = shdr.sh_offset;
 	f->btf_size = shdr.sh_size;
-	f->addr_shndx = abtf__find_section(l, ABTF_SEC_ADDR);
+	f->addr_shndx = abtf__elf_find(f->elf, SHT_NULL, ABTF_SEC_ADDR, NULL);
 	if (f->addr_shndx && l->sym.secs[f->addr_shndx].size) {
 		d = elf_rawdata(elf_getscn(f->elf, f->addr_shndx), NULL);
 		if (!d)

@@ -109,7 +109,8 @@ Elf_Data *abtf__elf_section_data(Elf *elf, const char *name);
 const char *abtf__elf_scn_name(Elf *elf, size_t shndx);
 /*
  * The index of the first section of type @type (SHT_NULL: any type) named
- * @name, its header in *@shdr if not NULL; 0 if there is none.
+ * @name (NULL: any name), its header in *@shdr if not NULL; 0 if there is
+ * none.
  */
 size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
 		      GElf_Shdr *shdr);
