@@ -293,7 +293,7 @@ long_header() {
 
 # empty_then_percpu ARCH: tests/fixtures/percpu-after-empty.c: the per-CPU
 # VAR is the per-CPU variable's, not that of the variable of no size whose
-# address (through libdwfl's layout of the object) is the same.
+# address is the same where the sections are laid out end to end.
 empty_then_percpu() {
 	local arch=$1
 	need_cross "$arch"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # The library's input readers on their own: tests/unit/archive.c (the BTF
 # archive's members), addr.c (.debug_btf_addr groups, slots, relocations),
-# verify.c (the kernel's BTF rules) and zmember.c (compressed members),
-# each compiled now with the library sources it tests and
+# verify.c (the kernel's BTF rules), zmember.c (compressed members) and
+# elf-reloc.c (each machine's relocation types), each compiled now with the library sources it tests and
 # tests/unit/unit.c (their shared helpers), under ASan and UBSan where gcc
 # has them. Everything else reaches these modules through cc-btf and
 # btf-link; these hold each one to its contract on real BTF (made by
@@ -28,7 +28,7 @@ unit() {
 }
 
 @test "unit: addr.c: groups of four targets read back; lying counts and relocations refused" {
-	unit addr elf/addr.c util/util.c util/hashmap.c
+	unit addr elf/addr.c elf/elf_reloc.c util/util.c util/hashmap.c
 }
 
 @test "unit: verify.c: the kernel's BTF rules, one broken per row, named by type" {
@@ -37,4 +37,8 @@ unit() {
 
 @test "unit: zmember.c: compressed members inflated; lying sizes and streams refused" {
 	unit zmember btf/zmember.c btf/archive.c btf/verify.c util/util.c util/hashmap.c
+}
+
+@test "unit: elf_reloc.c: each machine's data relocations, each applied in either byte order" {
+	unit elf-reloc elf/elf_reloc.c util/util.c util/hashmap.c
 }

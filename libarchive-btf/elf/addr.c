@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "elf/addr.h"
+#include "elf/elf_reloc.h"
 
 size_t abtf__addr_slot_size(unsigned char ei_class)
 {
@@ -161,7 +162,8 @@ static int rela_cmp(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static int read_rela(Elf_Data *d, int type, size_t i, struct abtf_addr_rela *r)
+static int read_rela(Elf_Data *d, int type, size_t i, struct abtf_addr_rela *r,
+		     uint32_t *rtype)
 {
 	GElf_Rela ra;
 	GElf_Rel rel;
@@ -172,6 +174,7 @@ static int read_rela(Elf_Data *d, int type, size_t i, struct abtf_addr_rela *r)
 		r->offset = ra.r_offset;
 		r->sym = GELF_R_SYM(ra.r_info);
 		r->addend = ra.r_addend;
+		*rtype = GELF_R_TYPE(ra.r_info);
 		return 0;
 	}
 	if (!gelf_getrel(d, i, &rel))
@@ -179,6 +182,7 @@ static int read_rela(Elf_Data *d, int type, size_t i, struct abtf_addr_rela *r)
 	r->offset = rel.r_offset;
 	r->sym = GELF_R_SYM(rel.r_info);
 	r->addend = 0;
+	*rtype = GELF_R_TYPE(rel.r_info);
 	return 0;
 }
 
@@ -188,6 +192,29 @@ static int relocs_fail(const char *path, const struct abtf_printer *pr,
 	pr_warn(pr, "%s: %s: %s", path, what, elf_errmsg(-1));
 	return -EINVAL;
 }
+
+/*
+ * A slot's relocation is absolute and of the slot's width (what cc-btf
+ * writes, elf_reloc.c's abtf__reloc_abs(), and what ld -r keeps): any
+ * other type would be read as one silently.
+ */
+static int check_type(Elf *elf, const char *path,
+		      const struct abtf_printer *pr, size_t i, uint32_t type)
+{
+	struct abtf_rel_kind k;
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(elf, &eh))
+		return relocs_fail(path, pr, "cannot read the ELF header");
+	if (!abtf__reloc_kind(eh.e_machine, type, &k) &&
+	    k.op == ABTF_REL_ABS &&
+	    k.width == abtf__addr_slot_size(eh.e_ident[EI_CLASS]))
+		return 0;
+	pr_warn(pr, "%s: .debug_btf_addr: relocation %zu: type %u is not "
+		"an address slot's (machine %u)", path, i, type, eh.e_machine);
+	return -EINVAL;
+}
+
 
 int abtf__addr_relocs_load(Elf *elf, size_t addr_shndx, const char *path,
 			   const struct abtf_printer *pr,
@@ -212,10 +239,15 @@ int abtf__addr_relocs_load(Elf *elf, size_t addr_shndx, const char *path,
 		if (!t->r)
 			return -ENOMEM;
 		t->inplace = shdr.sh_type == SHT_REL;
-		for (i = 0; i < n; i++)
-			if (read_rela(d, shdr.sh_type, i, &t->r[i]))
+		for (i = 0; i < n; i++) {
+			uint32_t type;
+
+			if (read_rela(d, shdr.sh_type, i, &t->r[i], &type))
 				return relocs_fail(path, pr, "bad "
 						   ".debug_btf_addr relocation");
+			if (check_type(elf, path, pr, i, type))
+				return -EINVAL;
+		}
 		t->nr = n;
 		qsort(t->r, n, sizeof(*t->r), rela_cmp);
 		return 0;

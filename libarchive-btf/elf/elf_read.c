@@ -355,6 +355,28 @@ size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
 	return 0;
 }
 
+int abtf__elf_syms_at(Elf *elf, size_t shndx, struct abtf_elf_syms *t)
+{
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	GElf_Shdr sh;
+
+	memset(t, 0, sizeof(*t));
+	if (!scn || !gelf_getshdr(scn, &sh) ||
+	    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+		return -EINVAL;
+	t->elf = elf;
+	t->shndx = shndx;
+	t->strndx = sh.sh_link;
+	t->data = elf_getdata(scn, NULL);
+	if (!t->data || !sh.sh_entsize)
+		return -EINVAL;
+	t->nr = t->data->d_size / sh.sh_entsize;
+	t->xndx = abtf__elf_xndx(elf, shndx);
+	t->in_place = t->data->d_type == ELF_T_SYM &&
+		      gelf_getclass(elf) == ELFCLASS64;
+	return 0;
+}
+
 int abtf__elf_syms_open(Elf *elf, uint32_t type, struct abtf_elf_syms *t)
 {
 	Elf_Scn *scn = NULL;
@@ -363,27 +385,22 @@ int abtf__elf_syms_open(Elf *elf, uint32_t type, struct abtf_elf_syms *t)
 	memset(t, 0, sizeof(*t));
 	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			break;
-	if (!scn)
-		return -ENOENT;
-	t->elf = elf;
-	t->shndx = elf_ndxscn(scn);
-	t->strndx = sh.sh_link;
-	t->data = elf_getdata(scn, NULL);
-	if (!t->data || !sh.sh_entsize)
-		return -EINVAL;
-	t->nr = t->data->d_size / sh.sh_entsize;
-	t->xndx = abtf__elf_xndx(elf, t->shndx);
-	return 0;
+			return abtf__elf_syms_at(elf, elf_ndxscn(scn), t);
+	return -ENOENT;
 }
 
 int abtf__elf_sym(const struct abtf_elf_syms *t, size_t i, GElf_Sym *s,
 		  int *shndx, const char **name)
 {
-	if (i >= t->nr || !gelf_getsym(t->data, i, s))
+	if (i >= t->nr)
+		return -EINVAL;
+	if (t->in_place && (i + 1) * sizeof(*s) <= t->data->d_size)
+		*s = ((const GElf_Sym *)t->data->d_buf)[i];	/* host order */
+	else if (!gelf_getsym(t->data, i, s))
 		return -EINVAL;
 	if (shndx) {
-		*shndx = abtf__sym_shndx(s, t->xndx, i);
+		*shndx = s->st_shndx == SHN_XINDEX ?
+			 abtf__sym_shndx(s, t->xndx, i) : s->st_shndx;
 		if (*shndx < 0)
 			return -EINVAL;
 	}

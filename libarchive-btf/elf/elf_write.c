@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/elf_reloc.h"
 #include "util/internal.h"
 
 /* A section of the output that we set rather than copy. */
@@ -71,55 +72,17 @@ struct elf_copy {
 	char *tmp;
 };
 
-int abtf__elf_abs_reloc(GElf_Half e_machine, bool *is_rela)
-{
-	bool rela = true;
-	int type;
-
-	switch (e_machine) {
-	case EM_X86_64:
-		type = R_X86_64_64;
-		break;
-	case EM_AARCH64:
-		type = R_AARCH64_ABS64;
-		break;
-	case EM_RISCV:
-		type = R_RISCV_64;	/* the kernel's RISC-V is 64-bit */
-		break;
-	case EM_PPC64:
-		type = R_PPC64_ADDR64;
-		break;
-	case EM_S390:
-		type = R_390_64;
-		break;
-#if defined(EM_LOONGARCH) && defined(R_LARCH_64)
-	case EM_LOONGARCH:
-		type = R_LARCH_64;
-		break;
-#endif
-	case EM_386:
-		type = R_386_32;
-		rela = false;
-		break;
-	case EM_ARM:
-		type = R_ARM_ABS32;
-		rela = false;
-		break;
-	default:
-		return -EOPNOTSUPP;
-	}
-	if (is_rela)
-		*is_rela = rela;
-	return type;
-}
-
-/* Width in bytes of the place of a relocation we write REL addends for. */
+/*
+ * Width in bytes of the place of a relocation we write a REL addend for:
+ * an absolute one (elf_reloc.c's table), 0 for any other.
+ */
 static size_t rel_width(GElf_Half e_machine, uint32_t type)
 {
-	if ((e_machine == EM_386 && type == R_386_32) ||
-	    (e_machine == EM_ARM && type == R_ARM_ABS32))
-		return 4;
-	return 0;
+	struct abtf_rel_kind k;
+
+	if (abtf__reloc_kind(e_machine, type, &k) || k.op != ABTF_REL_ABS)
+		return 0;
+	return k.width;
 }
 
 static int copy_elf_error(struct elf_copy *c, const char *what)
@@ -361,7 +324,8 @@ static int plan_relocs(struct elf_copy *c, const struct abtf_section *s,
 	bool is_rela;
 	int err;
 
-	if (abtf__elf_abs_reloc(c->ehdr.e_machine, &is_rela) < 0) {
+	if (abtf__reloc_abs(c->ehdr.e_machine, c->ehdr.e_ident[EI_CLASS],
+			    &is_rela) < 0) {
 		pr_warn(c->pr, "%s: relocations for machine %u: not supported",
 			c->src_path, c->ehdr.e_machine);
 		return -EOPNOTSUPP;

@@ -19,8 +19,7 @@
  * .debug_line_str and .debug_str_offsets, and addresses from .debug_addr
  * (clang's DWARF 5: DW_FORM_strx*, DW_OP_addrx, from the unit's
  * DW_AT_str_offsets_base and DW_AT_addr_base), all from the Elf whose sections
- * were relocated: by dwarf_reloc.c (the fast way) or by libdwfl, which
- * also decompresses them in place.
+ * were relocated and decompressed by dwarf_reloc.c.
  *
  * What it refuses, with -EOPNOTSUPP: types in type units (GCC's
  * -fdebug-types-section: DW_AT_signature stubs, DW_FORM_ref_sig8), which
@@ -137,13 +136,18 @@ static void skip(struct cur *c, uint64_t n)
 
 /* ---- sections and unit headers ---- */
 
-static const char *section_base_name(const char *name)
+/*
+ * What follows ".debug" in a debug section's name ("_info"), GNU's
+ * compressed ".zdebug_info" (inflated by dwarf_reloc.c) included; NULL for
+ * any other section.
+ */
+static const char *debug_suffix(const char *name)
 {
-	if (!name)
-		return "";
-	if (!strncmp(name, ".zdebug_", 8))	/* GNU-style, decompressed */
-		return name + 2;
-	return name;
+	if (name && !strncmp(name, ".debug_", 7))
+		return name + 6;
+	if (name && !strncmp(name, ".zdebug_", 8))
+		return name + 7;
+	return NULL;
 }
 
 static void take_section(struct dw_file *f, const char *name, Elf_Data *d)
@@ -152,14 +156,14 @@ static void take_section(struct dw_file *f, const char *name, Elf_Data *d)
 		const char *name;
 		size_t off;
 	} secs[] = {
-		{ ".debug_info", offsetof(struct dw_file, info) },
-		{ ".debug_abbrev", offsetof(struct dw_file, abbrev) },
-		{ ".debug_str", offsetof(struct dw_file, str) },
-		{ ".debug_line_str", offsetof(struct dw_file, line_str) },
-		{ ".debug_str_offsets", offsetof(struct dw_file, str_offsets) },
-		{ ".debug_addr", offsetof(struct dw_file, addr) },
-		{ ".debug_loc", offsetof(struct dw_file, loc) },
-		{ ".debug_loclists", offsetof(struct dw_file, loclists) },
+		{ "_info", offsetof(struct dw_file, info) },
+		{ "_abbrev", offsetof(struct dw_file, abbrev) },
+		{ "_str", offsetof(struct dw_file, str) },
+		{ "_line_str", offsetof(struct dw_file, line_str) },
+		{ "_str_offsets", offsetof(struct dw_file, str_offsets) },
+		{ "_addr", offsetof(struct dw_file, addr) },
+		{ "_loc", offsetof(struct dw_file, loc) },
+		{ "_loclists", offsetof(struct dw_file, loclists) },
 	};
 	size_t i;
 
@@ -190,9 +194,8 @@ static int find_sections(struct dw_file *f, Elf *elf, const char **why)
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
 		    (shdr.sh_flags & SHF_GROUP))	/* type units' */
 			continue;
-		name = section_base_name(elf_strptr(elf, shstrndx,
-						    shdr.sh_name));
-		if (strncmp(name, ".debug_", 7))
+		name = debug_suffix(elf_strptr(elf, shstrndx, shdr.sh_name));
+		if (!name)
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (d)

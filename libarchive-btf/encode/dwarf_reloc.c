@@ -1,103 +1,92 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The encoder's fast way into a relocatable object's DWARF.
+ * The encoder's way into an object's DWARF: relocated and decompressed in
+ * a private copy-on-write mapping of the object, which dwarf_read.c reads.
  *
- * An object's .debug_info is unusable before its relocations are applied:
- * x86-64 and arm64 use RELA, so every string offset and address in it reads
- * 0 until then. libdwfl applies the relocations of *every* debug section
- * (.debug_line, .debug_loclists, .debug_rnglists, .debug_frame, ...), which
- * in a kernel object is a fifth of the encoder's work, and the encoder reads
- * none of them. So for the machines whose DWARF relocations we know, we
- * apply those of the sections the type walk reads (.debug_info,
- * .debug_str_offsets, .debug_types, .debug_addr) in a private copy-on-write mapping of
- * the object, which dwarf_read.c reads.
+ * A relocatable object's .debug_info is unusable before its relocations
+ * are applied: with RELA every string offset and address in it reads 0
+ * until then. The type walk reads .debug_info, .debug_str_offsets,
+ * .debug_types and .debug_addr through relocations, so those four are
+ * relocated, and no other: the relocations of .debug_line, .debug_frame,
+ * .debug_loclists, ... are a fifth of a kernel object's and the walk
+ * reads none of them. What each relocation type does comes from the one
+ * table of the library (elf/elf_reloc.c): x86-64, i386, arm64, arm,
+ * riscv (its ADD/SUB pairs), s390x, powerpc, either byte order, REL or
+ * RELA, 32 or 64 bits. A type the table does not know, in a section that
+ * is read, is an error naming the relocation section and the type; so is
+ * a relocatable object of a machine it does not know.
  *
  * The value written is the symbol's value plus the addend: for the offsets
  * into other debug sections the symbol is a section symbol of value 0, and
  * an address comes out as the offset in its section. Which section is lost
- * in the bytes, so the pointer-sized relocations of .debug_info and
- * .debug_addr are kept (by offset) to tell the section of a variable's
+ * in the bytes, so the address-sized absolute relocations of .debug_info
+ * and .debug_addr are kept (by offset) to tell the section of a variable's
  * DW_OP_addr operand or of the .debug_addr entry its DW_OP_addrx names
  * (clang's DWARF 5: every entry is 0 plus a relocation).
- * Anything unusual takes libdwfl's path: another machine or class, the
- * other byte order, compressed debug sections, a relocation type we do not
- * know. -EOPNOTSUPP says "use libdwfl"; nothing is printed for it.
+ *
+ * Compressed debug sections (gcc -gz, SHF_COMPRESSED or GNU's .zdebug_)
+ * are inflated in the same private Elf before anything reads them. A
+ * linked file (ET_EXEC, ET_DYN) has its DWARF resolved already: nothing
+ * to relocate, and an address tells its section by the sections' own
+ * addresses.
  */
-#include <dwarf.h>
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/elf_reloc.h"
 #include "encode/encoder.h"
 
 static const char *const relocated[] = {
 	".debug_info", ".debug_str_offsets", ".debug_types", ".debug_addr",
 };
 
-/* The width of an absolute data relocation, or 0 if we do not know it. */
-static int reloc_width(GElf_Half machine, uint32_t type)
+/* A debug section's name, GNU's compressed .zdebug_* as .debug_*. */
+static bool is_section(const char *name, const char *want)
 {
-	switch (machine) {
-	case EM_X86_64:
-		switch (type) {
-		case R_X86_64_64:	return 8;
-		case R_X86_64_32:
-		case R_X86_64_32S:	return 4;
-		}
-		return 0;
-	case EM_AARCH64:
-		switch (type) {
-		case R_AARCH64_ABS64:	return 8;
-		case R_AARCH64_ABS32:	return 4;
-		}
-		return 0;
-	default:
-		return 0;
-	}
+	if (name && !strncmp(name, ".zdebug_", 8))
+		return !strcmp(name + 2, want + 1);	/* the dots apart */
+	return name && !strcmp(name, want);
 }
 
 static bool wanted(const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < ARRAY_SIZE(relocated); i++)
-		if (!strcmp(name, relocated[i]))
+	for (i = 0; i < ARRAY_SIZE(relocated); i++)
+		if (is_section(name, relocated[i]))
 			return true;
 	return false;
 }
 
+/* One relocation section being applied. */
 struct reloc_ctx {
 	struct abtf_dwarf_rel *rel;	/* where the addresses go */
 	int sec;			/* ABTF_DW_INFO, ABTF_DW_ADDR or -1 */
-	const uint32_t *xndx;		/* SHT_SYMTAB_SHNDX words, or NULL */
-	size_t nr_xndx;
+	GElf_Half machine;
+	bool big, is_rela;
+	bool native;			/* RELA in the host's byte order */
+	unsigned int addr_size;
+	Elf_Data *target;
+	struct abtf_elf_syms syms;
+	const char *rname;		/* the relocation section's name */
+	struct kind_cache {		/* kind_of()'s answers */
+		uint32_t type;
+		struct abtf_rel_kind kind;
+		bool valid;
+	} cache[4];
+	char *why;
+	size_t why_size;
 };
 
-/*
- * The section of symbol @i: past SHN_LORESERVE sections (extended
- * numbering), st_shndx is SHN_XINDEX and the index is in SHT_SYMTAB_SHNDX.
- * 0 for undefined and reserved indices.
- */
-static uint32_t sym_section(const struct reloc_ctx *rc, const Elf64_Sym *sym,
-			    size_t i)
+static int fail(struct reloc_ctx *rc, size_t i, int err, const char *what,
+		uint32_t type)
 {
-	if (sym->st_shndx == SHN_XINDEX)
-		return i < rc->nr_xndx ? rc->xndx[i] : 0;
-	return sym->st_shndx < SHN_LORESERVE ? sym->st_shndx : 0;
-}
-
-/* The SHT_SYMTAB_SHNDX data of symbol table @symtab, or NULL. */
-static Elf_Data *xndx_of(Elf *elf, size_t symtab)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
-		    sh.sh_link == symtab)
-			return elf_getdata(scn, NULL);
-	return NULL;
+	snprintf(rc->why, rc->why_size, "%s: relocation %zu: %s %u",
+		 rc->rname ?: "?", i, what, type);
+	return err;
 }
 
 static int keep_addr(struct abtf_dwarf_rel *rel, int sec, uint64_t off,
@@ -112,115 +101,229 @@ static int keep_addr(struct abtf_dwarf_rel *rel, int sec, uint64_t off,
 	return 0;
 }
 
-/*
- * The fast way is for 64-bit objects on a little-endian host only, so the
- * relocations and symbols are read in place as Elf64_Rela and Elf64_Sym
- * (libelf has converted them to the host's order, which is theirs).
- */
-static int apply_one(Elf_Data *target, const Elf64_Sym *syms, size_t nr_syms,
-		     GElf_Half machine, const Elf64_Rela *r,
-		     struct reloc_ctx *rc)
+/* Relocation @i of @d, of any class, REL or RELA. */
+static int read_reloc(const struct reloc_ctx *rc, Elf_Data *d, size_t i,
+		      GElf_Rela *r)
 {
-	int width = reloc_width(machine, ELF64_R_TYPE(r->r_info));
-	const Elf64_Sym *sym;
-	uint64_t v64;
-	uint32_t v32, shndx;
+	GElf_Rel rel;
 
-	if (!width || ELF64_R_SYM(r->r_info) >= nr_syms ||
-	    r->r_offset > target->d_size ||
-	    target->d_size - r->r_offset < (size_t)width)
-		return -EOPNOTSUPP;
-	sym = &syms[ELF64_R_SYM(r->r_info)];
-	v64 = sym->st_value + r->r_addend;
-	if (width == 8) {
-		memcpy((char *)target->d_buf + r->r_offset, &v64, 8);
-		shndx = sym_section(rc, sym, ELF64_R_SYM(r->r_info));
-		if (rc->sec >= 0 && shndx &&
-		    keep_addr(rc->rel, rc->sec, r->r_offset, shndx))
-			return -ENOMEM;
-	} else {
-		v32 = v64;
-		memcpy((char *)target->d_buf + r->r_offset, &v32, 4);
+	if (rc->is_rela)
+		return gelf_getrela(d, i, r) ? 0 : -EINVAL;
+	if (!gelf_getrel(d, i, &rel))
+		return -EINVAL;
+	r->r_offset = rel.r_offset;
+	r->r_info = rel.r_info;
+	r->r_addend = 0;
+	return 0;
+}
+
+/*
+ * What relocation type @type does, from a small cache of the table's
+ * answers (a debug section mixes two or three types: 4- and 8-byte).
+ */
+static int kind_of(struct reloc_ctx *rc, uint32_t type,
+		   struct abtf_rel_kind *k)
+{
+	struct kind_cache *c = &rc->cache[type % ARRAY_SIZE(rc->cache)];
+
+	if (c->valid && c->type == type) {
+		*k = c->kind;
+		return 0;
+	}
+	if (abtf__reloc_kind(rc->machine, type, k))
+		return -ENOENT;
+	c->type = type;
+	c->kind = *k;
+	c->valid = true;
+	return 0;
+}
+
+/* Whether symbol @idx's section index is in SHT_SYMTAB_SHNDX. */
+static bool sym_xindex(const struct abtf_elf_syms *t, size_t idx)
+{
+	return ((const GElf_Sym *)t->data->d_buf)[idx].st_shndx == SHN_XINDEX;
+}
+
+/* Symbol @idx, read in place where the table allows (the usual case). */
+static int read_sym(const struct reloc_ctx *rc, size_t idx, GElf_Sym *sym,
+		    int *shndx)
+{
+	const struct abtf_elf_syms *t = &rc->syms;
+
+	if (!t->in_place || idx >= t->nr || sym_xindex(t, idx))
+		return abtf__elf_sym(t, idx, sym, shndx, NULL);
+	*sym = ((const GElf_Sym *)t->data->d_buf)[idx];
+	*shndx = sym->st_shndx;
+	return 0;
+}
+
+/*
+ * An absolute 4- or 8-byte RELA relocation of an object in the host's
+ * byte order, written directly (most of a kernel object's): true if done.
+ */
+static bool put_fast(const struct reloc_ctx *rc, const struct abtf_rel_kind *k,
+		     unsigned char *place, uint64_t off, uint64_t v)
+{
+	uint32_t v32 = v;
+
+	if (!rc->native || k->op != ABTF_REL_ABS ||
+	    rc->target->d_size - off < k->width)
+		return false;
+	if (k->width == 8)
+		memcpy(place, &v, 8);
+	else if (k->width == 4)
+		memcpy(place, &v32, 4);
+	else
+		return false;
+	return true;
+}
+
+static int apply_one(struct reloc_ctx *rc, const GElf_Rela *r, size_t i)
+{
+	uint32_t type = GELF_R_TYPE(r->r_info);
+	struct abtf_rel_kind k;
+	unsigned char *place;
+	GElf_Sym sym;
+	int shndx;
+
+	if (kind_of(rc, type, &k)) {
+		snprintf(rc->why, rc->why_size, "%s: relocation %zu: type %u, "
+			 "unknown to %s", rc->rname ?: "?", i, type,
+			 abtf__machine_name(rc->machine));
+		return -EINVAL;
+	}
+	if (k.op == ABTF_REL_NONE)
+		return 0;
+	if (read_sym(rc, GELF_R_SYM(r->r_info), &sym, &shndx))
+		return fail(rc, i, -EINVAL, "bad symbol of type", type);
+	if (r->r_offset >= rc->target->d_size)
+		return fail(rc, i, -EINVAL, "offset past its section, type",
+			    type);
+	place = (unsigned char *)rc->target->d_buf + r->r_offset;
+	if (put_fast(rc, &k, place, r->r_offset, sym.st_value + r->r_addend))
+		;
+	else if (abtf__reloc_apply(&k, place, rc->target->d_size - r->r_offset,
+				   rc->big, !rc->is_rela,
+				   sym.st_value + r->r_addend))
+		return fail(rc, i, -EINVAL, "place past its section, type",
+			    type);
+	if (k.op != ABTF_REL_ABS || k.width != rc->addr_size || rc->sec < 0 ||
+	    shndx == SHN_UNDEF || (sym.st_shndx >= SHN_LORESERVE &&
+				   sym.st_shndx != SHN_XINDEX))
+		return 0;	/* not an address in a section (SHN_ABS, ...) */
+	return keep_addr(rc->rel, rc->sec, r->r_offset, shndx);
+}
+
+/*
+ * A 64-bit RELA table, every kernel object's but 32-bit ARM's and i386's:
+ * libelf has converted it to the host's order, so it is read in place
+ * (GElf_Rela is Elf64_Rela).
+ */
+static int apply_rela64(struct reloc_ctx *rc, const GElf_Rela *r, size_t n)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = apply_one(rc, &r[i], i);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
 static int apply_section(Elf *elf, Elf_Scn *rscn, const GElf_Shdr *rshdr,
-			 GElf_Half machine, struct reloc_ctx *rc)
+			 struct reloc_ctx *rc)
 {
-	Elf_Scn *tscn = elf_getscn(elf, rshdr->sh_info);
-	Elf_Scn *sscn = elf_getscn(elf, rshdr->sh_link);
-	Elf_Data *rel, *target, *syms, *xndx;
-	const Elf64_Rela *r;
-	GElf_Shdr tshdr;
+	Elf_Data *rel;
+	GElf_Rela r;
 	size_t i, n;
+	int err;
 
-	if (!tscn || !sscn || !gelf_getshdr(tscn, &tshdr) ||
-	    (tshdr.sh_flags & SHF_COMPRESSED) || tshdr.sh_type == SHT_NOBITS)
-		return -EOPNOTSUPP;	/* NOBITS: no bytes to relocate */
+	rc->target = elf_getdata(elf_getscn(elf, rshdr->sh_info), NULL);
 	rel = elf_getdata(rscn, NULL);
-	target = elf_getdata(tscn, NULL);
-	syms = elf_getdata(sscn, NULL);
-	if (!rel || !target || !target->d_buf || !syms ||
-	    target->d_type != ELF_T_BYTE ||
-	    rel->d_type != ELF_T_RELA || syms->d_type != ELF_T_SYM)
-		return -EOPNOTSUPP;
-	if (rc->sec >= 0)
-		rc->rel->data[rc->sec] = target;
-	xndx = xndx_of(elf, rshdr->sh_link);
-	if (xndx) {
-		rc->xndx = xndx->d_buf;
-		rc->nr_xndx = xndx->d_size / sizeof(uint32_t);
+	if (!rc->target || !rc->target->d_buf || !rel || !rshdr->sh_entsize ||
+	    abtf__elf_syms_at(elf, rshdr->sh_link, &rc->syms)) {
+		snprintf(rc->why, rc->why_size, "%s: cannot read it, its "
+			 "section or its symbols", rc->rname ?: "?");
+		return -EINVAL;
 	}
-	r = rel->d_buf;
-	n = rel->d_size / sizeof(*r);
-	for (i = 0; i < n; i++)
-		if (apply_one(target, syms->d_buf,
-			      syms->d_size / sizeof(Elf64_Sym), machine, &r[i],
-			      rc))
-			return -EOPNOTSUPP;
+	if (rc->sec >= 0)
+		rc->rel->data[rc->sec] = rc->target;
+	n = rshdr->sh_size / rshdr->sh_entsize;
+	if (rc->is_rela && rel->d_type == ELF_T_RELA && rc->addr_size == 8 &&
+	    n * sizeof(r) <= rel->d_size)
+		return apply_rela64(rc, rel->d_buf, n);
+	for (i = 0; i < n; i++) {
+		err = read_reloc(rc, rel, i, &r);
+		if (err)
+			return fail(rc, i, err, "does not read, entry size",
+				    rshdr->sh_entsize);
+		err = apply_one(rc, &r, i);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
-/* Every section we read relocated, every one we do not left alone. */
+/* The relocations of every section we read, with @rc's common fields. */
 static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr,
-			     struct abtf_dwarf_rel *rel)
+			     struct reloc_ctx *base)
 {
-	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return -EOPNOTSUPP;
 	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-		GElf_Shdr tshdr;
-		Elf_Scn *tscn;
+		struct reloc_ctx rc = *base;
+		const char *tname;
+		int err;
 
 		if (!gelf_getshdr(scn, &shdr))
-			return -EOPNOTSUPP;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (name && !strncmp(name, ".debug", 6) &&
-		    (shdr.sh_flags & SHF_COMPRESSED))
-			return -EOPNOTSUPP;
-		if (shdr.sh_type == SHT_REL && shdr.sh_info)
-			return -EOPNOTSUPP;
-		if (shdr.sh_type != SHT_RELA)
+			return -EINVAL;
+		if (shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL)
 			continue;
-		tscn = elf_getscn(elf, shdr.sh_info);
-		if (!tscn || !gelf_getshdr(tscn, &tshdr))
-			return -EOPNOTSUPP;
-		struct reloc_ctx rc = { .rel = rel, .sec = -1 };
-		const char *tname = elf_strptr(elf, shstrndx, tshdr.sh_name);
-
+		tname = abtf__elf_scn_name(elf, shdr.sh_info);
 		if (!wanted(tname))
 			continue;
-		if (!strcmp(tname, ".debug_info"))
-			rc.sec = ABTF_DW_INFO;
-		else if (!strcmp(tname, ".debug_addr"))
-			rc.sec = ABTF_DW_ADDR;
-		if (apply_section(elf, scn, &shdr, ehdr->e_machine, &rc))
+		rc.rname = abtf__elf_scn_name(elf, elf_ndxscn(scn));
+		if (!abtf__machine_name(ehdr->e_machine)) {
+			snprintf(rc.why, rc.why_size, "%s: relocations of "
+				 "machine %u, which cc-btf does not know",
+				 rc.rname ?: "?", ehdr->e_machine);
 			return -EOPNOTSUPP;
+		}
+		rc.is_rela = shdr.sh_type == SHT_RELA;
+		rc.native = rc.is_rela && rc.big == (__BYTE_ORDER == __BIG_ENDIAN);
+		rc.sec = is_section(tname, ".debug_info") ? ABTF_DW_INFO :
+			 is_section(tname, ".debug_addr") ? ABTF_DW_ADDR : -1;
+		err = apply_section(elf, scn, &shdr, &rc);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Every compressed debug section inflated, in place in @elf. */
+static int decompress(Elf *elf, char *why, size_t why_size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name = abtf__elf_scn_name(elf, elf_ndxscn(scn));
+		int res = 0;
+
+		if (!name || !gelf_getshdr(scn, &shdr))
+			continue;
+		if (shdr.sh_flags & SHF_COMPRESSED)
+			res = elf_compress(scn, 0, 0);
+		else if (!strncmp(name, ".zdebug_", 8))
+			res = elf_compress_gnu(scn, 0, 0);
+		if (res < 0) {
+			snprintf(why, why_size, "%s: cannot decompress: %s",
+				 name, elf_errmsg(-1));
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -255,15 +358,30 @@ static bool inside(const Elf_Data *d, const unsigned char *p, uint64_t *off)
 	return true;
 }
 
-/*
- * The section a relocated address at @p (inside .debug_info or
- * .debug_addr) points into.
- */
+/* The allocated section of a linked file holding address @addr. */
+static int linked_section(Elf *elf, uint64_t addr, uint32_t *shndx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+		    (sh.sh_type == SHT_PROGBITS || sh.sh_type == SHT_NOBITS) &&
+		    addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size) {
+			*shndx = elf_ndxscn(scn);
+			return 0;
+		}
+	return -ENOENT;
+}
+
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
-			     const unsigned char *p, uint32_t *shndx)
+			     const unsigned char *p, uint64_t addr,
+			     uint32_t *shndx)
 {
 	struct abtf_dwarf_addr key, *a;
 
+	if (rel->linked)
+		return linked_section(rel->linked, addr, shndx);
 	for (key.sec = 0; key.sec < ABTF_DW_NR; key.sec++)
 		if (inside(rel->data[key.sec], p, &key.off))
 			break;
@@ -282,29 +400,53 @@ void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel)
 	memset(rel, 0, sizeof(*rel));
 }
 
-Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel)
+static int open_elf(Elf *elf, struct abtf_dwarf_rel *rel, char *why,
+		    size_t why_size)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	struct reloc_ctx rc = { .rel = rel, .why = why, .why_size = why_size };
 	GElf_Ehdr ehdr;
+	int err;
 
-	memset(rel, 0, sizeof(*rel));
-	if (!elf)
-		goto out_unsupported;
-	if (__BYTE_ORDER != __LITTLE_ENDIAN ||
-	    !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL ||
-	    ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    ehdr.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    !reloc_width(ehdr.e_machine, ehdr.e_machine == EM_X86_64 ?
-			 R_X86_64_64 : R_AARCH64_ABS64) ||
-	    apply_relocations(elf, &ehdr, rel))
-		goto out_unsupported;
+	if (!gelf_getehdr(elf, &ehdr)) {
+		snprintf(why, why_size, "not ELF: %s", elf_errmsg(-1));
+		return -EINVAL;
+	}
+	err = decompress(elf, why, why_size);
+	if (err)
+		return err;
+	if (ehdr.e_type != ET_REL) {
+		rel->linked = elf;
+		return 0;
+	}
+	rc.machine = ehdr.e_machine;
+	rc.big = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	rc.addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	err = apply_relocations(elf, &ehdr, &rc);
+	if (err)
+		return err;
 	if (!addrs_sorted(rel))	/* GCC's relocations come in order */
 		qsort(rel->addrs, rel->nr, sizeof(*rel->addrs), addr_cmp);
-	return elf;
-out_unsupported:
-	abtf__dwarf_rel_free(rel);
-	if (elf)
+	return 0;
+}
+
+Elf *abtf__dwarf_open(int fd, struct abtf_dwarf_rel *rel, char *why,
+		      size_t why_size)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	int err;
+
+	memset(rel, 0, sizeof(*rel));
+	if (!elf) {
+		snprintf(why, why_size, "cannot read ELF: %s", elf_errmsg(-1));
+		errno = EINVAL;
+		return NULL;
+	}
+	err = open_elf(elf, rel, why, why_size);
+	if (err) {
+		abtf__dwarf_rel_free(rel);
 		elf_end(elf);
-	errno = EOPNOTSUPP;
-	return NULL;
+		errno = -err;
+		return NULL;
+	}
+	return elf;
 }

@@ -6,8 +6,8 @@
  *
  *  enc_obj.c      the object, open read-only: its ELF header, its sections
  *  enc_syms.c     its defined FUNC and OBJECT symbols, by name
- *  enc_dwarf.c    its DWARF, relocated: by dwarf_reloc.c or, for anything
- *                 unusual, by libdwfl (dwarf_dwfl.c); where an address is
+ *  enc_dwarf.c    its DWARF, relocated and decompressed (dwarf_reloc.c);
+ *                 where an address is
  *  enc_select.c   the DWARF walk: which functions and variables get a FUNC
  *                 or VAR (and their symbol), which functions are states
  *  enc_datasec.c  a DATASEC per section of per-CPU VARs
@@ -93,8 +93,7 @@ void enc_syms__take(struct enc_sym *sym);
 struct enc_dwarf {
 	Elf *rel_elf;		/* our own relocated copy (dwarf_reloc.c) */
 	struct abtf_dwarf_rel rel;	/* its address relocations */
-	struct dwarf_dwfl dwfl;	/* or libdwfl's (dwarf_dwfl.c) */
-	struct dw_file f;	/* the DWARF, read from either */
+	struct dw_file f;	/* the DWARF, read from it */
 };
 
 /*
@@ -106,8 +105,8 @@ int enc_dwarf__open(struct enc_dwarf *d, const struct enc_obj *o);
 void enc_dwarf__close(struct enc_dwarf *d);
 /*
  * The section of the relocated address *@addr read at @where (in
- * .debug_info or .debug_addr), and in *@addr the offset in it. 0, or 1:
- * not an address in a section.
+ * .debug_info or .debug_addr); in a relocatable object *@addr is the
+ * offset in it. 0, or 1: not an address in a section.
  */
 int enc_dwarf__section_of(const struct enc_dwarf *d, const uint8_t *where,
 			  uint64_t *addr, uint32_t *shndx);

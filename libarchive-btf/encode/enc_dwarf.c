@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The object's DWARF, relocated: the one place that chooses the way.
- * dwarf_reloc.c relocates just what the type walk reads where it can;
- * libdwfl (dwarf_dwfl.c) takes anything unusual. Either way dwarf_read.c
- * reads the result, and an address read from it is mapped back to its
- * section here: by the address's relocation (the fast way) or by
- * libdwfl's layout of the sections.
+ * The object's DWARF, relocated and decompressed by dwarf_reloc.c, which
+ * dwarf_read.c reads; an address read from it is mapped back to its
+ * section here: by the address's relocation in a relocatable object, by
+ * the sections' addresses in a linked file.
  */
 #include <errno.h>
 #include <string.h>
@@ -42,21 +40,19 @@ static bool gcc_lto(const struct enc_obj *o)
 int enc_dwarf__open(struct enc_dwarf *d, const struct enc_obj *o)
 {
 	const char *why = NULL;
-	Elf *elf = NULL;
+	char buf[256];
 	int err;
 
-	if (!enc_obj__find_section(o, SHT_NULL, ".debug_info"))
+	if (!enc_obj__find_section(o, SHT_NULL, ".debug_info") &&
+	    !enc_obj__find_section(o, SHT_NULL, ".zdebug_info"))
 		return gcc_lto(o) ? -EOPNOTSUPP : -ENODATA;
-	if (o->ehdr.e_type == ET_REL)
-		elf = d->rel_elf = abtf__dwarf_open_rel(o->fd, &d->rel);
-	if (!elf)
-		elf = dwarf_dwfl__open(&d->dwfl, o->path);
-	if (!elf) {
-		pr_warn(o->pr, "%s: cannot read DWARF: %s", o->path,
-			dwarf_dwfl__errmsg());
-		return -EINVAL;
+	d->rel_elf = abtf__dwarf_open(o->fd, &d->rel, buf, sizeof(buf));
+	if (!d->rel_elf) {
+		err = -errno;
+		pr_warn(o->pr, "%s: cannot read DWARF: %s", o->path, buf);
+		return err;
 	}
-	err = dw_file__open(&d->f, elf, &why);
+	err = dw_file__open(&d->f, d->rel_elf, &why);
 	if (err == -EINVAL)
 		pr_warn(o->pr, "%s: .debug_info: %s", o->path, why);
 	if (err == -ENODATA)
@@ -68,7 +64,6 @@ int enc_dwarf__open(struct enc_dwarf *d, const struct enc_obj *o)
 void enc_dwarf__close(struct enc_dwarf *d)
 {
 	dw_file__close(&d->f);
-	dwarf_dwfl__close(&d->dwfl);
 	if (d->rel_elf)
 		elf_end(d->rel_elf);
 	abtf__dwarf_rel_free(&d->rel);
@@ -78,7 +73,5 @@ void enc_dwarf__close(struct enc_dwarf *d)
 int enc_dwarf__section_of(const struct enc_dwarf *d, const uint8_t *where,
 			  uint64_t *addr, uint32_t *shndx)
 {
-	if (d->dwfl.mod)
-		return dwarf_dwfl__section_of(&d->dwfl, addr, shndx);
-	return abtf__dwarf_addr_section(&d->rel, where, shndx) ? 1 : 0;
+	return abtf__dwarf_addr_section(&d->rel, where, *addr, shndx) ? 1 : 0;
 }

@@ -293,10 +293,11 @@ static bool sym_of_var(const char *sym, const char *name)
  * A VAR for a variable, at any depth, whose address is a non-empty per-CPU
  * object symbol of its name; named after the symbol, as pahole does (a
  * function-local static "hits" is "hits.0"). The name is checked because
- * an address alone may mislead: libdwfl lays an object's sections out one
- * after the other, so a variable of no size at the end of its section
- * (mm/vmstat.c's vm_numa_event[0] without NUMA) has the address of the
- * next section's first symbol (vmstat_work, per-CPU, on riscv64).
+ * an address alone may mislead: where an object's sections are laid out
+ * one after the other (libdwfl, the encoder's way for riscv64 until
+ * issue 20, and any linked file), a variable of no size at the end of its
+ * section (mm/vmstat.c's vm_numa_event[0] without NUMA) has the address
+ * of the next section's first symbol (vmstat_work, per-CPU).
  */
 static int encode_var(struct enc_select *s, struct dw_die *die)
 {

@@ -32,7 +32,7 @@
  * This file is the public API and the pipeline; each step is a module of
  * its own (enc.h lists them), in the order abtf_encoder__encode() runs
  * them: the symbols (enc_syms.c), the DWARF relocated (enc_dwarf.c, by
- * dwarf_reloc.c or libdwfl's dwarf_dwfl.c), the walk that selects FUNCs
+ * dwarf_reloc.c), the walk that selects FUNCs
  * and VARs (enc_select.c), the DATASECs (enc_datasec.c), the BTF (here,
  * over ir_dedup.c), then the per-function extension (enc_funcext.c) and
  * the .debug_btf_addr slots (enc_slots.c); the sections are written here.
@@ -57,6 +57,7 @@
 
 #include <bpf/btf.h>
 
+#include "elf/elf_reloc.h"
 #include "encode/enc.h"
 #include "btf/verify.h"
 #include "btf/zmember.h"
@@ -209,7 +210,8 @@ ABTF_API int abtf_encoder__encode(struct abtf_encoder *enc)
 	err = build_btf(enc);
 	if (err)
 		return err;
-	reloc_type = abtf__elf_abs_reloc(enc->obj.ehdr.e_machine, &is_rela);
+	reloc_type = abtf__reloc_abs(enc->obj.ehdr.e_machine,
+				     enc->obj.ehdr.e_ident[EI_CLASS], &is_rela);
 	if (reloc_type >= 0 && !enc->opts.no_addr) {
 		err = enc_funcext__find_extras(&enc->fx, &enc->syms,
 					       &enc->sel) ?:

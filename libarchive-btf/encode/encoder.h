@@ -4,7 +4,7 @@
  * modules (encoder.c and enc_*.c, enc.h: one object's DWARF units, symbols,
  * functions, variables, the .debug_btf_addr slots) and dwarf_types.c (one
  * DWARF type DIE -> BTF types); and the ways to relocated DWARF
- * (dwarf_reloc.c, dwarf_dwfl.c).
+ * (dwarf_reloc.c).
  *
  * Types are first built as "nodes": one node per BTF type, numbered in
  * creation order, node i becoming BTF type ID i + 1. A node is created and
@@ -204,49 +204,27 @@ struct abtf_dwarf_rel {
 	Elf_Data *data[ABTF_DW_NR];	/* the relocated sections */
 	struct abtf_dwarf_addr *addrs;	/* by section, then offset */
 	size_t nr, cap;
+	Elf *linked;		/* a linked file: addresses are its own */
 };
 
 /*
- * The relocatable object open at @fd, read with the relocations of the
- * sections the type walk reads applied (dwarf_reloc.c), as an Elf to end
- * with elf_end(). NULL with errno EOPNOTSUPP: not for this object, use
- * libdwfl. @rel tells addresses' sections (abtf__dwarf_addr_section();
- * free with abtf__dwarf_rel_free()).
+ * The object open at @fd with its compressed debug sections inflated and,
+ * in a relocatable object, the relocations of the sections the type walk
+ * reads applied (dwarf_reloc.c), as an Elf to end with elf_end(). NULL
+ * with errno set and @why (@why_size bytes) saying what is wrong. @rel
+ * tells addresses' sections (abtf__dwarf_addr_section(); free with
+ * abtf__dwarf_rel_free()).
  */
-Elf *abtf__dwarf_open_rel(int fd, struct abtf_dwarf_rel *rel);
+Elf *abtf__dwarf_open(int fd, struct abtf_dwarf_rel *rel, char *why,
+		      size_t why_size);
 /*
- * The section of the relocated address at @p: an operand in .debug_info or
- * an entry of .debug_addr. 0 or -ENOENT (no relocation there).
+ * The section of the address @addr read at @p: an operand in .debug_info
+ * or an entry of .debug_addr, told by its relocation (a relocatable
+ * object) or by the address (a linked file). 0 or -ENOENT.
  */
 int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
-			     const unsigned char *p, uint32_t *shndx);
+			     const unsigned char *p, uint64_t addr,
+			     uint32_t *shndx);
 void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel);
-
-/*
- * libdwfl's way to relocated DWARF (dwarf_dwfl.c), for what
- * abtf__dwarf_open_rel() does not take. Zeroed: not open.
- */
-struct Dwfl;
-struct Dwfl_Module;
-
-struct dwarf_dwfl {
-	struct Dwfl *dwfl;
-	struct Dwfl_Module *mod;	/* set once open */
-};
-
-/*
- * The object at @path, its DWARF relocated and decompressed by libdwfl, as
- * an Elf that dwarf_dwfl__close() ends. NULL: dwarf_dwfl__errmsg() says why.
- */
-Elf *dwarf_dwfl__open(struct dwarf_dwfl *d, const char *path);
-const char *dwarf_dwfl__errmsg(void);
-/*
- * The section of the address *@addr in libdwfl's layout of the object's
- * sections, and in *@addr the offset in it. 0, or 1: in no section.
- */
-int dwarf_dwfl__section_of(const struct dwarf_dwfl *d, uint64_t *addr,
-			   uint32_t *shndx);
-/* Idempotent. */
-void dwarf_dwfl__close(struct dwarf_dwfl *d);
 
 #endif /* __ABTF_ENCODER_H */

@@ -368,8 +368,6 @@ void abtf__link_file_init(struct link_file *f);
 /* Open l->path: an ELF file's sections and symbols, or a raw BTF file. */
 int abtf__link_file_open(struct abtf_linker *l);
 void abtf__link_file_free(struct link_file *f);
-size_t abtf__find_section(const struct abtf_linker *l, const char *name);
-Elf_Data *abtf__symtab_shndx(const struct abtf_linker *l, size_t symtab);
 /*
  * Make l->sym.syms, the defined FUNC and OBJECT symbols sorted by name,
  * for abtf__first_sym(): only placing and choosing by name need them (a

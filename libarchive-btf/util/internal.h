@@ -74,13 +74,6 @@ int abtf__elf_set_sections(Elf *elf, const char *src_path,
 			   const struct abtf_section *secs, size_t nr_secs,
 			   const struct abtf_printer *pr);
 
-/*
- * The absolute, pointer-sized relocation type of machine @e_machine
- * (R_X86_64_64, R_AARCH64_ABS64, R_RISCV_64, ...), with *is_rela set if the
- * machine uses RELA. Returns the type, or -EOPNOTSUPP.
- */
-int abtf__elf_abs_reloc(GElf_Half e_machine, bool *is_rela);
-
 /* ---- reading ELF (elf_read.c) ---- */
 
 /* The largest sh_addralign accepted: a huge page (x86-64's PMD). */
@@ -125,12 +118,15 @@ struct abtf_elf_syms {
 	size_t nr;		/* symbols, the null one included */
 	size_t shndx;		/* the table's section */
 	size_t strndx;		/* the section of its names */
+	bool in_place;		/* Elf64_Sym in the host's order: read as is */
 };
 /*
  * The first table of type @type (SHT_SYMTAB, SHT_DYNSYM) of @elf into
  * *@t: 0, -ENOENT if there is none, -EINVAL if it does not read.
  */
 int abtf__elf_syms_open(Elf *elf, uint32_t type, struct abtf_elf_syms *t);
+/* The symbol table of section @shndx into *@t: 0 or -EINVAL. */
+int abtf__elf_syms_at(Elf *elf, size_t shndx, struct abtf_elf_syms *t);
 /*
  * Symbol @i of @t into *@s, with its section index (SHN_XINDEX resolved,
  * reserved indices as they are) into *@shndx and its name (NULL if it has

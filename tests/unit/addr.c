@@ -285,6 +285,7 @@ struct rel_file {
 	const char *path;
 	unsigned char ei_class;
 	bool rela;
+	uint32_t type;		/* of every relocation; 0: the slot's */
 };
 
 static const uint64_t rel_offs[] = { 72, 32, 48, 40 };	/* not sorted */
@@ -385,9 +386,10 @@ static int write_elf(const struct rel_file *f)
 		if (i == 2) {
 			for (int k = 0; k < 4; k++) {
 				GElf_Rela ra = { .r_offset = rel_offs[k],
-					.r_info = GELF_R_INFO(k + 1, is64 ?
-							      R_X86_64_64 :
-							      R_386_32),
+					.r_info = GELF_R_INFO(k + 1, f->type ?:
+							      (is64 ?
+							       R_X86_64_64 :
+							       R_386_32)),
 					.r_addend = 1 };
 				GElf_Rel rl = { .r_offset = ra.r_offset,
 						.r_info = ra.r_info };
@@ -454,6 +456,34 @@ static void test_relocs(struct unit_log *log)
 		/* relocations against another section: none for this one */
 		CHECK_ROW(row, !load(row, 3, log, &t) && !t.nr && !t.r);
 		CHECK_ROW(row, !abtf__addr_reloc_at(&t, 32));
+		abtf__addr_relocs_free(&t);
+		unlink(row);
+	}
+}
+
+/*
+ * A slot's relocation of another type than the absolute, pointer-sized
+ * one (a 32-bit one of a 64-bit object, a PC-relative one) is refused,
+ * naming it, rather than read as a slot's.
+ */
+static void test_reloc_types(struct unit_log *log)
+{
+	static const struct rel_file files[] = {
+		{ "abs32.o", ELFCLASS64, true, R_X86_64_32 },
+		{ "pc32.o", ELFCLASS64, true, R_X86_64_PC32 },
+		{ "pc386.o", ELFCLASS32, false, R_386_PC32 },
+	};
+	struct abtf_addr_relocs t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		const char *row = files[i].path;
+
+		if (!CHECK_ROW(row, !write_elf(&files[i])))
+			continue;
+		CHECK_ROW(row, load(row, 1, log, &t) == -EINVAL);
+		CHECK_ROW(row, unit_log_says(log, row, ".debug_btf_addr: "
+					     "relocation 0: type "));
 		abtf__addr_relocs_free(&t);
 		unlink(row);
 	}
@@ -527,6 +557,7 @@ int main(void)
 	}
 	test_skip_pad();
 	test_relocs(&log);
+	test_reloc_types(&log);
 	test_reloc_lies(&log);
 	free(raw);
 	btf__free(btf);

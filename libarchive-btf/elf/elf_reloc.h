@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Each machine's data relocations (elf_reloc.c). */
+#ifndef ABTF_ELF_RELOC_H
+#define ABTF_ELF_RELOC_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum abtf_rel_op {
+	ABTF_REL_NONE,		/* nothing */
+	ABTF_REL_ABS,		/* S + A, an address or an offset */
+	ABTF_REL_TLS,		/* S + A, an offset in the TLS block */
+	ABTF_REL_SET,		/* S + A */
+	ABTF_REL_ADD,		/* place + S + A */
+	ABTF_REL_SUB,		/* place - (S + A) */
+	ABTF_REL_SET6,		/* S + A, into the low 6 bits */
+	ABTF_REL_SUB6,		/* place - (S + A), in the low 6 bits */
+	ABTF_REL_ULEB_SET,	/* S + A, as the place's ULEB128 */
+	ABTF_REL_ULEB_SUB,	/* place - (S + A), as its ULEB128 */
+};
+
+struct abtf_rel_kind {
+	uint8_t op;		/* enum abtf_rel_op */
+	uint8_t width;		/* bytes of the place (0: a ULEB128's) */
+};
+
+/*
+ * What relocation @type of machine @machine does: 0, -ENOENT for a type
+ * the table does not know, -EOPNOTSUPP for a machine it does not know.
+ */
+int abtf__reloc_kind(GElf_Half machine, uint32_t type,
+		     struct abtf_rel_kind *k);
+/*
+ * The absolute, pointer-sized relocation type of @machine for class
+ * @ei_class (R_X86_64_64, R_AARCH64_ABS64, R_RISCV_64, R_386_32, ...), with
+ * *@is_rela set if the machine uses RELA. The type, or -EOPNOTSUPP.
+ */
+int abtf__reloc_abs(GElf_Half machine, unsigned char ei_class, bool *is_rela);
+/*
+ * Apply @k with value @sa (S + A) to the place @p, @room bytes before the
+ * end of its section, in big-endian order if @big; @rel: the place holds
+ * the addend (SHT_REL). 0, or -ERANGE if the place does not fit.
+ */
+int abtf__reloc_apply(const struct abtf_rel_kind *k, unsigned char *p,
+		      size_t room, bool big, bool rel, uint64_t sa);
+/* The machine's name for messages, or NULL for one the table lacks. */
+const char *abtf__machine_name(GElf_Half machine);
+
+/* A @width-byte unsigned value at @p, big-endian if @big. */
+uint64_t abtf__get_n(const unsigned char *p, unsigned int width, bool big);
+void abtf__put_n(unsigned char *p, unsigned int width, bool big, uint64_t v);
+
+#endif
