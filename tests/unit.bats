@@ -28,7 +28,7 @@ unit() {
 }
 
 @test "unit: addr.c: groups of four targets read back; lying counts and relocations refused" {
-	unit addr elf/addr.c elf/elf_reloc.c util/util.c util/hashmap.c
+	unit addr elf/addr.c elf/elf_reloc.c elf/elf_read.c util/util.c util/hashmap.c
 }
 
 @test "unit: verify.c: the kernel's BTF rules, one broken per row, named by type" {

@@ -220,38 +220,32 @@ int abtf__addr_relocs_load(Elf *elf, size_t addr_shndx, const char *path,
 			   const struct abtf_printer *pr,
 			   struct abtf_addr_relocs *t)
 {
-	Elf_Scn *scn = NULL;
+	size_t i, n, rel = abtf__elf_relocs_of(elf, addr_shndx, NULL);
 	GElf_Shdr shdr;
 	Elf_Data *d;
-	size_t i, n;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &shdr) ||
-		    (shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL) ||
-		    shdr.sh_info != addr_shndx)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d && shdr.sh_size)
-			return relocs_fail(path, pr, "cannot read "
-					   ".debug_btf_addr relocations");
-		n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-		t->r = calloc(n + 1, sizeof(*t->r));
-		if (!t->r)
-			return -ENOMEM;
-		t->inplace = shdr.sh_type == SHT_REL;
-		for (i = 0; i < n; i++) {
-			uint32_t type;
-
-			if (read_rela(d, shdr.sh_type, i, &t->r[i], &type))
-				return relocs_fail(path, pr, "bad "
-						   ".debug_btf_addr relocation");
-			if (check_type(elf, path, pr, i, type))
-				return -EINVAL;
-		}
-		t->nr = n;
-		qsort(t->r, n, sizeof(*t->r), rela_cmp);
+	if (!rel || !gelf_getshdr(elf_getscn(elf, rel), &shdr))
 		return 0;
+	d = elf_getdata(elf_getscn(elf, rel), NULL);
+	if (!d && shdr.sh_size)
+		return relocs_fail(path, pr, "cannot read "
+				   ".debug_btf_addr relocations");
+	n = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+	t->r = calloc(n + 1, sizeof(*t->r));
+	if (!t->r)
+		return -ENOMEM;
+	t->inplace = shdr.sh_type == SHT_REL;
+	for (i = 0; i < n; i++) {
+		uint32_t type;
+
+		if (read_rela(d, shdr.sh_type, i, &t->r[i], &type))
+			return relocs_fail(path, pr, "bad "
+					   ".debug_btf_addr relocation");
+		if (check_type(elf, path, pr, i, type))
+			return -EINVAL;
 	}
+	t->nr = n;
+	qsort(t->r, n, sizeof(*t->r), rela_cmp);
 	return 0;
 }
 

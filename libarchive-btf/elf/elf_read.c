@@ -355,6 +355,21 @@ size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
 	return 0;
 }
 
+size_t abtf__elf_relocs_of(Elf *elf, size_t target, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_info == target &&
+		    (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)) {
+			if (shdr)
+				*shdr = sh;
+			return elf_ndxscn(scn);
+		}
+	return 0;
+}
+
 int abtf__elf_syms_at(Elf *elf, size_t shndx, struct abtf_elf_syms *t)
 {
 	Elf_Scn *scn = elf_getscn(elf, shndx);

@@ -18,23 +18,11 @@
  */
 static bool gcc_lto(const struct enc_obj *o)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(o->elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return false;
-		n = elf_strptr(o->elf, o->shstrndx, shdr.sh_name);
-		if (n && !strcmp(n, ".gnu.debuglto_.debug_info")) {
-			pr_warn(o->pr, "%s: a GCC LTO object (-flto): an LTO "
-				"object carries no DWARF to encode; build "
-				"without LTO for BTF", o->path);
-			return true;
-		}
-	}
-	return false;
+	if (!enc_obj__find_section(o, SHT_NULL, ".gnu.debuglto_.debug_info"))
+		return false;
+	pr_warn(o->pr, "%s: a GCC LTO object (-flto): an LTO object carries "
+		"no DWARF to encode; build without LTO for BTF", o->path);
+	return true;
 }
 
 int enc_dwarf__open(struct enc_dwarf *d, const struct enc_obj *o)

@@ -107,6 +107,11 @@ const char *abtf__elf_scn_name(Elf *elf, size_t shndx);
  */
 size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
 		      GElf_Shdr *shdr);
+/*
+ * The index of the first SHT_RELA or SHT_REL section that applies to
+ * section @target, its header in *@shdr if not NULL; 0 if there is none.
+ */
+size_t abtf__elf_relocs_of(Elf *elf, size_t target, GElf_Shdr *shdr);
 /* The SHT_SYMTAB_SHNDX data of symbol table @symtab, or NULL. */
 Elf_Data *abtf__elf_xndx(Elf *elf, size_t symtab);
 
