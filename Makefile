@@ -297,7 +297,7 @@ clean:
 	rm -rf $(OUT)
 
 # ---- fuzzing: tests/fuzz/, docs/reliability.md ("Fuzzing") ----
-#   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="archive link-raw encode"]
+#   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="archive link-raw encode parse"]
 # builds the library, the tools and the libFuzzer harnesses with clang,
 # ASan and UBSan into $(FUZZ_O) (a make of its own, like SANITIZE=1), makes
 # the seed corpus from tests/fixtures and runs each target FUZZ_TIME
@@ -305,7 +305,7 @@ clean:
 FUZZ_O		?= build-fuzz
 FUZZ_CC		?= clang
 FUZZ_TIME	?= 60
-FUZZ_TARGETS	?= archive link-raw encode
+FUZZ_TARGETS	?= archive link-raw encode parse
 FUZZ_SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all \
 		   -fsanitize-recover=nonnull-attribute,pointer-overflow

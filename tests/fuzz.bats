@@ -33,6 +33,7 @@ runs() {
 	archive) echo 50000 ;;
 	link-raw) echo 130000 ;;
 	encode) echo 160000 ;;
+	parse) echo 100000 ;;
 	esac
 }
 
@@ -98,6 +99,10 @@ fuzz() {
 
 @test "fuzz: encode (cc-btf's encoder on an ELF object)" {
 	fuzz encode
+}
+
+@test "fuzz: parse (abtf_btf__parse: final BTF of either byte order, longer headers)" {
+	fuzz parse
 }
 
 # The inputs of the crashes found before (tests/fuzz/known-crashes.sh),

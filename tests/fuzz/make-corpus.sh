@@ -11,6 +11,9 @@
 #                     BINDIR/cc-btf (one member), the same for s390x (big-
 #                     endian, where Debian's s390x-linux-gnu-gcc is
 #                     installed), and the .BTF archives below
+#   OUTDIR/parse/     each link-raw seed of one member, and again with a
+#                     32-byte header (8 zero bytes more, as upstream pahole
+#                     writes it), in either byte order
 #   OUTDIR/archive/   archives: the fixtures' "vmlinux" of tests/link.bats
 #                     (ld -T link.lds; again of compressed members, cc-btf
 #                     --compress), ld -r of pairs of encoded fixtures,
@@ -34,7 +37,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 FIX=$TOP/tests/fixtures
 
 rm -rf "$OUT"
-mkdir -p "$OUT"/{encode,link-raw,archive,tmp/obj}
+mkdir -p "$OUT"/{encode,link-raw,archive,parse,tmp/obj}
 T=$OUT/tmp
 
 # archive_seed OBJ NAME [OBJCOPY]: the archive seeds of a linked OBJ.
@@ -107,7 +110,22 @@ if command -v $X-gcc >/dev/null; then
 		archive_seed "$T/prog-s390x" s390x-vmlinux $X-objcopy
 	fi
 fi
+# parse: one member's BTF, with its header and with a 32-byte one
+for f in "$OUT"/link-raw/{gcc,clang,s390x}-*; do
+	[ -f "$f" ] || continue
+	cp "$f" "$OUT/parse/${f##*/}"
+	python3 - "$f" "$OUT/parse/long-${f##*/}" <<'PY' || :
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+order = '<' if b[:2] == b'\x9f\xeb' else '>'
+hdr_len, = struct.unpack_from(order + 'I', b, 4)
+if hdr_len == 24 and len(b) >= 24:
+    out = bytearray(b[:24]) + bytes(8) + b[24:]
+    struct.pack_into(order + 'I', out, 4, 32)
+    open(sys.argv[2], 'wb').write(out)
+PY
+done
 rm -rf "$T"
-for d in encode link-raw archive; do
+for d in encode link-raw archive parse; do
 	[ -n "$(ls -A "$OUT/$d")" ] || { echo "$0: no seeds for $d" >&2; exit 1; }
 done

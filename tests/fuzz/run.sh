@@ -39,6 +39,7 @@ max_len() {
 	case $1 in
 	archive) echo 32768 ;;
 	link-raw) echo 16384 ;;
+	parse) echo 16384 ;;
 	encode) echo 65536 ;;
 	*) echo 4096 ;;
 	esac
