@@ -24,11 +24,13 @@
 # The source is tests/kernel/e2e.sh's (Debian's linux-source-6.1 with
 # kbuild-patches/v6.1; its phases "tools source config" make or reuse it),
 # and so is the configuration without -L or -c (tinyconfig plus
-# tests/kernel/config-fragment). Three builds from scratch, one after the
+# tests/kernel/config-fragment). Four builds from scratch, one after the
 # other, into ${ABTF_BENCH_DIR:-tests/.work/bench}:
 #   pahole       make -jN                                   (BTF from pahole -J)
 #   cc-btf       make -jN CC="cc-btf gcc" BTF_LINK=btf-link
 #   btf-only     the same with BTF_ONLY=1 (no DWARF kept in the objects)
+#   no-btf       make -jN without CONFIG_DEBUG_INFO_BTF (the floor: what
+#                the build costs with no BTF at all, DWARF as in the others)
 # Each is timed with GNU time: wall, CPU (user + sys of every process of
 # the build) and the peak RSS of its largest process.
 #
@@ -38,7 +40,7 @@
 #                objcopy that extracts .btf.vmlinux.bin.o
 #   btf-link     btf-link --object .btf.vmlinux.bin.o .tmp_vmlinux.btf
 # and btf-link again at -j1 (its default is one thread per CPU). Then, on
-# the kept builds, each timed once:
+# the kept builds, each timed RUNS times, the best kept:
 #   relink       rm vmlinux; make -jN vmlinux (link-vmlinux.sh: the
 #                intermediate links, the BTF step, kallsyms, the final link)
 #   modules      rm every .ko; make -jN modules: each module's final link
@@ -113,6 +115,7 @@ args() {
 	cc-btf)		printf '%s\n' "CC=$TOOLS/bin/cc-btf gcc" "BTF_LINK=$TOOLS/bin/btf-link" ;;
 	btf-only)	printf '%s\n' "CC=$TOOLS/bin/cc-btf gcc" "BTF_LINK=$TOOLS/bin/btf-link" \
 				BTF_ONLY=1 ;;
+	no-btf)		;;
 	esac
 }
 
@@ -122,6 +125,14 @@ build() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$BENCH/config/.config" "$dir/.config"
+	if [ "$name" = no-btf ]; then
+		"$E2E/src/scripts/config" --file "$dir/.config" \
+			--disable DEBUG_INFO_BTF
+		make -C "$E2E/src" O="$dir" ARCH=x86_64 olddefconfig \
+			> "$BENCH/$name.config.log" 2>&1
+		! grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$dir/.config" ||
+			die "no-btf: CONFIG_DEBUG_INFO_BTF stayed on"
+	fi
 	say "building $name: make -j$JOBS ${extra[*]}"
 	timed "$BENCH/$name.build" make -C "$E2E/src" O="$dir" ARCH=x86_64 \
 		-j"$JOBS" "${extra[@]}" > "$BENCH/$name.log" 2>&1 ||
@@ -157,13 +168,15 @@ objects_bytes() {
 }
 
 field() { cut -d' ' -f"$2" "$BENCH/$1"; }
+# ratio A B: A's wall over B's.
+ratio() { awk -v a="$(field "$1" 1)" -v b="$(field "$2" 1)" 'BEGIN { printf "%.2f", a / b }'; }
 
 report() {
 	local n
 	echo
 	echo "| make -j$JOBS, from scratch | wall s | CPU s | peak RSS MiB |"
 	echo "|---|---|---|---|"
-	for n in pahole cc-btf btf-only; do
+	for n in pahole cc-btf btf-only no-btf; do
 		echo "| $n | $(field "$n.build" 1) | $(field "$n.build" 2) |" \
 		     "$(($(field "$n.build" 3) >> 10)) |"
 	done
@@ -175,13 +188,15 @@ report() {
 		     "$(($(field "$n.step" 3) >> 10)) |"
 	done
 	echo
-	echo "| kept builds, make -j$JOBS | pahole wall / CPU s | cc-btf wall / CPU s | btf-only wall / CPU s |"
-	echo "|---|---|---|---|"
+	echo "| kept builds, make -j$JOBS, best of $RUNS | pahole wall / CPU s | cc-btf wall / CPU s | btf-only wall / CPU s | no-btf wall / CPU s | cc-btf / pahole | no-btf / pahole |"
+	echo "|---|---|---|---|---|---|---|"
 	for w in relink modules incremental; do
 		[ -f "$BENCH/pahole.$w" ] || continue
 		echo "| $w | $(field "pahole.$w" 1) / $(field "pahole.$w" 2) |" \
 		     "$(field "cc-btf.$w" 1) / $(field "cc-btf.$w" 2) |" \
-		     "$(field "btf-only.$w" 1) / $(field "btf-only.$w" 2) |"
+		     "$(field "btf-only.$w" 1) / $(field "btf-only.$w" 2) |" \
+		     "$(field "no-btf.$w" 1) / $(field "no-btf.$w" 2) |" \
+		     "$(ratio "cc-btf.$w" "pahole.$w") | $(ratio "no-btf.$w" "pahole.$w") |"
 	done
 	echo
 	echo "| sizes, MiB (BTF: bytes) | pahole | cc-btf | btf-only |"
@@ -233,29 +248,44 @@ configure() {
 }
 
 # timed_make NAME WHAT DIR TARGET...: make TARGET in the kept build DIR,
-# timed into $BENCH/NAME.WHAT.
+# timed into $BENCH/NAME.WHAT.run; the best run so far (lowest wall) is
+# $BENCH/NAME.WHAT.
 timed_make() {
-	local name=$1 what=$2 dir=$3 extra=()
+	local name=$1 dir=$3 extra=() out=$BENCH/$1.$2
 	shift 3
 	mapfile -t extra < <(args "$name")
-	timed "$BENCH/$name.$what" make -C "$E2E/src" O="$dir" ARCH=x86_64 \
-		-j"$JOBS" "${extra[@]}" "$@" > "$BENCH/$name.$what.log" 2>&1 ||
-		{ tail -n 30 "$BENCH/$name.$what.log" >&2; die "$name: make $* failed"; }
+	timed "$out.run" make -C "$E2E/src" O="$dir" ARCH=x86_64 \
+		-j"$JOBS" "${extra[@]}" "$@" > "$out.log" 2>&1 ||
+		{ tail -n 30 "$out.log" >&2; die "$name: make $* failed"; }
+	if ! [ -f "$out" ] || awk -v a="$(cut -d' ' -f1 "$out.run")" \
+		-v b="$(cut -d' ' -f1 "$out")" 'BEGIN { exit !(a < b) }'; then
+		cp "$out.run" "$out"
+	fi
+	rm -f "$out.run" "$out.run.t"
 }
 
 # relink_and_modules NAME: the relink, the modules' final step and an
-# incremental build of a kept build.
+# incremental build of a kept build, RUNS times each.
 relink_and_modules() {
-	local name=$1 dir=$BENCH/$1
-	rm -f "$dir/vmlinux"
-	timed_make "$name" relink "$dir" vmlinux
+	local name=$1 dir=$BENCH/$1 w _
+	for w in relink modules incremental; do
+		rm -f "$BENCH/$name.$w"
+	done
+	for _ in $(seq "$RUNS"); do
+		rm -f "$dir/vmlinux"
+		timed_make "$name" relink "$dir" vmlinux
+	done
 	if grep -q '^CONFIG_MODULES=y' "$dir/.config"; then
-		find "$dir" -name '*.ko' -delete
-		timed_make "$name" modules "$dir" modules
+		for _ in $(seq "$RUNS"); do
+			find "$dir" -name '*.ko' -delete
+			timed_make "$name" modules "$dir" modules
+		done
 	fi
-	# (the source is every build's: touched before each)
-	touch "$E2E/src/$TOUCH_C"
-	timed_make "$name" incremental "$dir"
+	for _ in $(seq "$RUNS"); do
+		# (the source is every build's: touched before each)
+		touch "$E2E/src/$TOUCH_C"
+		timed_make "$name" incremental "$dir"
+	done
 }
 
 # modules_report NAME: count, .ko bytes and split BTF bytes of its modules.
@@ -280,13 +310,15 @@ main() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
-	for n in pahole cc-btf btf-only; do
+	for n in pahole cc-btf btf-only no-btf; do
 		if [ "$BUILD" -eq 1 ]; then
 			build "$n"
 		elif ! [ -f "$BENCH/$n/vmlinux" ] || ! [ -f "$BENCH/$n.build" ]; then
 			die "-s: no $n build kept by an earlier run with -k"
 		fi
-		objcopy --dump-section .BTF="$BENCH/$n.btf" "$BENCH/$n/vmlinux" /dev/null
+		[ "$n" = no-btf ] ||
+			objcopy --dump-section .BTF="$BENCH/$n.btf" \
+				"$BENCH/$n/vmlinux" /dev/null
 	done
 	cmp -s "$BENCH/cc-btf.btf" "$BENCH/btf-only.btf" ||
 		say "warning: the cc-btf and btf-only builds have different BTF"
@@ -301,12 +333,13 @@ main() {
 		"$BENCH/btf-only/.tmp_vmlinux.btf"
 	best "$BENCH/btf-link-j1.step" "$TOOLS/bin/btf-link" -j1 --object "$tmp/o" \
 		"$BENCH/cc-btf/.tmp_vmlinux.btf"
-	for n in pahole cc-btf btf-only; do
-		say "$n: the relink and the modules' final step"
+	for n in pahole cc-btf btf-only no-btf; do
+		say "$n: the relink, the modules' final step, an incremental build"
 		relink_and_modules "$n"
 	done
 	report
-	[ "$KEEP" -eq 1 ] || rm -rf "$BENCH/pahole" "$BENCH/cc-btf" "$BENCH/btf-only"
+	[ "$KEEP" -eq 1 ] ||
+		rm -rf "$BENCH/pahole" "$BENCH/cc-btf" "$BENCH/btf-only" "$BENCH/no-btf"
 }
 
 main
