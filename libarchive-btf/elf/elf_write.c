@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Setting sections in relocatable ELF objects.
+ * The library's one ELF writer. Each entry point writes a whole file into
+ * a temporary file next to the destination, then renames it over it:
  *
- * The object is copied section by section into a new ELF written to a
- * temporary file next to the destination, which is then renamed over it.
+ *  - abtf__elf_set_sections(): a copy of a relocatable object with some
+ *    sections set, replaced or appended, with relocations against them;
+ *    libelf lays the copy out anew. The encoder's output, and the
+ *    linker's in a module or an `ld -r` output;
+ *  - abtf__elf_overwrite_sections(): a copy of a linked file (an image)
+ *    with new contents written over some of its sections, at their
+ *    offsets, each section shrunk to them: program headers map the file,
+ *    so its layout must not move (ELF_F_LAYOUT). The linker's output in
+ *    place in an image;
+ *  - abtf__elf_new_object(): a new relocatable object of only the given
+ *    sections, for the class, byte order and machine of another file's
+ *    header. The linker's --object (kbuild's .tmp_vmlinux.btf.o).
  *
- * Invariants, on which the tools that read the object after us (objtool,
- * recordmcount, ld, readelf) rely:
+ * Invariants of abtf__elf_set_sections(), on which the tools that read
+ * the object after us (objtool, recordmcount, ld, readelf) rely:
  *  - every section keeps its index, so symbols' st_shndx, relocation
  *    sections' sh_info, group members and SHT_SYMTAB_SHNDX stay valid; new
  *    sections are only ever appended;
@@ -20,9 +31,10 @@
  *    where it doubles as the symbol string table, every st_name) holds.
  *
  * Failure leaves the destination as it was: nothing is renamed before
- * elf_update() has written the whole file and close() succeeded. The file
- * is written with ELF_C_WRITE, not ELF_C_WRITE_MMAP: a full disk then
- * shows as an error from elf_update(), not as a SIGBUS.
+ * elf_update() has written the whole file and close() succeeded. Every
+ * file is written with ELF_C_WRITE, not ELF_C_WRITE_MMAP: a full disk
+ * then shows as an error from elf_update(), with errno's reason
+ * (update_file()), not as a SIGBUS.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +44,62 @@
 
 #include "elf/elf_reloc.h"
 #include "util/internal.h"
+
+/* ---- every writer ---- */
+
+/*
+ * elf_update() of @elf into its file: 0, or -errno where the write failed
+ * (No space left on device, which elf_errmsg() leaves out), else -EIO.
+ */
+static int update_file(Elf *elf)
+{
+	errno = 0;
+	if (elf_update(elf, ELF_C_WRITE) >= 0)
+		return 0;
+	return errno ? -errno : -EIO;
+}
+
+/*
+ * The messages of abtf__elf_overwrite_sections() and
+ * abtf__elf_new_object(), which name the destination.
+ */
+static int cannot_write(const struct abtf_printer *pr, const char *dst_path,
+			int err)
+{
+	pr_warn(pr, "%s: cannot write: %s", dst_path, ABTF_STRERROR(-err));
+	return err;
+}
+
+/* update_file(), its failure said with libelf's reason too. */
+static int update_dst(Elf *elf, const char *dst_path,
+		      const struct abtf_printer *pr)
+{
+	int err = update_file(elf);
+
+	if (err)
+		pr_warn(pr, "%s: cannot write: %s (%s)", dst_path,
+			ABTF_STRERROR(-err), elf_errmsg(-1));
+	return err;
+}
+
+/* The one data block of output section @scn, or NULL. */
+static Elf_Data *add_data(Elf_Scn *scn, void *buf, size_t size,
+			  Elf_Type type, size_t align)
+{
+	Elf_Data *data = elf_newdata(scn);
+
+	if (!data)
+		return NULL;
+	data->d_buf = buf;
+	data->d_size = size;
+	data->d_type = type;
+	data->d_align = align ? align : 1;
+	data->d_off = 0;
+	data->d_version = EV_CURRENT;
+	return data;
+}
+
+/* ---- abtf__elf_set_sections(): an object laid out anew ---- */
 
 /* A section of the output that we set rather than copy. */
 struct set_sec {
@@ -97,7 +165,7 @@ static int copy_nomem(struct elf_copy *c)
 	return -ENOMEM;
 }
 
-/* ---- the input ---- */
+/* -- the input -- */
 
 static int find_symtab(struct elf_copy *c)
 {
@@ -194,7 +262,7 @@ static int check_replaceable(struct elf_copy *c, size_t idx, const char *name)
 	return -EINVAL;
 }
 
-/* ---- planning the sections we set ---- */
+/* -- planning the sections we set -- */
 
 static int place_section(struct elf_copy *c, struct set_sec *o)
 {
@@ -441,7 +509,7 @@ static void free_plan(struct elf_copy *c)
 	free(c->shstr);
 }
 
-/* ---- the output ---- */
+/* -- the output -- */
 
 static struct set_sec *set_sec_at(struct elf_copy *c, size_t idx)
 {
@@ -451,23 +519,6 @@ static struct set_sec *set_sec_at(struct elf_copy *c, size_t idx)
 		if (c->secs[i].idx == idx)
 			return &c->secs[i];
 	return NULL;
-}
-
-/* The one data block of output section @scn, or NULL. */
-static Elf_Data *add_data(Elf_Scn *scn, void *buf, size_t size,
-			  Elf_Type type, size_t align)
-{
-	Elf_Data *data = elf_newdata(scn);
-
-	if (!data)
-		return NULL;
-	data->d_buf = buf;
-	data->d_size = size;
-	data->d_type = type;
-	data->d_align = align ? align : 1;
-	data->d_off = 0;
-	data->d_version = EV_CURRENT;
-	return data;
 }
 
 /* libelf encodes r_info by class: @data must belong to the section. */
@@ -623,12 +674,10 @@ static int write_elf(struct elf_copy *c)
 	err = write_headers(c);
 	if (err)
 		goto out_end_elf;
-	errno = 0;
-	if (elf_update(c->dst, ELF_C_WRITE) < 0) {
-		err = errno ? -errno : -EIO;
+	err = update_file(c->dst);
+	if (err)
 		pr_warn(c->pr, "%s: cannot write %s: %s (%s)", c->src_path,
 			c->dst_path, strerror(-err), elf_errmsg(-1));
-	}
 out_end_elf:
 	elf_end(c->dst);
 	c->dst = NULL;
@@ -690,5 +739,259 @@ int abtf__elf_set_sections(Elf *elf, const char *src_path,
 
 out_free_plan:
 	free_plan(&c);
+	return err;
+}
+
+/* ---- abtf__elf_overwrite_sections(): a linked file, layout kept ---- */
+
+static int copy_file(int from, int to)
+{
+	char buf[1 << 16];
+	off_t off = 0;
+	ssize_t n;
+
+	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
+		char *p = buf;
+		ssize_t left = n;
+
+		while (left > 0) {
+			ssize_t w = write(to, p, left);
+
+			if (w < 0)
+				return -errno;
+			p += w;
+			left -= w;
+		}
+		off += n;
+	}
+	return n < 0 ? -errno : 0;
+}
+
+/* @b's bytes over its section of @elf, which shrinks; -EFBIG: no room. */
+static int overwrite_section(Elf *elf, const struct abtf_scn_bytes *b)
+{
+	Elf_Scn *scn = elf_getscn(elf, b->shndx);
+	GElf_Shdr shdr;
+	Elf_Data *d;
+
+	if (!scn || !gelf_getshdr(scn, &shdr) || !(d = elf_getdata(scn, NULL)))
+		return -EINVAL;
+	if (b->size > shdr.sh_size)
+		return -EFBIG;
+	d->d_buf = (void *)b->data;
+	d->d_size = b->size;
+	d->d_type = ELF_T_BYTE;
+	shdr.sh_size = b->size;
+	if (!gelf_update_shdr(scn, &shdr))
+		return -EINVAL;
+	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
+	return 0;
+}
+
+/* The copy open as @fd, @secs written over, its layout kept. */
+static int overwrite_copy(int fd, const char *dst_path,
+			  const struct abtf_scn_bytes *secs, size_t nr_secs,
+			  const struct abtf_printer *pr)
+{
+	Elf *elf = elf_begin(fd, ELF_C_RDWR, NULL);
+	size_t i;
+	int err = 0;
+
+	if (!elf)
+		return cannot_write(pr, dst_path, -EINVAL);
+	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
+	for (i = 0; i < nr_secs && !err; i++)
+		err = overwrite_section(elf, &secs[i]);
+	if (!err)
+		err = update_dst(elf, dst_path, pr);
+	else if (err != -EFBIG)
+		cannot_write(pr, dst_path, err);
+	elf_end(elf);
+	return err;
+}
+
+int abtf__elf_overwrite_sections(int src_fd, const char *dst_path,
+				 const struct abtf_scn_bytes *secs,
+				 size_t nr_secs, const struct abtf_printer *pr)
+{
+	char *tmp;
+	int fd, err;
+
+	fd = abtf__tmpfile_for(dst_path, &tmp);
+	if (fd < 0)
+		return fd;
+	err = copy_file(src_fd, fd);
+	if (err)
+		cannot_write(pr, dst_path, err);
+	else
+		err = overwrite_copy(fd, dst_path, secs, nr_secs, pr);
+	if (close(fd) && !err)
+		err = cannot_write(pr, dst_path, -errno);
+	if (err) {
+		abtf__tmpfile_abort(tmp);
+		return err;
+	}
+	return abtf__tmpfile_commit(tmp, dst_path);
+}
+
+/* ---- abtf__elf_new_object(): a new relocatable object ---- */
+
+struct new_object {
+	const GElf_Ehdr *like;
+	const char *dst_path;
+	const struct abtf_section *secs;
+	size_t nr_secs;
+	size_t shstrndx;	/* the section named ABTF_SEC_SHSTRTAB */
+	char *shstr;		/* its contents: every section's name */
+	size_t shstr_size;
+	const struct abtf_printer *pr;
+};
+
+static int object_error(const struct new_object *o, const char *why)
+{
+	pr_warn(o->pr, "%s: cannot make the BTF object: %s", o->dst_path, why);
+	return -EINVAL;
+}
+
+/* What a new object's sections may be; which one is the name table. */
+static int check_object(struct new_object *o)
+{
+	size_t i;
+
+	if (o->nr_secs >= SHN_LORESERVE)
+		return object_error(o, "too many sections");
+	for (i = 0; i < o->nr_secs; i++) {
+		const struct abtf_section *s = &o->secs[i];
+
+		if (!s->name)
+			return object_error(o, "a section without a name");
+		if (s->relocs)
+			return object_error(o, "relocations: not supported");
+		if (!o->shstrndx && !strcmp(s->name, ABTF_SEC_SHSTRTAB))
+			o->shstrndx = i + 1;
+	}
+	if (!o->shstrndx)
+		return object_error(o, "no " ABTF_SEC_SHSTRTAB " section");
+	return 0;
+}
+
+/* The section name table: a NUL, then every section's name, in order. */
+static int object_names(struct new_object *o)
+{
+	struct sbuf sb = {};
+	size_t i;
+	int err;
+
+	abtf__sb_addn(&sb, "", 1);
+	for (i = 0; i < o->nr_secs; i++)
+		abtf__sb_addn(&sb, o->secs[i].name,
+			      strlen(o->secs[i].name) + 1);
+	o->shstr_size = sb.len;
+	err = abtf__sb_take(&sb, &o->shstr);
+	if (err)
+		pr_warn(o->pr, "%s: out of memory", o->dst_path);
+	return err;
+}
+
+/* The header of @like's class, byte order, machine and flags. */
+static int object_header(Elf *elf, const struct new_object *o)
+{
+	GElf_Ehdr ehdr;
+
+	if (!gelf_newehdr(elf, o->like->e_ident[EI_CLASS]) ||
+	    !gelf_getehdr(elf, &ehdr))
+		return -EINVAL;
+	memcpy(ehdr.e_ident, o->like->e_ident, EI_NIDENT);
+	ehdr.e_type = ET_REL;
+	ehdr.e_machine = o->like->e_machine;
+	ehdr.e_version = EV_CURRENT;
+	ehdr.e_flags = o->like->e_flags;
+	ehdr.e_shstrndx = o->shstrndx;
+	return gelf_update_ehdr(elf, &ehdr) ? 0 : -EINVAL;
+}
+
+static int object_section(Elf *elf, const struct abtf_section *s,
+			  size_t name, const void *data, size_t size)
+{
+	uint64_t align = s->align ? s->align : 1;
+	Elf_Scn *scn = elf_newscn(elf);
+	GElf_Shdr shdr;
+
+	if (!scn || !add_data(scn, (void *)data, size, ELF_T_BYTE, align) ||
+	    !gelf_getshdr(scn, &shdr))
+		return -EINVAL;
+	shdr.sh_name = name;
+	shdr.sh_type = s->type;
+	shdr.sh_flags = s->flags;
+	shdr.sh_addralign = align;
+	shdr.sh_size = size;
+	return gelf_update_shdr(scn, &shdr) ? 0 : -EINVAL;
+}
+
+/* Sections 1 on, each named at its offset in o->shstr. */
+static int object_sections(Elf *elf, const struct new_object *o)
+{
+	size_t i, name = 1;
+	int err = 0;
+
+	for (i = 0; i < o->nr_secs && !err; i++) {
+		const struct abtf_section *s = &o->secs[i];
+
+		if (i + 1 == o->shstrndx)
+			err = object_section(elf, s, name, o->shstr,
+					     o->shstr_size);
+		else
+			err = object_section(elf, s, name, s->data, s->size);
+		name += strlen(s->name) + 1;
+	}
+	return err;
+}
+
+static int write_object(int fd, const struct new_object *o)
+{
+	Elf *elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	int err;
+
+	if (!elf || object_header(elf, o) || object_sections(elf, o))
+		err = object_error(o, elf_errmsg(-1));
+	else
+		err = update_dst(elf, o->dst_path, o->pr);
+	elf_end(elf);
+	return err;
+}
+
+int abtf__elf_new_object(const GElf_Ehdr *like, const char *dst_path,
+			 const struct abtf_section *secs, size_t nr_secs,
+			 const struct abtf_printer *pr)
+{
+	struct new_object o = {
+		.like = like,
+		.dst_path = dst_path,
+		.secs = secs,
+		.nr_secs = nr_secs,
+		.pr = pr,
+	};
+	char *tmp;
+	int fd, err;
+
+	err = check_object(&o);
+	if (!err)
+		err = object_names(&o);
+	if (err)
+		goto out_free_names;
+	fd = abtf__tmpfile_for(dst_path, &tmp);
+	if (fd < 0) {
+		err = cannot_write(pr, dst_path, fd);
+		goto out_free_names;
+	}
+	err = write_object(fd, &o);
+	if (close(fd) && !err)
+		err = -errno;
+	if (err)
+		abtf__tmpfile_abort(tmp);
+	else
+		err = abtf__tmpfile_commit(tmp, dst_path);
+out_free_names:
+	free(o.shstr);
 	return err;
 }

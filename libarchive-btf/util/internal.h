@@ -39,6 +39,8 @@ void abtf__print(const struct abtf_printer *p, enum abtf_print_level level,
  */
 int abtf__copy_opts(void *dst, size_t dst_sz, const void *opts);
 
+/* ---- writing ELF (elf_write.c, the library's one ELF writer) ---- */
+
 /* One relocation to emit against a new section. */
 struct abtf_reloc {
 	uint64_t offset;	/* in the section */
@@ -51,7 +53,8 @@ struct abtf_reloc {
  * A section to set in an object: its contents replace those of the section
  * of the same name, or the section is appended. With @relocs, a relocation
  * section ".rela<name>" (or ".rel<name>" for REL machines) against it is set
- * the same way, linked to the object's .symtab.
+ * the same way, linked to the object's .symtab. Or a section of a new
+ * object (abtf__elf_new_object()), without relocations.
  */
 struct abtf_section {
 	const char *name;
@@ -73,6 +76,41 @@ int abtf__elf_set_sections(Elf *elf, const char *src_path,
 			   const char *dst_path,
 			   const struct abtf_section *secs, size_t nr_secs,
 			   const struct abtf_printer *pr);
+
+/* New contents for section @shndx of a linked file, no larger than it. */
+struct abtf_scn_bytes {
+	size_t shndx;
+	const void *data;
+	size_t size;
+};
+
+/*
+ * Write a copy of the linked file open as @src_fd to @dst_path,
+ * atomically, with each of @secs written over its section at the same
+ * offset and the section shrunk to it: the layout, which program headers
+ * map, does not move. -EFBIG, with nothing said, where contents are
+ * larger than their section: the caller, who knows what they are, says
+ * so. Other errors are reported through @pr naming @dst_path, but for a
+ * temporary file that cannot be made or renamed. Returns 0 or -errno.
+ */
+int abtf__elf_overwrite_sections(int src_fd, const char *dst_path,
+				 const struct abtf_scn_bytes *secs,
+				 size_t nr_secs, const struct abtf_printer *pr);
+
+/* The section name table of a new object. */
+#define ABTF_SEC_SHSTRTAB	".shstrtab"
+
+/*
+ * Write a new relocatable object of @secs (sections 1 on, in order) to
+ * @dst_path, atomically, with the class, byte order, machine and flags of
+ * the ELF header @like. The one named ABTF_SEC_SHSTRTAB is the section
+ * name table, its contents every section's name in order after a NUL (its
+ * @data is not read). Errors are reported through @pr naming @dst_path,
+ * but for a failed close() or rename. Returns 0 or -errno.
+ */
+int abtf__elf_new_object(const GElf_Ehdr *like, const char *dst_path,
+			 const struct abtf_section *secs, size_t nr_secs,
+			 const struct abtf_printer *pr);
 
 /* ---- reading ELF (elf_read.c) ---- */
 
