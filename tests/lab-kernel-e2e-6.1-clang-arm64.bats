@@ -12,8 +12,10 @@
 # The work is tests/kernel/e2e.sh's (ABTF_E2E_CC=clang ABTF_E2E_ARCH=arm64),
 # cached in ${ABTF_KERNEL_DIR:-tests/.work}/e2e-clang-arm64. The lab
 # tier (make check-lab): CI builds arm64 with gcc and x86-64 with clang.
-# The v6.1 series needs no patch 6: ld.lld gives .tmp_vmlinux.btf's
-# __start_BTF address 0 here too, but 6.1's arm64 code reaches it.
+# The v6.1 series defines __start_BTF and __stop_BTF of
+# .tmp_vmlinux.btf at the start of .rodata (scripts/btf-bounds.lds, with
+# scripts/btf-place.lds, which puts the archive after every allocated
+# section: patch 5), as the v6.12 series does.
 #
 # Skipped only when e2e.sh says a prerequisite cannot be installed or the
 # host is not x86-64 (its exit status 77).
