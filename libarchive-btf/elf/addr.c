@@ -198,34 +198,33 @@ static int relocs_fail(const char *path, const struct abtf_printer *pr,
  * writes, elf_reloc.c's abtf__reloc_abs(), and what ld -r keeps): any
  * other type would be read as one silently.
  */
-static int check_type(Elf *elf, const char *path,
+static int check_type(const GElf_Ehdr *eh, const char *path,
 		      const struct abtf_printer *pr, size_t i, uint32_t type)
 {
 	struct abtf_rel_kind k;
-	GElf_Ehdr eh;
 
-	if (!gelf_getehdr(elf, &eh))
-		return relocs_fail(path, pr, "cannot read the ELF header");
-	if (!abtf__reloc_kind(eh.e_machine, type, &k) &&
+	if (!abtf__reloc_kind(eh->e_machine, type, &k) &&
 	    k.op == ABTF_REL_ABS &&
-	    k.width == abtf__addr_slot_size(eh.e_ident[EI_CLASS]))
+	    k.width == abtf__addr_slot_size(eh->e_ident[EI_CLASS]))
 		return 0;
 	pr_warn(pr, "%s: .debug_btf_addr: relocation %zu: type %u is not "
-		"an address slot's (machine %u)", path, i, type, eh.e_machine);
+		"an address slot's (machine %u)", path, i, type, eh->e_machine);
 	return -EINVAL;
 }
-
 
 int abtf__addr_relocs_load(Elf *elf, size_t addr_shndx, const char *path,
 			   const struct abtf_printer *pr,
 			   struct abtf_addr_relocs *t)
 {
-	size_t i, n, rel = abtf__elf_relocs_of(elf, addr_shndx, NULL);
 	GElf_Shdr shdr;
+	size_t i, n, rel = abtf__elf_relocs_of(elf, addr_shndx, &shdr);
+	GElf_Ehdr eh;
 	Elf_Data *d;
 
-	if (!rel || !gelf_getshdr(elf_getscn(elf, rel), &shdr))
+	if (!rel)
 		return 0;
+	if (!gelf_getehdr(elf, &eh))
+		return relocs_fail(path, pr, "cannot read the ELF header");
 	d = elf_getdata(elf_getscn(elf, rel), NULL);
 	if (!d && shdr.sh_size)
 		return relocs_fail(path, pr, "cannot read "
@@ -241,7 +240,7 @@ int abtf__addr_relocs_load(Elf *elf, size_t addr_shndx, const char *path,
 		if (read_rela(d, shdr.sh_type, i, &t->r[i], &type))
 			return relocs_fail(path, pr, "bad "
 					   ".debug_btf_addr relocation");
-		if (check_type(elf, path, pr, i, type))
+		if (check_type(&eh, path, pr, i, type))
 			return -EINVAL;
 	}
 	t->nr = n;

@@ -319,6 +319,13 @@ int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx)
 	return x;
 }
 
+int abtf__sym_section(const GElf_Sym *s, int shndx)
+{
+	if (s->st_shndx != SHN_XINDEX && s->st_shndx >= SHN_LORESERVE)
+		return SHN_UNDEF;
+	return shndx;
+}
+
 const char *abtf__elf_scn_name(Elf *elf, size_t shndx)
 {
 	size_t shstrndx;
@@ -388,20 +395,17 @@ int abtf__elf_syms_at(Elf *elf, size_t shndx, struct abtf_elf_syms *t)
 	t->nr = t->data->d_size / sh.sh_entsize;
 	t->xndx = abtf__elf_xndx(elf, shndx);
 	t->in_place = t->data->d_type == ELF_T_SYM &&
-		      gelf_getclass(elf) == ELFCLASS64;
+		      gelf_getclass(elf) == ELFCLASS64 &&
+		      sh.sh_entsize == sizeof(GElf_Sym);
 	return 0;
 }
 
 int abtf__elf_syms_open(Elf *elf, uint32_t type, struct abtf_elf_syms *t)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	size_t shndx = abtf__elf_find(elf, type, NULL, NULL);
 
 	memset(t, 0, sizeof(*t));
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			return abtf__elf_syms_at(elf, elf_ndxscn(scn), t);
-	return -ENOENT;
+	return shndx ? abtf__elf_syms_at(elf, shndx, t) : -ENOENT;
 }
 
 int abtf__elf_sym(const struct abtf_elf_syms *t, size_t i, GElf_Sym *s,
@@ -409,7 +413,7 @@ int abtf__elf_sym(const struct abtf_elf_syms *t, size_t i, GElf_Sym *s,
 {
 	if (i >= t->nr)
 		return -EINVAL;
-	if (t->in_place && (i + 1) * sizeof(*s) <= t->data->d_size)
+	if (t->in_place)
 		*s = ((const GElf_Sym *)t->data->d_buf)[i];	/* host order */
 	else if (!gelf_getsym(t->data, i, s))
 		return -EINVAL;

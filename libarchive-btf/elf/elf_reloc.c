@@ -27,8 +27,6 @@
  * (object, section, type): skipping one would leave a wrong offset or
  * address in the DWARF, read silently as a wrong type.
  */
-#include <byteswap.h>
-#include <endian.h>
 #include <errno.h>
 #include <string.h>
 
@@ -182,46 +180,6 @@ int abtf__reloc_abs(GElf_Half machine, unsigned char ei_class, bool *is_rela)
 	if (is_rela)
 		*is_rela = rela;
 	return type;
-}
-
-#define HOST_BIG	(__BYTE_ORDER == __BIG_ENDIAN)
-
-uint64_t abtf__get_n(const unsigned char *p, unsigned int width, bool big)
-{
-	uint64_t v = 0;
-	uint32_t v32;
-	unsigned int i;
-
-	switch (width) {
-	case 4:
-		memcpy(&v32, p, 4);
-		return big == HOST_BIG ? v32 : bswap_32(v32);
-	case 8:
-		memcpy(&v, p, 8);
-		return big == HOST_BIG ? v : bswap_64(v);
-	}
-	for (i = 0; i < width; i++)
-		v |= (uint64_t)p[i] << (8 * (big ? width - 1 - i : i));
-	return v;
-}
-
-void abtf__put_n(unsigned char *p, unsigned int width, bool big, uint64_t v)
-{
-	uint32_t v32 = v;
-	unsigned int i;
-
-	switch (width) {
-	case 4:
-		v32 = big == HOST_BIG ? v32 : bswap_32(v32);
-		memcpy(p, &v32, 4);
-		return;
-	case 8:
-		v = big == HOST_BIG ? v : bswap_64(v);
-		memcpy(p, &v, 8);
-		return;
-	}
-	for (i = 0; i < width; i++)
-		p[i] = v >> (8 * (big ? width - 1 - i : i));
 }
 
 /* The ULEB128 at @p, at most @room bytes: its length, or 0 if it ends not. */

@@ -136,12 +136,7 @@ static void skip(struct cur *c, uint64_t n)
 
 /* ---- sections and unit headers ---- */
 
-/*
- * What follows ".debug" in a debug section's name ("_info"), GNU's
- * compressed ".zdebug_info" (inflated by dwarf_reloc.c) included; NULL for
- * any other section.
- */
-static const char *debug_suffix(const char *name)
+const char *dw_debug_suffix(const char *name)
 {
 	if (name && !strncmp(name, ".debug_", 7))
 		return name + 6;
@@ -194,7 +189,7 @@ static int find_sections(struct dw_file *f, Elf *elf, const char **why)
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
 		    (shdr.sh_flags & SHF_GROUP))	/* type units' */
 			continue;
-		name = debug_suffix(elf_strptr(elf, shstrndx, shdr.sh_name));
+		name = dw_debug_suffix(elf_strptr(elf, shstrndx, shdr.sh_name));
 		if (!name)
 			continue;
 		d = elf_getdata(scn, NULL);

@@ -157,6 +157,12 @@ struct dw_die {
 };
 
 /*
+ * What follows ".debug" in a debug section's name ("_info"), GNU's
+ * compressed ".zdebug_info" included; NULL for any other section.
+ */
+const char *dw_debug_suffix(const char *name);
+
+/*
  * Take the sections of the relocated DWARF of @elf and read the unit
  * headers. 0, -ENODATA (no .debug_info), -EINVAL (corrupt: *why says
  * what) or -ENOMEM.

@@ -30,7 +30,6 @@
  * to relocate, and an address tells its section by the sections' own
  * addresses.
  */
-#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,24 +38,17 @@
 #include "elf/elf_reloc.h"
 #include "encode/encoder.h"
 
+/* The sections the type walk reads, by what follows ".debug" in the name. */
 static const char *const relocated[] = {
-	".debug_info", ".debug_str_offsets", ".debug_types", ".debug_addr",
+	"_info", "_str_offsets", "_types", "_addr",
 };
 
-/* A debug section's name, GNU's compressed .zdebug_* as .debug_*. */
-static bool is_section(const char *name, const char *want)
-{
-	if (name && !strncmp(name, ".zdebug_", 8))
-		return !strcmp(name + 2, want + 1);	/* the dots apart */
-	return name && !strcmp(name, want);
-}
-
-static bool wanted(const char *name)
+static bool wanted(const char *suffix)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(relocated); i++)
-		if (is_section(name, relocated[i]))
+	for (i = 0; suffix && i < ARRAY_SIZE(relocated); i++)
+		if (!strcmp(suffix, relocated[i]))
 			return true;
 	return false;
 }
@@ -67,7 +59,6 @@ struct reloc_ctx {
 	int sec;			/* ABTF_DW_INFO, ABTF_DW_ADDR or -1 */
 	GElf_Half machine;
 	bool big, is_rela;
-	bool native;			/* RELA in the host's byte order */
 	unsigned int addr_size;
 	Elf_Data *target;
 	struct abtf_elf_syms syms;
@@ -138,46 +129,6 @@ static int kind_of(struct reloc_ctx *rc, uint32_t type,
 	return 0;
 }
 
-/* Whether symbol @idx's section index is in SHT_SYMTAB_SHNDX. */
-static bool sym_xindex(const struct abtf_elf_syms *t, size_t idx)
-{
-	return ((const GElf_Sym *)t->data->d_buf)[idx].st_shndx == SHN_XINDEX;
-}
-
-/* Symbol @idx, read in place where the table allows (the usual case). */
-static int read_sym(const struct reloc_ctx *rc, size_t idx, GElf_Sym *sym,
-		    int *shndx)
-{
-	const struct abtf_elf_syms *t = &rc->syms;
-
-	if (!t->in_place || idx >= t->nr || sym_xindex(t, idx))
-		return abtf__elf_sym(t, idx, sym, shndx, NULL);
-	*sym = ((const GElf_Sym *)t->data->d_buf)[idx];
-	*shndx = sym->st_shndx;
-	return 0;
-}
-
-/*
- * An absolute 4- or 8-byte RELA relocation of an object in the host's
- * byte order, written directly (most of a kernel object's): true if done.
- */
-static bool put_fast(const struct reloc_ctx *rc, const struct abtf_rel_kind *k,
-		     unsigned char *place, uint64_t off, uint64_t v)
-{
-	uint32_t v32 = v;
-
-	if (!rc->native || k->op != ABTF_REL_ABS ||
-	    rc->target->d_size - off < k->width)
-		return false;
-	if (k->width == 8)
-		memcpy(place, &v, 8);
-	else if (k->width == 4)
-		memcpy(place, &v32, 4);
-	else
-		return false;
-	return true;
-}
-
 static int apply_one(struct reloc_ctx *rc, const GElf_Rela *r, size_t i)
 {
 	uint32_t type = GELF_R_TYPE(r->r_info);
@@ -194,22 +145,27 @@ static int apply_one(struct reloc_ctx *rc, const GElf_Rela *r, size_t i)
 	}
 	if (k.op == ABTF_REL_NONE)
 		return 0;
-	if (read_sym(rc, GELF_R_SYM(r->r_info), &sym, &shndx))
+	if (abtf__elf_sym_fast(&rc->syms, GELF_R_SYM(r->r_info), &sym))
+		shndx = sym.st_shndx;
+	else if (abtf__elf_sym(&rc->syms, GELF_R_SYM(r->r_info), &sym, &shndx,
+			       NULL))
 		return fail(rc, i, -EINVAL, "bad symbol of type", type);
 	if (r->r_offset >= rc->target->d_size)
 		return fail(rc, i, -EINVAL, "offset past its section, type",
 			    type);
 	place = (unsigned char *)rc->target->d_buf + r->r_offset;
-	if (put_fast(rc, &k, place, r->r_offset, sym.st_value + r->r_addend))
-		;
+	if (k.op == ABTF_REL_ABS && rc->is_rela &&
+	    rc->target->d_size - r->r_offset >= k.width)
+		abtf__put_n(place, k.width, rc->big,	/* most of them */
+			    sym.st_value + r->r_addend);
 	else if (abtf__reloc_apply(&k, place, rc->target->d_size - r->r_offset,
 				   rc->big, !rc->is_rela,
 				   sym.st_value + r->r_addend))
 		return fail(rc, i, -EINVAL, "place past its section, type",
 			    type);
+	shndx = abtf__sym_section(&sym, shndx);
 	if (k.op != ABTF_REL_ABS || k.width != rc->addr_size || rc->sec < 0 ||
-	    shndx == SHN_UNDEF || (sym.st_shndx >= SHN_LORESERVE &&
-				   sym.st_shndx != SHN_XINDEX))
+	    !shndx)
 		return 0;	/* not an address in a section (SHN_ABS, ...) */
 	return keep_addr(rc->rel, rc->sec, r->r_offset, shndx);
 }
@@ -275,15 +231,15 @@ static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr,
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		struct reloc_ctx rc = *base;
-		const char *tname;
+		const char *suffix;
 		int err;
 
 		if (!gelf_getshdr(scn, &shdr))
 			return -EINVAL;
 		if (shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL)
 			continue;
-		tname = abtf__elf_scn_name(elf, shdr.sh_info);
-		if (!wanted(tname))
+		suffix = dw_debug_suffix(abtf__elf_scn_name(elf, shdr.sh_info));
+		if (!wanted(suffix))
 			continue;
 		rc.rname = abtf__elf_scn_name(elf, elf_ndxscn(scn));
 		if (!abtf__machine_name(ehdr->e_machine)) {
@@ -293,9 +249,8 @@ static int apply_relocations(Elf *elf, const GElf_Ehdr *ehdr,
 			return -EOPNOTSUPP;
 		}
 		rc.is_rela = shdr.sh_type == SHT_RELA;
-		rc.native = rc.is_rela && rc.big == (__BYTE_ORDER == __BIG_ENDIAN);
-		rc.sec = is_section(tname, ".debug_info") ? ABTF_DW_INFO :
-			 is_section(tname, ".debug_addr") ? ABTF_DW_ADDR : -1;
+		rc.sec = !strcmp(suffix, "_info") ? ABTF_DW_INFO :
+			 !strcmp(suffix, "_addr") ? ABTF_DW_ADDR : -1;
 		err = apply_section(elf, scn, &shdr, &rc);
 		if (err)
 			return err;

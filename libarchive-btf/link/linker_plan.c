@@ -113,17 +113,6 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	e->bind = GELF_ST_BIND(s->st_info);
 }
 
-/*
- * The section of symbol @s, its @shndx as abtf__elf_sym() resolved it:
- * SHN_UNDEF for absolute and common.
- */
-static uint32_t sym_shndx(const GElf_Sym *s, int shndx)
-{
-	if (s->st_shndx != SHN_XINDEX && s->st_shndx >= SHN_LORESERVE)
-		return SHN_UNDEF;
-	return shndx;
-}
-
 int abtf__syms_by_name(struct abtf_linker *l)
 {
 	struct link_symbols *sy = &l->sym;
@@ -144,7 +133,7 @@ int abtf__syms_by_name(struct abtf_linker *l)
 
 		if (abtf__elf_sym(&t, i, &s, &shndx, &name))
 			return abtf__link_elf_fail(l, "bad symbol");
-		add_lsym(l, &s, i, sym_shndx(&s, shndx), name);
+		add_lsym(l, &s, i, abtf__sym_section(&s, shndx), name);
 	}
 	if (sy->nr_syms)
 		qsort(sy->syms, sy->nr_syms, sizeof(*sy->syms), lsym_cmp);
@@ -217,7 +206,7 @@ static int load_symbols(struct abtf_linker *l)
 		if (abtf__elf_sym(&t, i, &s, &shndx, NULL))
 			return abtf__link_elf_fail(l, "bad symbol");
 		l->sym.vals[i].value = s.st_value;
-		l->sym.vals[i].shndx = sym_shndx(&s, shndx);
+		l->sym.vals[i].shndx = abtf__sym_section(&s, shndx);
 	}
 	l->sym.nr_vals = t.nr;
 	l->sym.symtab = elf_getscn(l->file.elf, t.shndx);

@@ -134,6 +134,11 @@ int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
  * for an SHN_XINDEX without its word.
  */
 int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx);
+/*
+ * The section of symbol @s whose index abtf__sym_shndx() or abtf__elf_sym()
+ * resolved to @shndx: SHN_UNDEF where it is in none (SHN_ABS, SHN_COMMON).
+ */
+int abtf__sym_section(const GElf_Sym *s, int shndx);
 /* The data of the first section named @name (not SHT_NOBITS), or NULL. */
 Elf_Data *abtf__elf_section_data(Elf *elf, const char *name);
 /* The name of section @shndx, or NULL. */
@@ -163,6 +168,23 @@ struct abtf_elf_syms {
 	size_t strndx;		/* the section of its names */
 	bool in_place;		/* Elf64_Sym in the host's order: read as is */
 };
+
+/*
+ * Symbol @i of @t read in place, where the table is Elf64_Sym in the
+ * host's order and the symbol's section index needs no SHT_SYMTAB_SHNDX:
+ * true; false: ask abtf__elf_sym(). Inline, for the loops over every
+ * relocation of an object.
+ */
+static inline bool abtf__elf_sym_fast(const struct abtf_elf_syms *t, size_t i,
+				      GElf_Sym *s)
+{
+	const GElf_Sym *p = (const GElf_Sym *)t->data->d_buf + i;
+
+	if (!t->in_place || i >= t->nr || p->st_shndx == SHN_XINDEX)
+		return false;
+	*s = *p;
+	return true;
+}
 /*
  * The first table of type @type (SHT_SYMTAB, SHT_DYNSYM) of @elf into
  * *@t: 0, -ENOENT if there is none, -EINVAL if it does not read.
