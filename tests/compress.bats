@@ -146,6 +146,76 @@ magic() {
 	cmp plain.btf z.btf
 }
 
+# addr_field FILE N: field N of readelf's line of FILE's .debug_btf_addr
+# after its name (1 type, 2 address, 3 offset, 4 size, 5 entry size, 6
+# flags where there are any).
+addr_field() {
+	readelf -S -W "$1" | sed -n 's/.*\] \.debug_btf_addr  *//p' | awk -v n="$2" '{ print $n }'
+}
+
+# addr_flags FILE: the flags of FILE's .debug_btf_addr, empty if none.
+addr_flags() {
+	readelf -S -W "$1" | sed -n 's/.*\] \.debug_btf_addr  *//p' |
+		awk 'NF == 9 { print $6 }'
+}
+
+@test "compress: the linker's compressed .debug_btf_addr (DEBUG_INFO_COMPRESSED) is inflated" {
+	need_cmd gcc ld ld.lld readelf
+	need_built
+	objs plain
+	local ld
+	# kbuild's CONFIG_DEBUG_INFO_COMPRESSED gives every link
+	# --compress-debug-sections=zlib: .debug_btf_addr is a debug
+	# section to the linkers, compressed with the DWARF
+	for ld in ld ld.lld; do
+		rm -rf z && mkdir z
+		"$ld" -T "$FIXTURES/link.lds" -o plain/prog plain/{main,a,gc,b}.o
+		"$ld" -T "$FIXTURES/link.lds" --compress-debug-sections=zlib \
+			-o z/prog plain/{main,a,gc,b}.o
+		[ "$(addr_flags z/prog)" = C ]
+		"$BTF_LINK" -o plain.btf plain/prog
+		"$BTF_LINK" -o z.btf z/prog
+		cmp plain.btf z.btf
+		# in place: the emptied section is no longer marked compressed
+		"$BTF_LINK" z/prog
+		[ -z "$(addr_flags z/prog)" ]
+		readelf -S -W z/prog 2>&1 | grep -i warning && false
+		section_bytes z/prog .BTF z-inplace.btf
+		cmp plain.btf z-inplace.btf
+		# a module (ld -r), in place, split on a base
+		"$ld" -r -o plain/mod.ko plain/a.o plain/b.o
+		"$ld" -r --compress-debug-sections=zlib -o z/mod.ko plain/a.o plain/b.o
+		[ "$(addr_flags z/mod.ko)" = C ]
+		"$BTF_LINK" --base z/prog -o mod-plain.btf plain/mod.ko
+		"$BTF_LINK" --base z/prog z/mod.ko
+		[ -z "$(addr_flags z/mod.ko)" ]
+		section_bytes z/mod.ko .BTF mod-z.btf
+		cmp mod-plain.btf mod-z.btf
+	done
+}
+
+@test "compress: a damaged compressed .debug_btf_addr is one error, the input intact" {
+	need_cmd gcc ld readelf python3
+	need_built
+	objs plain
+	ld -r --compress-debug-sections=zlib -o mod.ko plain/a.o plain/b.o
+	# the zlib stream's first bytes after the compression header
+	[ "$(addr_flags mod.ko)" = C ]
+	off=$(addr_field mod.ko 3)
+	python3 - mod.ko $((16#$off + 24)) <<'PY'
+import sys
+f = open(sys.argv[1], "r+b")
+f.seek(int(sys.argv[2]))
+f.write(b"\xff\xff\xff\xff")
+PY
+	cp mod.ko before
+	run -2 "$BTF_LINK" mod.ko
+	echo "$output"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "btf-link: error: mod.ko: cannot decompress .debug_btf_addr: "* ]]
+	cmp before mod.ko
+}
+
 @test "compress: one compressed member is not final BTF: it is linked, not kept" {
 	need_cmd gcc
 	need_built

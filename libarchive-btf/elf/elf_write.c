@@ -782,6 +782,7 @@ static int overwrite_section(Elf *elf, const struct abtf_scn_bytes *b)
 	d->d_size = b->size;
 	d->d_type = ELF_T_BYTE;
 	shdr.sh_size = b->size;
+	shdr.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;	/* the bytes are plain */
 	if (!gelf_update_shdr(scn, &shdr))
 		return -EINVAL;
 	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);

@@ -214,12 +214,34 @@ static int load_symbols(struct abtf_linker *l)
 	return 0;
 }
 
+/*
+ * .debug_btf_addr's bytes. The section is a debug section to the linker,
+ * which compresses it with the DWARF (--compress-debug-sections, as
+ * kbuild's CONFIG_DEBUG_INFO_COMPRESSED asks): it is then inflated here,
+ * in this process's copy; relocations apply to the inflated bytes.
+ */
+static int read_addr(struct abtf_linker *l)
+{
+	struct link_file *f = &l->file;
+	Elf_Scn *scn = elf_getscn(f->elf, f->addr_shndx);
+	Elf_Data *d;
+
+	if (l->sym.secs[f->addr_shndx].flags & SHF_COMPRESSED &&
+	    elf_compress(scn, 0, 0) < 0)
+		return abtf__link_elf_fail(l, "cannot decompress " ABTF_SEC_ADDR);
+	d = elf_rawdata(scn, NULL);
+	if (!d)
+		return abtf__link_elf_fail(l, "cannot read " ABTF_SEC_ADDR);
+	f->addr.data = d->d_buf;
+	f->addr.size = d->d_size;
+	return 0;
+}
+
 /* The ELF input: its sections, .debug_btf_addr, relocations, symbols. */
 static int open_elf(struct abtf_linker *l, size_t fsize)
 {
 	struct link_file *f = &l->file;
 	GElf_Shdr shdr;
-	Elf_Data *d;
 	int err;
 
 	if (!gelf_getehdr(f->elf, &f->ehdr))
@@ -244,11 +266,9 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 	f->btf_size = shdr.sh_size;
 	f->addr_shndx = abtf__elf_find(f->elf, SHT_NULL, ABTF_SEC_ADDR, NULL);
 	if (f->addr_shndx && l->sym.secs[f->addr_shndx].size) {
-		d = elf_rawdata(elf_getscn(f->elf, f->addr_shndx), NULL);
-		if (!d)
-			return abtf__link_elf_fail(l, "cannot read " ABTF_SEC_ADDR);
-		f->addr.data = d->d_buf;
-		f->addr.size = d->d_size;
+		err = read_addr(l);
+		if (err)
+			return err;
 	}
 	err = load_relocs(l);
 	return err ? err : load_symbols(l);
