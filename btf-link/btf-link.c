@@ -68,6 +68,7 @@ struct btf_link {
 	const char *base_path;	/* --base: the base of split BTFs */
 	bool no_vars;		/* --no-vars */
 	bool force;		/* -f: link even an already final BTF */
+	bool keep_archive;	/* --keep-archive */
 	bool verbose;		/* -v */
 	const char *out_raw;	/* -o: write raw BTF here */
 	const char *out_obj;	/* --object: write a .BTF object here */
@@ -89,7 +90,7 @@ struct cmd {
 
 static const char usage_text[] =
 "Usage: " PROG " [-v] [-f] [-j N] [--base FILE] [--btf_features=LIST]...\n"
-"                [-o OUT | --object OUT] FILE\n"
+"                [-o OUT | --object OUT | --keep-archive] FILE\n"
 "       " PROG " --explain NAME [--explain NAME]... [-f] [-j N]\n"
 "                [--base FILE] [--btf_features=LIST]... FILE\n"
 "       " PROG " --compare [--no-vars] [--base FILE] A B\n"
@@ -105,6 +106,9 @@ static const char usage_text[] =
 "  -o FILE        write the final BTF as a raw BTF file; FILE is unchanged\n"
 "  --object FILE  write a relocatable object with an allocatable .BTF\n"
 "  --base FILE    split BTF on top of the BTF in FILE (vmlinux)\n"
+"  --keep-archive in place into a relocatable FILE (a module): keep its\n"
+"                 archive in .debug_btf_archive and .debug_btf_addr, to\n"
+"                 link FILE again later (on a new base) without a relink\n"
 "  -f, --force    link even if FILE's BTF is already final\n"
 "  -j, --jobs N   use N threads, 1 to 1024 (default: one per CPU); same\n"
 "                 output\n"
@@ -482,6 +486,7 @@ static struct abtf_link_opts link_opts(const struct btf_link *bl,
 		.nr_threads = bl->nr_threads,
 		.features = bl->features,
 		.leaf_bytes = bl->leaf_bytes,
+		.keep_archive = bl->keep_archive,
 	};
 
 	return opts;
@@ -939,6 +944,7 @@ enum {
 	OPT_SUPPORTED_FEATURES,
 	OPT_EXPLAIN,
 	OPT_LEAF_SIZE,
+	OPT_KEEP_ARCHIVE,
 };
 
 static const struct option long_opts[] = {
@@ -957,6 +963,7 @@ static const struct option long_opts[] = {
 	{ "supported_btf_features", no_argument, NULL, OPT_SUPPORTED_FEATURES },
 	{ "explain",	required_argument,	NULL, OPT_EXPLAIN },
 	{ "leaf-size",	required_argument,	NULL, OPT_LEAF_SIZE },
+	{ "keep-archive", no_argument,		NULL, OPT_KEEP_ARCHIVE },
 	{}
 };
 
@@ -1059,6 +1066,9 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		case 'f':
 			bl->force = true;
 			break;
+		case OPT_KEEP_ARCHIVE:
+			bl->keep_archive = true;
+			break;
 		case 'v':
 			bl->verbose = true;
 			break;
@@ -1106,6 +1116,12 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 	     bl->leaf_bytes || bl->features)) {
 		error(NULL, "-o, --object, -f, -j, --leaf-size and "
 		      "--btf_features are for linking");
+		return EXIT_TROUBLE;
+	}
+	if (bl->keep_archive &&
+	    (bl->mode != MODE_LINK || bl->out_raw || bl->out_obj)) {
+		error(NULL, "--keep-archive is for a link in place, not for -o, "
+		      "--object, --explain or --compare");
 		return EXIT_TROUBLE;
 	}
 	if (bl->mode == MODE_FEATURES && (bl->base_path || bl->no_vars)) {

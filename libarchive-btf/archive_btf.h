@@ -60,6 +60,15 @@ typedef void (*abtf_print_fn_t)(enum abtf_print_level level, void *ctx,
  */
 #define ABTF_SEC_ADDR		".debug_btf_addr"
 
+/*
+ * A relocatable object's BTF archive, kept aside by a link with
+ * abtf_link_opts.keep_archive while .BTF holds the final BTF: a debug
+ * section, which the module loader ignores and strip --strip-debug
+ * removes with .debug_btf_addr. A later link of the object reads its
+ * archive from here (a module linked again on a new vmlinux).
+ */
+#define ABTF_SEC_ARCHIVE	".debug_btf_archive"
+
 /* Options of the DWARF -> BTF encoder. */
 struct abtf_encode_opts {
 	size_t sz;		/* sizeof(struct abtf_encode_opts) */
@@ -222,9 +231,16 @@ struct abtf_link_opts {
 	 * (tests/dedup/).
 	 */
 	size_t leaf_bytes;
+	/*
+	 * Writing into a relocatable input (abtf_linker__write_elf()):
+	 * keep its archive in ABTF_SEC_ARCHIVE and .debug_btf_addr as it
+	 * is, so that the object can be linked again, e.g. on a new base,
+	 * without the objects it was linked from. Not for a linked image.
+	 */
+	bool keep_archive;
 	size_t :0;
 };
-#define abtf_link_opts__last_field leaf_bytes
+#define abtf_link_opts__last_field keep_archive
 
 struct abtf_linker;
 

@@ -164,12 +164,26 @@ static void unlinked_what(const struct abtf_linker *l, char *buf, size_t len)
 		snprintf(buf, len, "a compressed BTF archive member");
 }
 
-/* 1 if @l's input is final BTF, 0 after saying why it is not, or -errno. */
+/*
+ * 1 if @l's input is final BTF, 0 after saying why it is not, or -errno.
+ * A file that keeps its archive aside has its final BTF in .BTF, once
+ * linked (its .debug_btf_addr is the kept archive's).
+ */
 static int check_final(struct abtf_linker *l, const char *role)
 {
 	char what[96];
-	int err = l->plan.nr_members ? 0 : abtf__walk_members(l);
+	int err;
 
+	if (l->file.archive_shndx && l->file.btf_shndx &&
+	    l->sym.secs[l->file.btf_shndx].size)
+		return 1;
+	if (l->file.archive_shndx) {
+		pr_warn(&l->pr, "%s: %snot final BTF but a BTF archive kept "
+			"in " ABTF_SEC_ARCHIVE ", not yet linked: link it with "
+			"btf-link first", l->path, role);
+		return 0;
+	}
+	err = l->plan.nr_members ? 0 : abtf__walk_members(l);
 	if (err)
 		return err;
 	if (is_final(l))
@@ -242,11 +256,14 @@ static int verify_final(struct abtf_linker *l)
 				&l->pr);
 }
 
-/* One member and no .debug_btf_addr left to apply: what btf-link writes. */
+/*
+ * One member and no .debug_btf_addr left to apply: what btf-link writes.
+ * An archive kept aside is linked whatever it holds.
+ */
 static bool is_final(const struct abtf_linker *l)
 {
 	return l->plan.nr_members == 1 && !l->file.addr.size &&
-	       !l->file.nr_zmembers;
+	       !l->file.nr_zmembers && !l->file.archive_shndx;
 }
 
 /* A final BTF may be split (a module's): libbpf checks it against the base. */

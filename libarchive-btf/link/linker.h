@@ -226,10 +226,11 @@ struct link_file {
 	size_t shstrndx;
 	bool swapped;		/* its byte order is not the host's */
 
-	size_t btf_off;		/* .BTF in the file */
+	size_t btf_off;		/* the archive (or BTF) in the file */
 	size_t btf_size;
 	size_t nr_zmembers;
-	size_t btf_shndx;
+	size_t btf_shndx;	/* .BTF */
+	size_t archive_shndx;	/* ABTF_SEC_ARCHIVE, the archive; 0: .BTF */
 	struct abtf_addr_sec addr;	/* .debug_btf_addr, mapped */
 	size_t addr_shndx;
 	struct abtf_addr_relocs relocs;	/* .rela.debug_btf_addr, by offset */

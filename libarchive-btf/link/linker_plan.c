@@ -237,6 +237,34 @@ static int read_addr(struct abtf_linker *l)
 	return 0;
 }
 
+/*
+ * A BTF archive kept aside (ABTF_SEC_ARCHIVE, by a link with keep_archive,
+ * or moved there while a module waited for vmlinux) is the archive to
+ * link; .BTF then holds an earlier link's output, or nothing. An empty
+ * one is none.
+ */
+static int find_archive(struct abtf_linker *l)
+{
+	struct link_file *f = &l->file;
+	GElf_Shdr shdr;
+	size_t i;
+
+	i = abtf__elf_find(f->elf, SHT_NULL, ABTF_SEC_ARCHIVE, &shdr);
+	if (!i || !shdr.sh_size)
+		return 0;
+	if (shdr.sh_type == SHT_NOBITS)
+		return abtf__link_error(l, -EINVAL, ABTF_SEC_ARCHIVE
+					" has no contents (NOBITS)");
+	if (shdr.sh_flags & SHF_COMPRESSED)
+		return abtf__link_error(l, -EINVAL, ABTF_SEC_ARCHIVE
+					" is compressed: inflate it first "
+					"(objcopy --decompress-debug-sections)");
+	f->archive_shndx = i;
+	f->btf_off = shdr.sh_offset;
+	f->btf_size = shdr.sh_size;
+	return 0;
+}
+
 /* The ELF input: its sections, .debug_btf_addr, relocations, symbols. */
 static int open_elf(struct abtf_linker *l, size_t fsize)
 {
@@ -255,15 +283,22 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 	if (err)
 		return err;
 	f->btf_shndx = abtf__elf_find(f->elf, SHT_NULL, ABTF_SEC_BTF, &shdr);
-	if (!f->btf_shndx)
+	err = find_archive(l);
+	if (err)
+		return err;
+	if (f->archive_shndx)
+		;	/* .BTF, if any, is a link's output */
+	else if (!f->btf_shndx)
 		return abtf__link_error(l, -ENOENT, "no .BTF section: its objects "
 				  "were not compiled through cc-btf, or were "
 				  "built with LTO (-flto: no DWARF for cc-btf "
 				  "to encode)");
-	if (shdr.sh_type == SHT_NOBITS)
+	else if (shdr.sh_type == SHT_NOBITS)
 		return abtf__link_error(l, -EINVAL, ".BTF has no contents (NOBITS)");
-	f->btf_off = shdr.sh_offset;
-	f->btf_size = shdr.sh_size;
+	else {
+		f->btf_off = shdr.sh_offset;
+		f->btf_size = shdr.sh_size;
+	}
 	f->addr_shndx = abtf__elf_find(f->elf, SHT_NULL, ABTF_SEC_ADDR, NULL);
 	if (f->addr_shndx && l->sym.secs[f->addr_shndx].size) {
 		err = read_addr(l);

@@ -12,6 +12,7 @@
  * Calls no other linker_*.c file.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/btf.h>
@@ -84,24 +85,74 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 	return err;
 }
 
-/* A relocatable input: libelf lays it out again, sections keep indices. */
+/*
+ * The archive's bytes for ABTF_SEC_ARCHIVE, when a link that keeps it
+ * takes it from .BTF; NULL, with *@size 0, when nothing moves (it is
+ * kept where it is, or not kept), or on failure (*@err).
+ */
+static void *archive_to_keep(struct abtf_linker *l, size_t *size, int *err)
+{
+	void *buf;
+
+	*size = 0;
+	*err = 0;
+	if (!l->opts.keep_archive || l->file.archive_shndx)
+		return NULL;
+	buf = malloc(l->file.btf_size ? l->file.btf_size : 1);
+	if (!buf) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = abtf__read_btf(l, buf, l->file.btf_size, 0);
+	if (*err) {
+		free(buf);
+		return NULL;
+	}
+	*size = l->file.btf_size;
+	return buf;
+}
+
+/*
+ * A relocatable input: libelf lays it out again, sections keep indices.
+ * .BTF gets the final BTF. The archive and its .debug_btf_addr are
+ * emptied, or with keep_archive kept: the archive in ABTF_SEC_ARCHIVE
+ * (moved there from .BTF, or left where it is) and .debug_btf_addr, with
+ * its relocations, as it is.
+ */
 static int write_rel(struct abtf_linker *l, const char *dst,
 		     const struct final *f)
 {
 	static const struct abtf_reloc none;
-	struct abtf_section secs[3] = {
-		{ .name = ABTF_SEC_BTF, .type = SHT_PROGBITS, .align = 4,
-		  .data = f->raw, .size = f->size },
-		{ .name = ABTF_SEC_ADDR, .type = SHT_PROGBITS, .align = 8,
-		  .data = "", .size = 0, .relocs = &none, .nr_relocs = 0 },
-		{ .name = ABTF_SEC_BTF_BASE, .type = SHT_PROGBITS, .align = 4,
-		  .data = f->base_raw, .size = f->base_size },
-	};
-	size_t n = l->file.addr_shndx ? 2 : 1;
+	struct abtf_section secs[4];
+	size_t n = 0, kept_size;
+	void *kept;
+	int err;
 
+	kept = archive_to_keep(l, &kept_size, &err);
+	if (err)
+		return err;
+	secs[n++] = (struct abtf_section){
+		.name = ABTF_SEC_BTF, .type = SHT_PROGBITS, .align = 4,
+		.data = f->raw, .size = f->size };
+	if (kept)
+		secs[n++] = (struct abtf_section){
+			.name = ABTF_SEC_ARCHIVE, .type = SHT_PROGBITS,
+			.align = 4, .data = kept, .size = kept_size };
+	if (!l->opts.keep_archive && l->file.addr_shndx)
+		secs[n++] = (struct abtf_section){
+			.name = ABTF_SEC_ADDR, .type = SHT_PROGBITS, .align = 8,
+			.data = "", .size = 0, .relocs = &none, .nr_relocs = 0 };
+	if (!l->opts.keep_archive && l->file.archive_shndx)
+		secs[n++] = (struct abtf_section){
+			.name = ABTF_SEC_ARCHIVE, .type = SHT_PROGBITS,
+			.align = 4, .data = "", .size = 0 };
 	if (f->base_raw)
-		secs[n++] = secs[2];
-	return abtf__elf_set_sections(l->file.elf, l->path, dst, secs, n, &l->pr);
+		secs[n++] = (struct abtf_section){
+			.name = ABTF_SEC_BTF_BASE, .type = SHT_PROGBITS,
+			.align = 4, .data = f->base_raw, .size = f->base_size };
+	err = abtf__elf_set_sections(l->file.elf, l->path, dst, secs, n, &l->pr);
+	free(kept);
+	return err;
 }
 
 /*
@@ -112,12 +163,21 @@ static int write_rel(struct abtf_linker *l, const char *dst,
 static int write_exec(struct abtf_linker *l, const char *dst,
 		      const struct final *f)
 {
-	struct abtf_scn_bytes secs[2] = {
+	struct abtf_scn_bytes secs[3] = {
 		{ .shndx = l->file.btf_shndx, .data = f->raw, .size = f->size },
-		{ .shndx = l->file.addr_shndx, .data = "", .size = 0 },
 	};
-	size_t n = l->file.addr_shndx ? 2 : 1;
+	size_t n = 1;
 	int err;
+
+	if (!l->file.btf_shndx)
+		return abtf__link_error(l, -EINVAL, "no .BTF section to write "
+					"the final BTF into; write it with -o");
+	if (l->file.addr_shndx)
+		secs[n++] = (struct abtf_scn_bytes){
+			.shndx = l->file.addr_shndx, .data = "", .size = 0 };
+	if (l->file.archive_shndx)
+		secs[n++] = (struct abtf_scn_bytes){
+			.shndx = l->file.archive_shndx, .data = "", .size = 0 };
 
 	err = abtf__elf_overwrite_sections(l->file.fd, dst, secs, n, &l->pr);
 	if (err == -EFBIG)
@@ -137,6 +197,10 @@ ABTF_API int abtf_linker__write_elf(struct abtf_linker *l, const char *dst)
 		return abtf__link_error(l, -EINVAL, "not an ELF file; write it with -o");
 	if (!dst && l->final_input)
 		return 0;	/* already final: leave the file alone */
+	if (l->file.ehdr.e_type != ET_REL && l->opts.keep_archive)
+		return abtf__link_error(l, -EINVAL, "keeping the archive is "
+					"for a relocatable object (a module): "
+					"a linked image's sections cannot grow");
 	if (l->file.ehdr.e_type != ET_REL &&
 	    (l->feats & ABTF_FEAT_DISTILLED_BASE))
 		return abtf__link_error(l, -EINVAL, "distilled_base is for "
