@@ -42,7 +42,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e tools source config cc-btf
 }
 
-@test "kernel e2e: vmlinux and the modules carry the final BTF only, no archive" {
+@test "kernel e2e: vmlinux carries the final BTF only; each module its split BTF, its archive kept aside" {
 	e2e check
 }
 
@@ -62,7 +62,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e boot
 }
 
-@test "kernel e2e: touching one .c encodes that object only and relinks" {
+@test "kernel e2e: touching one .c encodes that object only, relinks vmlinux, links the modules' BTF again without relinking them" {
 	e2e incremental
 }
 

@@ -623,7 +623,7 @@ check_objects() {
 # check_image NAME DIR: the images of a BTF_LINK build carry the final BTF
 # and nothing of the archive.
 check_image() {
-	local name=$1 dir=$2 size start stop ko bad
+	local name=$1 dir=$2 size start stop ko kept
 	mkdir -p "$RES"
 
 	# vmlinux: one BTF, __start_BTF..__stop_BTF, the size of btf-link's
@@ -658,11 +658,17 @@ check_image() {
 
 	check_objects "$name" "$dir"
 
-	# modules: the final split BTF, nothing else
+	# modules: the final split BTF, and the archive kept aside for a
+	# link on a new vmlinux without a relink (patch 2): what btf-link
+	# reads of it is what the link of the module read
 	for ko in $(modules_of "$dir"); do
-		bad=$(readelf -SW "$dir/$ko" |
-			awk '$2 == ".debug_btf_addr" && $6 !~ /^0+$/ { print }')
-		[ -z "$bad" ] || fail "$name: $ko: .debug_btf_addr is not empty"
+		kept=$(section_size "$dir/$ko" .debug_btf_archive) && [ "$kept" -gt 0 ] ||
+			fail "$name: $ko: no archive kept in .debug_btf_archive"
+		"$BTF_LINK_BIN" -v -o "$RES/$name.ko.btf" \
+			--base "$dir/vmlinux" "$dir/$ko" 2>"$RES/$name.ko.log" ||
+			fail "$name: $ko: btf-link cannot link its kept archive"
+		say "$name: $ko: archive kept, $kept bytes: $(grep -m 1 ' members (' "$RES/$name.ko.log" | sed 's/^[^:]*: [^:]*: //')"
+		rm -f "$RES/$name.ko.btf" "$RES/$name.ko.log"
 		size=$(section_size "$dir/$ko" .BTF) ||
 			{ fail "$name: $ko has no .BTF"; continue; }
 		bpftool -B "$dir/vmlinux" btf dump file "$dir/$ko" >/dev/null 2>&1 ||
@@ -1188,7 +1194,7 @@ relink() {
 	t0=$(date +%s.%N)
 	kmake_build "$2" "$log" "$3"
 	say "relink $1: $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5)s" \
-	    "(LD $BTF_IMAGE, BTF, LD vmlinux, BTFIDS, the modules' LD and BTF)"
+	    "(LD $BTF_IMAGE, BTF, LD vmlinux, BTFIDS, the modules' BTF)"
 }
 
 # btfids_warnings VMLINUX [BTF]: what resolve_btfids (the tree's own) warns
@@ -1247,6 +1253,9 @@ phase_incremental() {
 	obj=${TOUCH_C%.c}.o
 	: > "$log"
 	section "$B_CC/vmlinux" .BTF "$RES/before.btf"
+	for ko in $(modules_of "$B_CC"); do
+		section "$B_CC/$ko" .BTF "$RES/before.${ko//\//_}.btf"
+	done
 	touch "$SRC/$TOUCH_C"
 	CC_BTF_OPTS=-v kmake_build "$B_CC" "$log" args_cc
 	# arch/x86/boot/ makes bzImage of vmlinux, and compiles again after
@@ -1263,9 +1272,17 @@ phase_incremental() {
 	[ "$encoded" = "$obj " ] || fail "touching $TOUCH_C encoded $encoded, not $obj alone"
 	grep -q '^  LD      vmlinux$' "$log" || fail "vmlinux was not linked again"
 	grep -qxF "  BTF     $BTF_OBJECT" "$log" || fail "btf-link did not run again"
+	# a module is not linked again for a new vmlinux (as upstream): its
+	# BTF is, from the archive it kept (patch 2), to the same bytes
 	for ko in $(modules_of "$B_CC"); do
 		grep -q "^  BTF \[M\] $ko$" "$log" || fail "$ko's BTF was not linked again"
+		grep -q "^  LD \[M\]  $ko$" "$log" && fail "$ko was linked again for a new vmlinux"
+		section "$B_CC/$ko" .BTF "$RES/after.ko.btf"
+		cmp "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf" >&2 ||
+			fail "$ko's .BTF changed although vmlinux's did not"
+		rm -f "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf"
 	done
+	say "incremental: $(modules_of "$B_CC" | wc -w) modules' BTF linked again from their kept archives, not relinked"
 	section "$B_CC/vmlinux" .BTF "$RES/after.btf"
 	cmp "$RES/before.btf" "$RES/after.btf" >&2 ||
 		fail "vmlinux's .BTF changed although $TOUCH_C did not"
