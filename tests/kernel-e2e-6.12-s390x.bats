@@ -3,7 +3,8 @@
 #
 # A cross-compiled big-endian kernel end to end: Debian's linux-source-6.12
 # with kbuild-patches/v6.12, configured with tests/kernel/config-fragment
-# and config-fragment.s390x (no networking, two lib modules), built with
+# and config-fragment.s390x (no networking, two lib modules, the debug
+# information compressed: CONFIG_DEBUG_INFO_COMPRESSED_ZLIB), built with
 # make ARCH=s390 CROSS_COMPILE=s390x-linux-gnu- CC="cc-btf
 # s390x-linux-gnu-gcc": every object of the kernel compiled from C with
 # debug information carries BTF (in the target's byte order), the vDSO's
@@ -32,7 +33,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e tools source config cc-btf
 }
 
-@test "kernel e2e 6.12 s390x: every object has BTF, the vDSO and the decompressor none; vmlinux and the modules carry the final BTF only" {
+@test "kernel e2e 6.12 s390x: every object has BTF, the vDSO and the decompressor none; vmlinux carries the final BTF only, each module its own and its archive" {
 	e2e check
 }
 
