@@ -190,7 +190,7 @@ QUICK_TESTS	:= $(filter-out $(KERNEL_TESTS) $(LAB_TESTS),$(wildcard tests/*.bats
 # run the link and the encoder under ASan and UBSan there.
 SAN_TESTS	:= $(addprefix tests/,badinput.bats link-badinput.bats \
 		     features.bats funcs.bats compress.bats cross.bats \
-		     explain.bats)
+		     explain.bats keep-archive.bats)
 # BATS_FLAGS: more options for bats (CI gives --timing).
 BATS_FLAGS	?=
 BATS_JOBS	:= $(if $(shell command -v parallel),--jobs $(shell nproc 2>/dev/null || echo 1))
