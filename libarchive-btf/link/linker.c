@@ -324,7 +324,9 @@ ABTF_API int abtf_linker__link(struct abtf_linker *l)
 	if (l->btf)
 		return l->final_input;
 	abtf__plan_threads(l);
-	err = l->plan.nr_members ? 0 : abtf__walk_members(l);
+	err = abtf__link_symbols_load(l);
+	if (!err && !l->plan.nr_members)
+		err = abtf__walk_members(l);
 	l->st.bytes_in = l->file.btf_size;
 	if (!err)
 		err = load_base(l);

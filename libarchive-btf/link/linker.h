@@ -249,6 +249,7 @@ struct link_symbols {
 	struct lsym *syms;	/* defined FUNC/OBJECT symbols, by name */
 	size_t nr_syms;
 	bool sorted;		/* syms made (abtf__syms_by_name()) */
+	bool loaded;		/* vals read (abtf__link_symbols_load()) */
 	struct lsymval *vals;	/* every symbol, by index */
 	size_t nr_vals;
 };
@@ -366,8 +367,10 @@ static inline int abtf__link_elf_fail(struct abtf_linker *l, const char *what)
 /* linker_plan.c: the input, the plan, the threads, reading members */
 int abtf__pread_all(int fd, void *buf, size_t size, size_t off);
 void abtf__link_file_init(struct link_file *f);
-/* Open l->path: an ELF file's sections and symbols, or a raw BTF file. */
+/* Open l->path: an ELF file's sections, or a raw BTF file. */
 int abtf__link_file_open(struct abtf_linker *l);
+/* Its symbols' values and sections (l->sym.vals), once; 0 or -errno. */
+int abtf__link_symbols_load(struct abtf_linker *l);
 void abtf__link_file_free(struct link_file *f);
 /*
  * Make l->sym.syms, the defined FUNC and OBJECT symbols sorted by name,

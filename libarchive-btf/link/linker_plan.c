@@ -184,11 +184,20 @@ const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 }
 
 /* Every symbol by index, for relocations (by name: abtf__syms_by_name()). */
-static int load_symbols(struct abtf_linker *l)
+/*
+ * The symbols' values and sections, for placing by slot: read by the
+ * link, not at open, so that a file opened only to be checked (a --base,
+ * each --compare operand) does not read vmlinux's symbol table.
+ */
+int abtf__link_symbols_load(struct abtf_linker *l)
 {
 	struct abtf_elf_syms t;
 	size_t i;
 	int err;
+
+	if (!l->file.elf || l->sym.loaded)
+		return 0;
+	l->sym.loaded = true;
 
 	err = abtf__elf_syms_open(l->file.elf, SHT_SYMTAB, &t);
 	if (err == -ENOENT)
@@ -305,8 +314,7 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 		if (err)
 			return err;
 	}
-	err = load_relocs(l);
-	return err ? err : load_symbols(l);
+	return load_relocs(l);
 }
 
 void abtf__link_symbols_free(struct link_symbols *s)

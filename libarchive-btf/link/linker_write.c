@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "btf/zmember.h"
 #include "link/distill.h"
 #include "link/linker.h"
 
@@ -85,30 +86,68 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 	return err;
 }
 
+/* Member @m of the archive as it is kept: compressed (as it is, if it was). */
+static int keep_member(struct abtf_linker *l, const struct mplan *m,
+		       void **out, size_t *out_size)
+{
+	size_t len = m->zsize ? m->zsize : m->size;
+	void *raw = malloc(len ? len : 1);
+	int err;
+
+	if (!raw)
+		return -ENOMEM;
+	err = abtf__read_btf(l, raw, len, m->off);
+	if (!err && m->zsize) {
+		*out = raw;
+		*out_size = len;
+		return 0;
+	}
+	if (!err)
+		err = abtf__zmember_deflate(raw, len, l->file.swapped, out,
+					    out_size);
+	free(raw);
+	return err;
+}
+
 /*
- * The archive's bytes for ABTF_SEC_ARCHIVE, when a link that keeps it
- * takes it from .BTF; NULL, with *@size 0, when nothing moves (it is
- * kept where it is, or not kept), or on failure (*@err).
+ * The archive for ABTF_SEC_ARCHIVE, when a link that keeps it takes it
+ * from .BTF: its members in order, each compressed as cc-btf --compress
+ * writes one (docs/archive-format.md), at 4-byte boundaries. Only
+ * btf-link reads it again, and the .debug_btf_addr groups name each
+ * member by its inflated bytes, so they pair with it as with the plain
+ * members; it is about 0.4 times their size. NULL, with *@size 0, when
+ * nothing moves (it is kept where it is, or not kept), or on failure
+ * (*@err).
  */
 static void *archive_to_keep(struct abtf_linker *l, size_t *size, int *err)
 {
-	void *buf;
+	uint8_t *buf = NULL;
+	size_t cap = 0, used = 0, i;
 
 	*size = 0;
 	*err = 0;
 	if (!l->opts.keep_archive || l->file.archive_shndx)
 		return NULL;
-	buf = malloc(l->file.btf_size ? l->file.btf_size : 1);
-	if (!buf) {
-		*err = -ENOMEM;
-		return NULL;
+	for (i = 0; i < l->plan.nr_members && !*err; i++) {
+		size_t zsize = 0, pad = (4 - used % 4) % 4;
+		void *z = NULL;
+
+		*err = keep_member(l, &l->plan.members[i], &z, &zsize);
+		if (!*err && abtf_grow(buf, cap, used + pad + zsize))
+			*err = -ENOMEM;
+		if (!*err) {
+			memset(buf + used, 0, pad);
+			memcpy(buf + used + pad, z, zsize);
+			used += pad + zsize;
+		}
+		free(z);
 	}
-	*err = abtf__read_btf(l, buf, l->file.btf_size, 0);
-	if (*err) {
+	if (*err || !used) {
 		free(buf);
+		*err = *err ? *err : -EINVAL;
 		return NULL;
 	}
-	*size = l->file.btf_size;
+	*size = used;
 	return buf;
 }
 
