@@ -24,11 +24,13 @@
 # The source is tests/kernel/e2e.sh's (Debian's linux-source-6.1 with
 # kbuild-patches/v6.1; its phases "tools source config" make or reuse it),
 # and so is the configuration without -L or -c (tinyconfig plus
-# tests/kernel/config-fragment). Four builds from scratch, one after the
+# tests/kernel/config-fragment). Five builds from scratch, one after the
 # other, into ${ABTF_BENCH_DIR:-tests/.work/bench}:
 #   pahole       make -jN                                   (BTF from pahole -J)
 #   cc-btf       make -jN CC="cc-btf gcc" BTF_LINK=btf-link
 #   btf-only     the same with BTF_ONLY=1 (no DWARF kept in the objects)
+#   compress     cc-btf's with CC_BTF_OPTS=--compress (each object's .BTF a
+#                compressed archive member, docs/archive-format.md)
 #   no-btf       make -jN without CONFIG_DEBUG_INFO_BTF (the floor: what
 #                the build costs with no BTF at all, DWARF as in the others)
 # Each is timed with GNU time: wall, CPU (user + sys of every process of
@@ -39,6 +41,7 @@
 #   pahole       pahole -J $(scripts/pahole-flags.sh) on a copy, then the
 #                objcopy that extracts .btf.vmlinux.bin.o
 #   btf-link     btf-link --object .btf.vmlinux.bin.o .tmp_vmlinux.btf
+#                (on the cc-btf, btf-only and compress builds' images)
 # and btf-link again at -j1 (its default is one thread per CPU). Then, on
 # the kept builds, each timed RUNS times, the best kept:
 #   relink       rm vmlinux; make -jN vmlinux (link-vmlinux.sh: the
@@ -68,6 +71,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 TOUCH_C=kernel/panic.c
 RUNS=3
 KEEP=0
+TREES="pahole cc-btf btf-only compress no-btf"
 CONF=
 
 usage() {
@@ -115,6 +119,8 @@ args() {
 	cc-btf)		printf '%s\n' "CC=$TOOLS/bin/cc-btf gcc" "BTF_LINK=$TOOLS/bin/btf-link" ;;
 	btf-only)	printf '%s\n' "CC=$TOOLS/bin/cc-btf gcc" "BTF_LINK=$TOOLS/bin/btf-link" \
 				BTF_ONLY=1 ;;
+	compress)	printf '%s\n' "CC=$TOOLS/bin/cc-btf gcc" "BTF_LINK=$TOOLS/bin/btf-link" \
+				CC_BTF_OPTS=--compress ;;
 	no-btf)		;;
 	esac
 }
@@ -176,50 +182,57 @@ report() {
 	echo
 	echo "| make -j$JOBS, from scratch | wall s | CPU s | peak RSS MiB |"
 	echo "|---|---|---|---|"
-	for n in pahole cc-btf btf-only no-btf; do
+	for n in $TREES; do
 		echo "| $n | $(field "$n.build" 1) | $(field "$n.build" 2) |" \
 		     "$(($(field "$n.build" 3) >> 10)) |"
 	done
 	echo
 	echo "| the BTF step alone (best of $RUNS) | wall s | CPU s | peak RSS MiB |"
 	echo "|---|---|---|---|"
-	for n in pahole btf-link btf-link-j1 btf-link-only; do
+	for n in pahole btf-link btf-link-j1 btf-link-only btf-link-z; do
 		echo "| $n | $(field "$n.step" 1) | $(field "$n.step" 2) |" \
 		     "$(($(field "$n.step" 3) >> 10)) |"
 	done
 	echo
-	echo "| kept builds, make -j$JOBS, best of $RUNS | pahole wall / CPU s | cc-btf wall / CPU s | btf-only wall / CPU s | no-btf wall / CPU s | cc-btf / pahole | no-btf / pahole |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| kept builds, make -j$JOBS, best of $RUNS | pahole wall / CPU s | cc-btf wall / CPU s | btf-only wall / CPU s | compress wall / CPU s | no-btf wall / CPU s | cc-btf / pahole | compress / pahole | no-btf / pahole |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for w in relink modules incremental; do
 		[ -f "$BENCH/pahole.$w" ] || continue
 		echo "| $w | $(field "pahole.$w" 1) / $(field "pahole.$w" 2) |" \
 		     "$(field "cc-btf.$w" 1) / $(field "cc-btf.$w" 2) |" \
 		     "$(field "btf-only.$w" 1) / $(field "btf-only.$w" 2) |" \
+		     "$(field "compress.$w" 1) / $(field "compress.$w" 2) |" \
 		     "$(field "no-btf.$w" 1) / $(field "no-btf.$w" 2) |" \
-		     "$(ratio "cc-btf.$w" "pahole.$w") | $(ratio "no-btf.$w" "pahole.$w") |"
+		     "$(ratio "cc-btf.$w" "pahole.$w") | $(ratio "compress.$w" "pahole.$w") |" \
+		     "$(ratio "no-btf.$w" "pahole.$w") |"
 	done
 	echo
-	echo "| sizes, MiB (BTF: bytes) | pahole | cc-btf | btf-only |"
-	echo "|---|---|---|---|"
+	echo "| sizes, MiB (BTF: bytes) | pahole | cc-btf | btf-only | compress |"
+	echo "|---|---|---|---|---|"
 	for f in .tmp_vmlinux.btf vmlinux.o vmlinux; do
 		echo "| $f | $(mib "$(stat -c %s "$BENCH/pahole/$f")") |" \
 		     "$(mib "$(stat -c %s "$BENCH/cc-btf/$f")") |" \
-		     "$(mib "$(stat -c %s "$BENCH/btf-only/$f")") |"
+		     "$(mib "$(stat -c %s "$BENCH/btf-only/$f")") |" \
+		     "$(mib "$(stat -c %s "$BENCH/compress/$f")") |"
 	done
 	echo "| object files but vmlinux.o | $(mib "$(objects_bytes "$BENCH/pahole")") |" \
 	     "$(mib "$(objects_bytes "$BENCH/cc-btf")") |" \
-	     "$(mib "$(objects_bytes "$BENCH/btf-only")") |"
+	     "$(mib "$(objects_bytes "$BENCH/btf-only")") |" \
+	     "$(mib "$(objects_bytes "$BENCH/compress")") |"
 	echo "| build directory | $(du -sm "$BENCH/pahole" | cut -f1) |" \
-	     "$(du -sm "$BENCH/cc-btf" | cut -f1) | $(du -sm "$BENCH/btf-only" | cut -f1) |"
+	     "$(du -sm "$BENCH/cc-btf" | cut -f1) | $(du -sm "$BENCH/btf-only" | cut -f1) |" \
+	     "$(du -sm "$BENCH/compress" | cut -f1) |"
 	echo "| final vmlinux BTF | $(stat -c %s "$BENCH/pahole.btf") |" \
-	     "$(stat -c %s "$BENCH/cc-btf.btf") | $(stat -c %s "$BENCH/btf-only.btf") |"
+	     "$(stat -c %s "$BENCH/cc-btf.btf") | $(stat -c %s "$BENCH/btf-only.btf") |" \
+	     "$(stat -c %s "$BENCH/compress.btf") |"
 	read -r -a mp <<< "$(modules_report pahole)"
 	read -r -a mc <<< "$(modules_report cc-btf)"
 	read -r -a mo <<< "$(modules_report btf-only)"
+	read -r -a mz <<< "$(modules_report compress)"
 	if [ "${mp[0]}" -gt 0 ]; then
 		echo "| modules (.ko) | ${mp[0]}: $(mib "${mp[1]}") | ${mc[0]}: $(mib "${mc[1]}") |" \
-		     "${mo[0]}: $(mib "${mo[1]}") |"
-		echo "| modules' split BTF, bytes | ${mp[2]} | ${mc[2]} | ${mo[2]} |"
+		     "${mo[0]}: $(mib "${mo[1]}") | ${mz[0]}: $(mib "${mz[1]}") |"
+		echo "| modules' split BTF, bytes | ${mp[2]} | ${mc[2]} | ${mo[2]} | ${mz[2]} |"
 	fi
 }
 
@@ -310,7 +323,7 @@ main() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
-	for n in pahole cc-btf btf-only no-btf; do
+	for n in $TREES; do
 		if [ "$BUILD" -eq 1 ]; then
 			build "$n"
 		elif ! [ -f "$BENCH/$n/vmlinux" ] || ! [ -f "$BENCH/$n.build" ]; then
@@ -322,6 +335,12 @@ main() {
 	done
 	cmp -s "$BENCH/cc-btf.btf" "$BENCH/btf-only.btf" ||
 		say "warning: the cc-btf and btf-only builds have different BTF"
+	objcopy --dump-section .BTF="$tmp/z" "$BENCH/compress/.tmp_vmlinux.btf" /dev/null
+	[ "$(head -c 4 "$tmp/z")" = BTFz ] ||
+		die "compress: the archive's first member is not a compressed one"
+	rm -f "$tmp/z"
+	cmp -s "$BENCH/cc-btf.btf" "$BENCH/compress.btf" ||
+		say "warning: the cc-btf and compress builds have different BTF"
 
 	say "the BTF step alone, best of $RUNS"
 	export -f pahole_step
@@ -331,9 +350,11 @@ main() {
 		"$BENCH/cc-btf/.tmp_vmlinux.btf"
 	best "$BENCH/btf-link-only.step" "$TOOLS/bin/btf-link" --object "$tmp/o" \
 		"$BENCH/btf-only/.tmp_vmlinux.btf"
+	best "$BENCH/btf-link-z.step" "$TOOLS/bin/btf-link" --object "$tmp/o" \
+		"$BENCH/compress/.tmp_vmlinux.btf"
 	best "$BENCH/btf-link-j1.step" "$TOOLS/bin/btf-link" -j1 --object "$tmp/o" \
 		"$BENCH/cc-btf/.tmp_vmlinux.btf"
-	for n in pahole cc-btf btf-only no-btf; do
+	for n in $TREES; do
 		say "$n: the relink, the modules' final step, an incremental build"
 		relink_and_modules "$n"
 	done
