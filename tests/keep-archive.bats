@@ -44,6 +44,16 @@ fresh() {
 	section_bytes fresh.ko .BTF "$2"
 }
 
+# left_alone ARGS... KO: btf-link -v ARGS KO says that KO's BTF is final
+# and leaves KO as it was.
+left_alone() {
+	local ko=${!#}
+	cp "$ko" "$ko.before"
+	run -0 "$BTF_LINK" -v "$@"
+	[[ "$output" == *"$ko: BTF already final ("*"), left as it is"* ]]
+	cmp "$ko.before" "$ko"
+}
+
 # has_section FILE NAME: FILE has a section NAME of nonzero size.
 has_section() {
 	readelf -S -W "$1" | sed -n "s/.*\] $2  *//p" |
@@ -103,10 +113,7 @@ has_section() {
 	has_section k.ko .debug_btf_archive && false
 	has_section k.ko .debug_btf_addr && false
 	# final now: a link leaves it alone
-	cp k.ko k-before.ko
-	run -0 "$BTF_LINK" -v --base base2 k.ko
-	[[ "$output" == *"k.ko: BTF already final ("*"), left as it is"* ]]
-	cmp k-before.ko k.ko
+	left_alone --base base2 k.ko
 }
 
 @test "keep-archive: an archive moved aside before any link (no vmlinux yet) is linked" {
@@ -142,10 +149,7 @@ has_section() {
 	has_section k.ko .debug_btf_addr && false
 	section_bytes k.ko .BTF k1.btf
 	cmp f1.btf k1.btf
-	cp k.ko k-before.ko
-	run -0 "$BTF_LINK" -v --keep-archive --base base1 k.ko
-	[[ "$output" == *"k.ko: BTF already final ("*"), left as it is"* ]]
-	cmp k-before.ko k.ko
+	left_alone --keep-archive --base base1 k.ko
 }
 
 @test "keep-archive: refused for an image, -o and a compressed archive; the input intact" {
