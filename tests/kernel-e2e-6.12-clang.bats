@@ -38,7 +38,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e tools source config cc-btf
 }
 
-@test "kernel e2e 6.12 clang: every object has BTF; vmlinux and the modules carry the final BTF only" {
+@test "kernel e2e 6.12 clang: every object has BTF; vmlinux carries the final BTF only, each module its own and its archive" {
 	e2e check
 }
 
