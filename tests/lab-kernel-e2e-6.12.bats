@@ -65,7 +65,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e relink
 }
 
-@test "kernel e2e 6.12: touching one .c encodes that object only and relinks" {
+@test "kernel e2e 6.12: touching one .c encodes that object only, relinks vmlinux, links the modules' BTF again without relinking them" {
 	e2e incremental
 }
 
