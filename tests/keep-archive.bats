@@ -152,7 +152,7 @@ has_section() {
 	left_alone --keep-archive --base base1 k.ko
 }
 
-@test "keep-archive: refused for an image, -o and a compressed archive; the input intact" {
+@test "keep-archive: refused for an image, -o, a compressed or damaged archive; the input intact" {
 	need_cmd gcc ld readelf objcopy
 	need_built
 	build
@@ -178,6 +178,17 @@ has_section() {
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "btf-link: error: kz.ko: .debug_btf_archive is compressed: inflate it first (objcopy --decompress-debug-sections)" ]]
 	cmp kz-before.ko kz.ko
+	# a damaged kept archive: the error names the section it is in
+	cp mod.ko kd.ko
+	"$BTF_LINK" --keep-archive --base base1 kd.ko
+	printf 'not BTF, not a compressed member' > junk
+	objcopy --update-section .debug_btf_archive=junk kd.ko
+	cp kd.ko kd-before.ko
+	run -2 "$BTF_LINK" --keep-archive --base base1 kd.ko
+	echo "$output"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "btf-link: error: kd.ko: .debug_btf_archive member 0 at byte 0: byte 0: bad BTF magic" ]]
+	cmp kd-before.ko kd.ko
 	# as it says
 	objcopy --decompress-debug-sections kz.ko
 	"$BTF_LINK" --keep-archive --base base2 kz.ko

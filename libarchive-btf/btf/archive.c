@@ -45,12 +45,12 @@ struct check {
 static int bad(const struct check *c, size_t off, const char *what)
 {
 	if (c->inflated) {
-		pr_warn(c->pr, "%s: .BTF member %zu at byte %zu: byte %zu of "
+		pr_warn(c->pr, "%s member %zu at byte %zu: byte %zu of "
 			"its inflated BTF: %s", c->path, c->idx, c->base, off,
 			what);
 		return -EINVAL;
 	}
-	pr_warn(c->pr, "%s: .BTF member %zu at byte %zu: byte %zu: %s",
+	pr_warn(c->pr, "%s member %zu at byte %zu: byte %zu: %s",
 		c->path, c->idx, c->base, c->base + off, what);
 	return -EINVAL;
 }
@@ -487,7 +487,7 @@ int abtf__zmember_head_check(const void *hdr, size_t raw_size, size_t idx,
 	err = check_header(&c, &h, raw_size, &end);
 	if (err || end == raw_size)
 		return err;
-	pr_warn(pr, "%s: .BTF member %zu at byte %zu: its header says %zu "
+	pr_warn(pr, "%s member %zu at byte %zu: its header says %zu "
 		"bytes inflated, of which its BTF header covers %zu", path,
 		idx, base, raw_size, end);
 	return -EINVAL;
@@ -562,7 +562,7 @@ int archive__member_padding(const uint8_t *p, size_t avail, size_t idx,
 	while (n < avail && !p[n])
 		n++;
 	if (n > ABTF_MAX_PAD) {
-		pr_warn(pr, "%s: .BTF: byte %zu: %zu zero bytes after member "
+		pr_warn(pr, "%s: byte %zu: %zu zero bytes after member "
 			"%zu: not alignment padding", path, base, n, idx);
 		return -EINVAL;
 	}

@@ -26,9 +26,15 @@ struct abtf_member {
 #define ABTF_MAX_PAD	15
 
 /*
+ * In the checks below, @path is where the archive is, as messages name it:
+ * "FILE: SECTION" (the section: .BTF, or .debug_btf_archive where a module
+ * keeps its archive aside); offsets are in that section.
+ */
+
+/*
  * Check the header at the start of a member (at byte @base of the section,
- * @avail bytes left in it) and give the member's size. Errors name @path,
- * the member index @idx and the byte offset.
+ * @avail bytes left in it) and give the member's size. Errors name @path
+ * (above), the member index @idx and the byte offset.
  */
 int archive__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 		      const char *path, const struct abtf_printer *pr,

@@ -31,7 +31,7 @@ bool abtf__is_zmember(const void *p, size_t avail)
 static int zbad(const struct abtf_printer *pr, const char *path, size_t idx,
 		size_t base, const char *what)
 {
-	pr_warn(pr, "%s: .BTF member %zu at byte %zu: compressed member: %s",
+	pr_warn(pr, "%s member %zu at byte %zu: compressed member: %s",
 		path, idx, base, what);
 	return -EINVAL;
 }

@@ -25,6 +25,11 @@ struct abtf_zhdr {		/* in the object's byte order */
 	uint32_t z_size;	/* bytes of the zlib stream after the header */
 };
 
+/*
+ * @path below is where the archive is, as messages name it: "FILE: SECTION"
+ * (btf/archive.h).
+ */
+
 /* Whether the @avail bytes at @p start a compressed member. */
 bool abtf__is_zmember(const void *p, size_t avail);
 

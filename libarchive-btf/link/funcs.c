@@ -282,9 +282,9 @@ static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 
 	err = abtf__with_member(l, &n->pr, idx, false, sigs_of, &c);
 	if (err == -EINVAL && !n->msg[0])
-		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
+		pr_warn(&n->pr, "%s member %zu at byte %zu: its "
 			".debug_btf_addr group has too few slots",
-			l->path, idx, l->plan.members[idx].off);
+			l->where, idx, l->plan.members[idx].off);
 	return err;
 }
 

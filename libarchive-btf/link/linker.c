@@ -124,6 +124,12 @@ abtf_linker__new(const char *path, const struct abtf_link_opts *opts)
 	err = abtf__link_file_open(l);
 	if (err)
 		goto out_free;
+	if (asprintf(&l->where, "%s: %s", path, l->file.archive_shndx ?
+		     ABTF_SEC_ARCHIVE : ABTF_SEC_BTF) < 0) {
+		l->where = NULL;
+		err = -ENOMEM;
+		goto out_free;
+	}
 	return l;
 out_free:
 	abtf_linker__free(l);
@@ -143,6 +149,7 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	abtf__free_kfuncs(&l->kfuncs);
 	abtf__ambig_free(l->ambig);
 	abtf__link_file_free(&l->file);
+	free(l->where);
 	free(l->path);
 	free(l);
 }

@@ -278,6 +278,7 @@ struct link_plan {
 struct abtf_linker {
 	/* linker.c, at abtf_linker__new(): frozen from then on */
 	char *path;
+	char *where;	/* "PATH: SECTION": the archive, in messages */
 	struct abtf_link_opts opts;
 	struct abtf_printer pr;
 	unsigned int feats;	/* ABTF_FEAT_* the link does */

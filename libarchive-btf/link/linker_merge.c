@@ -47,9 +47,9 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 	if (err)
 		return err;
 	if (mp->check_hash && plan__member_hash(l, i, *buf) != mp->hash) {
-		pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: its "
+		pr_warn(&n->pr, "%s member %zu at byte %zu: its "
 			".debug_btf_addr group is for another member",
-			l->path, i, mp->off);
+			l->where, i, mp->off);
 		return -EINVAL;
 	}
 	return 0;
@@ -84,8 +84,8 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		if (!err)
 			err = merge__node_merge(l, n, &in);
 		if (err && !n->msg[0])
-			pr_warn(&n->pr, "%s: .BTF member %zu at byte %zu: "
-				"cannot merge: %s", l->path, i,
+			pr_warn(&n->pr, "%s member %zu at byte %zu: "
+				"cannot merge: %s", l->where, i,
 				l->plan.members[i].off, strerror(-err));
 		free(filtered);
 		free(copy);

@@ -208,12 +208,12 @@ int place__member_extend_any(struct abtf_linker *l,
 	memcpy(p, m->strs, m->str_len);
 	p += m->str_len;
 	memcpy(p, ext + mp->grp.ext_type_len, mp->grp.ext_str_len);
-	if (archive__member_check(*buf, size, i, mp->off, mp->zsize != 0, l->path,
-			       &quiet, xm)) {
+	if (archive__member_check(*buf, size, i, mp->off, mp->zsize != 0,
+				  l->where, &quiet, xm)) {
 		const char *what = strrchr(msg, ':');
 
-		pr_warn(pr, "%s: .BTF member %zu at byte %zu: the extension "
-			"in .debug_btf_addr at byte %zu: %s", l->path, i,
+		pr_warn(pr, "%s member %zu at byte %zu: the extension "
+			"in .debug_btf_addr at byte %zu: %s", l->where, i,
 			mp->off, mp->grp.ext_off, what ? what + 2 : "not valid BTF");
 		free(*buf);
 		*buf = NULL;
@@ -395,9 +395,9 @@ static int check_slot_addrs(const struct abtf_linker *l)
 						  mp->grp.slots_off + k * ss);
 			if (!v || section_of_addr(l, v - 1, &shndx, &off))
 				continue;
-			pr_warn(&l->pr, "%s: .BTF member %zu at byte %zu: "
+			pr_warn(&l->pr, "%s member %zu at byte %zu: "
 				".debug_btf_addr slot %u: address 0x%llx is in "
-				"no section of the image", l->path, i, mp->off,
+				"no section of the image", l->where, i, mp->off,
 				k, (unsigned long long)(v - 1));
 			return -EINVAL;
 		}

@@ -441,13 +441,13 @@ static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
 	int err;
 
 	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
-				 l->plan.nr_members, off, l->path, &l->pr);
+				 l->plan.nr_members, off, l->where, &l->pr);
 	if (!err && l->file.swapped)
 		abtf__btf_swap(&head, sizeof(head));
 	if (!err)
 		err = abtf__zmember_head_check(&head, btf_size,
-					       l->plan.nr_members, off, l->path,
-					       &l->pr);
+					       l->plan.nr_members, off,
+					       l->where, &l->pr);
 	return err;
 }
 
@@ -470,8 +470,8 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 	if (abtf__is_zmember(&hdr, avail)) {
 		l->file.nr_zmembers++;
 		err = abtf__zmember_size(&hdr, avail, l->file.swapped,
-					 l->plan.nr_members, off, l->path,
-					 &l->pr, size, btf_size);
+					 l->plan.nr_members, off,
+					 l->where, &l->pr, size, btf_size);
 		*zsize = *size;
 		return err ? err : zmember_head(l, off, *size, *btf_size);
 	}
@@ -483,8 +483,8 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 		l->file.swapped = hdr.magic == bswap_16(BTF_MAGIC);
 	if (l->file.swapped)
 		abtf__btf_swap(&hdr, sizeof(hdr));
-	err = archive__member_size(&hdr, avail, l->plan.nr_members, off, l->path,
-				&l->pr, size);
+	err = archive__member_size(&hdr, avail, l->plan.nr_members, off,
+				   l->where, &l->pr, size);
 	*btf_size = *size;
 	return err;
 }
@@ -516,7 +516,7 @@ int abtf__walk_members(struct abtf_linker *l)
 		if (!err)
 			err = archive__member_padding(buf, avail,
 						   l->plan.nr_members - 1,
-						   off, l->path, &l->pr, &pad);
+						   off, l->where, &l->pr, &pad);
 		if (err)
 			return err;
 		off += pad;
@@ -665,7 +665,7 @@ int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 	err = abtf__read_btf(l, z, mp->zsize, mp->off);
 	if (!err)
 		err = abtf__zmember_inflate(z, mp->zsize, dst, mp->size, i,
-					    mp->off, l->path, pr);
+					    mp->off, l->where, pr);
 	free(z);
 out:
 	if (!err)
@@ -696,8 +696,8 @@ static int check_slot_count(const struct abtf_linker *l, size_t i,
 	}
 	if (n == mp->grp.nr_slots)
 		return 0;
-	pr_warn(pr, "%s: .BTF member %zu at byte %zu: its .debug_btf_addr "
-		"group has %u slots for %u FUNCs and VARs", l->path, i,
+	pr_warn(pr, "%s member %zu at byte %zu: its .debug_btf_addr "
+		"group has %u slots for %u FUNCs and VARs", l->where, i,
 		mp->off, mp->grp.nr_slots, n);
 	return -EINVAL;
 }
@@ -713,12 +713,12 @@ int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
 		return check_slot_count(l, i, m, pr);
 	}
 	err = archive__member_check(p, mp->size, i, mp->off, mp->zsize != 0,
-				 l->path, pr, m);
+				 l->where, pr, m);
 	if (!err && m->size != mp->size) {
 		/* a plain member's size came from this very header */
-		pr_warn(pr, "%s: .BTF member %zu at byte %zu: %zu bytes "
-			"inflated, of which its BTF header covers %zu", l->path,
-			i, mp->off, mp->size, m->size);
+		pr_warn(pr, "%s member %zu at byte %zu: %zu bytes "
+			"inflated, of which its BTF header covers %zu",
+			l->where, i, mp->off, mp->size, m->size);
 		err = -EINVAL;
 	}
 	return err ? err : check_slot_count(l, i, m, pr);

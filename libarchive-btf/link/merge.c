@@ -250,9 +250,9 @@ static int var_name_check(struct abtf_linker *l, struct node *n,
 		return 1;
 	if (l->feats & ABTF_FEAT_ENCODE_FORCE)
 		return 0;
-	pr_warn(&n->pr, "%s: .BTF member %zu: variable '%s': not a valid BTF "
+	pr_warn(&n->pr, "%s member %zu: variable '%s': not a valid BTF "
 		"name (the kernel rejects it); --btf_features=encode_force "
-		"leaves it out", l->path, abtf__member_idx(l, sc->in->plan),
+		"leaves it out", l->where, abtf__member_idx(l, sc->in->plan),
 		abtf__safe_name(name, safe, sizeof(safe)));
 	return -EILSEQ;
 }

@@ -21,6 +21,8 @@
 #include "unit.h"
 
 #define PATH		"vmlinux"
+/* where the archive is, as the checks name it: "FILE: SECTION" */
+#define WHERE		PATH ": .BTF"
 #define MAX_MEMBERS	8
 
 /* A .BTF section being put together, as the linker does it. */
@@ -62,11 +64,11 @@ static int walk(const uint8_t *p, size_t size, struct abtf_member *ms,
 	while (off < size) {
 		struct abtf_member m;
 
-		err = archive__member_size(p + off, size - off, *nr, off, PATH,
+		err = archive__member_size(p + off, size - off, *nr, off, WHERE,
 					pr, &msize);
 		if (!err)
 			err = archive__member_check(p + off, msize, *nr, off,
-						 false, PATH, pr, &m);
+						 false, WHERE, pr, &m);
 		if (err)
 			return err;
 		if (*nr < MAX_MEMBERS)
@@ -74,7 +76,7 @@ static int walk(const uint8_t *p, size_t size, struct abtf_member *ms,
 		++*nr;
 		off += msize;
 		err = archive__member_padding(p + off, size - off, *nr - 1, off,
-					   PATH, pr, &pad);
+					   WHERE, pr, &pad);
 		if (err)
 			return err;
 		off += pad;
@@ -204,9 +206,9 @@ static void test_long_header(const struct raws *r, struct unit_log *log)
 	       r->sample_size - sizeof(*h));
 	h->hdr_len = sizeof(*h) + 4;
 	unit_log_reset(log);
-	CHECK(!archive__member_size(p, size, 0, 0, PATH, &log->pr, &msize));
+	CHECK(!archive__member_size(p, size, 0, 0, WHERE, &log->pr, &msize));
 	CHECK(msize == size);
-	CHECK(!archive__member_check(p, size, 0, 0, false, PATH, &log->pr, &m));
+	CHECK(!archive__member_check(p, size, 0, 0, false, WHERE, &log->pr, &m));
 	CHECK(m.hdr_len == 28 && m.nr_types == UNIT_NR_TYPES);
 	CHECK(m.types == p + 28 && !log->nr);
 	free(p);
@@ -398,7 +400,7 @@ static void test_lies(const struct raws *r, struct unit_log *log)
 			 "byte 100: byte %zu of its inflated BTF: ", byte);
 		CHECK_ROW(lies[i].name,
 			  archive__member_check(lied, r->sample_size, 3, 100,
-					     true, PATH, &log->pr,
+					     true, WHERE, &log->pr,
 					     &ms[0]) == -EINVAL);
 		CHECK_ROW(lies[i].name,
 			  unit_log_says(log, prefix, lies[i].what));
@@ -424,11 +426,11 @@ static void test_truncated(const struct raws *r, struct unit_log *log)
 		snprintf(row, sizeof(row), "%zu bytes", n);
 		p = unit_dup(r->sample, n);
 		unit_log_reset(log);
-		CHECK_ROW(row, archive__member_size(p, n, 0, 0, PATH, &log->pr,
+		CHECK_ROW(row, archive__member_size(p, n, 0, 0, WHERE, &log->pr,
 						 &msize) == -EINVAL);
 		CHECK_ROW(row, unit_log_says(log, PATH ": .BTF member 0 at "
 					     "byte 0: ", what));
-		CHECK_ROW(row, archive__member_check(p, n, 0, 0, false, PATH,
+		CHECK_ROW(row, archive__member_check(p, n, 0, 0, false, WHERE,
 						  &log->pr, &m) == -EINVAL);
 		CHECK_ROW(row, unit_log_says(log, PATH ": .BTF member 0 at "
 					     "byte 0: ", what));
@@ -453,16 +455,16 @@ static void test_other_order(struct unit_log *log)
 			    BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
 	p = unit_raw(btf, &size);
 	unit_log_reset(log);
-	CHECK(archive__member_size(p, size, 0, 0, PATH, &log->pr, &msize) ==
+	CHECK(archive__member_size(p, size, 0, 0, WHERE, &log->pr, &msize) ==
 	      -EINVAL);
 	CHECK(unit_log_says(log, PATH ": .BTF member 0 at byte 0: byte 0: ",
 			    "BTF of the other byte order than its file's"));
-	CHECK(archive__member_check(p, size, 0, 0, false, PATH, &log->pr, &m) ==
+	CHECK(archive__member_check(p, size, 0, 0, false, WHERE, &log->pr, &m) ==
 	      -EINVAL);
 	CHECK(abtf__btf_swap(p, size));
-	CHECK(!archive__member_size(p, size, 0, 0, PATH, &log->pr, &msize) &&
+	CHECK(!archive__member_size(p, size, 0, 0, WHERE, &log->pr, &msize) &&
 	      msize == size);
-	CHECK(!archive__member_check(p, size, 0, 0, false, PATH, &log->pr, &m));
+	CHECK(!archive__member_check(p, size, 0, 0, false, WHERE, &log->pr, &m));
 	CHECK(m.nr_types == UNIT_NR_TYPES && m.size == size);
 	free(p);
 	btf__free(btf);

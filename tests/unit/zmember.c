@@ -24,6 +24,8 @@
 #include "btf/zmember.h"
 
 #define PATH	"vmlinux"
+/* where the archive is, as the checks name it: "FILE: SECTION" */
+#define WHERE	PATH ": .BTF"
 #define BASE	48		/* where the member sits in the section */
 #define ZPREFIX	PATH ": .BTF member 1 at byte 48: compressed member: "
 
@@ -105,28 +107,28 @@ static int zread(const uint8_t *z, size_t avail, bool swapped,
 
 	*btf = NULL;
 	unit_log_reset(log);
-	err = abtf__zmember_size(z, avail, swapped, 1, BASE, PATH, &log->pr,
+	err = abtf__zmember_size(z, avail, swapped, 1, BASE, WHERE, &log->pr,
 				 &size, &raw_size);
 	if (err)
 		return err;
 	CHECK(size <= avail);
 	err = abtf__zmember_head(rd, &r, size, &head, sizeof(head), 1, BASE,
-				 PATH, &log->pr);
+				 WHERE, &log->pr);
 	CHECK(!r.outside);
 	if (!err && swapped)
 		abtf__btf_swap(&head, sizeof(head));
 	if (!err)
-		err = abtf__zmember_head_check(&head, raw_size, 1, BASE, PATH,
+		err = abtf__zmember_head_check(&head, raw_size, 1, BASE, WHERE,
 					       &log->pr);
 	if (err)
 		return err;
 	*btf = malloc(raw_size);
-	err = abtf__zmember_inflate(z, size, *btf, raw_size, 1, BASE, PATH,
+	err = abtf__zmember_inflate(z, size, *btf, raw_size, 1, BASE, WHERE,
 				    &log->pr);
 	if (!err && swapped)
 		abtf__btf_swap(*btf, raw_size);
 	return err ? err : archive__member_check(*btf, raw_size, 1, BASE, true,
-					       PATH, &log->pr, m);
+					       WHERE, &log->pr, m);
 }
 
 /* A member of each byte order: its header, its BTF back, its checks. */
@@ -278,7 +280,7 @@ static void test_lies(struct unit_log *log)
 		snprintf(row, sizeof(row), "%zu bytes", n);
 		z = unit_dup(zm.z, n);
 		unit_log_reset(log);
-		CHECK_ROW(row, abtf__zmember_size(z, n, false, 1, BASE, PATH,
+		CHECK_ROW(row, abtf__zmember_size(z, n, false, 1, BASE, WHERE,
 						  &log->pr, &size,
 						  &raw_size) == -EINVAL);
 		CHECK_ROW(row, unit_log_says(log, ZPREFIX, n < 16 ?
@@ -311,14 +313,14 @@ static void test_head(struct unit_log *log)
 	r.size = size;
 	unit_log_reset(log);
 	CHECK(abtf__zmember_head(rd, &r, size, out, sizeof(out), 1, BASE,
-				 PATH, &log->pr) == -EINVAL);
+				 WHERE, &log->pr) == -EINVAL);
 	CHECK(unit_log_says(log, ZPREFIX, "the stream makes fewer bytes than its header says"));
 	CHECK(!abtf__zmember_head(rd, &r, size, out, sizeof(few), 1, BASE,
-				  PATH, &log->pr));
+				  WHERE, &log->pr));
 	CHECK(!memcmp(out, few, sizeof(few)) && !r.outside);
 	r.err = -EIO;
 	CHECK(abtf__zmember_head(rd, &r, size, out, sizeof(out), 1, BASE,
-				 PATH, &log->pr) == -EIO);
+				 WHERE, &log->pr) == -EIO);
 	free(z);
 
 	/* the inflated BTF header checked against raw_size */
@@ -326,16 +328,16 @@ static void test_head(struct unit_log *log)
 		return;
 	memcpy(&h, zm.raw, sizeof(h));
 	unit_log_reset(log);
-	CHECK(!abtf__zmember_head_check(&h, zm.raw_size, 1, BASE, PATH,
+	CHECK(!abtf__zmember_head_check(&h, zm.raw_size, 1, BASE, WHERE,
 					&log->pr) && !log->nr);
 	h.magic = 0x1234;
-	CHECK(abtf__zmember_head_check(&h, zm.raw_size, 1, BASE, PATH,
+	CHECK(abtf__zmember_head_check(&h, zm.raw_size, 1, BASE, WHERE,
 				       &log->pr) == -EINVAL);
 	CHECK(unit_log_says(log, INFL "byte 0 of its inflated BTF: ",
 			    "bad BTF magic"));
 	memcpy(&h, zm.raw, sizeof(h));
 	h.hdr_len = 0xffffffff;
-	CHECK(abtf__zmember_head_check(&h, zm.raw_size, 1, BASE, PATH,
+	CHECK(abtf__zmember_head_check(&h, zm.raw_size, 1, BASE, WHERE,
 				       &log->pr) == -EINVAL);
 	CHECK(unit_log_says(log, INFL "byte 4 of its inflated BTF: ",
 			    "bad header length"));
