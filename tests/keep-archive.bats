@@ -54,6 +54,19 @@ left_alone() {
 	cmp "$ko.before" "$ko"
 }
 
+# refused WANT ARGS... FILE: btf-link ARGS FILE fails with the one line
+# "btf-link: error: WANT" and leaves FILE as it was.
+refused() {
+	local want=$1 file=${!#}
+	shift
+	cp "$file" "$file.before"
+	run -2 "$BTF_LINK" "$@"
+	echo "$output"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "btf-link: error: $want" ]]
+	cmp "$file.before" "$file"
+}
+
 # has_section FILE NAME: FILE has a section NAME of nonzero size.
 has_section() {
 	readelf -S -W "$1" | sed -n "s/.*\] $2  *//p" |
@@ -157,12 +170,8 @@ has_section() {
 	need_built
 	build
 	ld -T "$FIXTURES/link.lds" -o img main.o a.o gc.o b.o
-	cp img img-before
-	run -2 "$BTF_LINK" --keep-archive img
-	echo "$output"
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "btf-link: error: img: keeping the archive is for a relocatable object (a module): a linked image's sections cannot grow" ]]
-	cmp img-before img
+	refused "img: keeping the archive is for a relocatable object (a module): a linked image's sections cannot grow" \
+		--keep-archive img
 	run -2 "$BTF_LINK" --keep-archive -o out.btf mod.ko
 	[[ "$output" == *"--keep-archive is for a link in place, not for -o"* ]]
 	[ ! -e out.btf ]
@@ -172,23 +181,15 @@ has_section() {
 	objcopy --rename-section .BTF=.debug_btf_archive mod.ko k.ko
 	objcopy --compress-debug-sections=zlib k.ko kz.ko
 	readelf -S -W kz.ko | grep -E '\] \.debug_btf_archive .* C ' >/dev/null
-	cp kz.ko kz-before.ko
-	run -2 "$BTF_LINK" --keep-archive --base base1 kz.ko
-	echo "$output"
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "btf-link: error: kz.ko: .debug_btf_archive is compressed: inflate it first (objcopy --decompress-debug-sections)" ]]
-	cmp kz-before.ko kz.ko
+	refused "kz.ko: .debug_btf_archive is compressed: inflate it first (objcopy --decompress-debug-sections)" \
+		--keep-archive --base base1 kz.ko
 	# a damaged kept archive: the error names the section it is in
 	cp mod.ko kd.ko
 	"$BTF_LINK" --keep-archive --base base1 kd.ko
 	printf 'not BTF, not a compressed member' > junk
 	objcopy --update-section .debug_btf_archive=junk kd.ko
-	cp kd.ko kd-before.ko
-	run -2 "$BTF_LINK" --keep-archive --base base1 kd.ko
-	echo "$output"
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "btf-link: error: kd.ko: .debug_btf_archive member 0 at byte 0: byte 0: bad BTF magic" ]]
-	cmp kd-before.ko kd.ko
+	refused "kd.ko: .debug_btf_archive member 0 at byte 0: byte 0: bad BTF magic" \
+		--keep-archive --base base1 kd.ko
 	# as it says
 	objcopy --decompress-debug-sections kz.ko
 	"$BTF_LINK" --keep-archive --base base2 kz.ko
