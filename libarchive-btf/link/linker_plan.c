@@ -183,10 +183,9 @@ const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 	return NULL;
 }
 
-/* Every symbol by index, for relocations (by name: abtf__syms_by_name()). */
 /*
- * The symbols' values and sections, for placing by slot: read by the
- * link, not at open, so that a file opened only to be checked (a --base,
+ * Every symbol's value and section by index, for placing by slot (by
+ * name: abtf__syms_by_name()): read by the link, not at open, so that a file opened only to be checked (a --base,
  * each --compare operand) does not read vmlinux's symbol table.
  */
 int abtf__link_symbols_load(struct abtf_linker *l)
@@ -274,7 +273,7 @@ static int find_archive(struct abtf_linker *l)
 	return 0;
 }
 
-/* The ELF input: its sections, .debug_btf_addr, relocations, symbols. */
+/* The ELF input: its sections, archive, .debug_btf_addr and relocations. */
 static int open_elf(struct abtf_linker *l, size_t fsize)
 {
 	struct link_file *f = &l->file;

@@ -116,8 +116,8 @@ static int keep_member(struct abtf_linker *l, const struct mplan *m,
  * btf-link reads it again, and the .debug_btf_addr groups name each
  * member by its inflated bytes, so they pair with it as with the plain
  * members; it is about 0.4 times their size. NULL, with *@size 0, when
- * nothing moves (it is kept where it is, or not kept), or on failure
- * (*@err).
+ * nothing moves (it is kept where it is, or not kept; no members), or on
+ * failure (*@err).
  */
 static void *archive_to_keep(struct abtf_linker *l, size_t *size, int *err)
 {
@@ -142,9 +142,8 @@ static void *archive_to_keep(struct abtf_linker *l, size_t *size, int *err)
 		}
 		free(z);
 	}
-	if (*err || !used) {
+	if (*err) {
 		free(buf);
-		*err = *err ? *err : -EINVAL;
 		return NULL;
 	}
 	*size = used;
@@ -173,18 +172,15 @@ static int write_rel(struct abtf_linker *l, const char *dst,
 	secs[n++] = (struct abtf_section){
 		.name = ABTF_SEC_BTF, .type = SHT_PROGBITS, .align = 4,
 		.data = f->raw, .size = f->size };
-	if (kept)
+	/* the archive moved here, or emptied where it is not kept */
+	if (kept || (!l->opts.keep_archive && l->file.archive_shndx))
 		secs[n++] = (struct abtf_section){
 			.name = ABTF_SEC_ARCHIVE, .type = SHT_PROGBITS,
-			.align = 4, .data = kept, .size = kept_size };
+			.align = 4, .data = kept ? kept : "", .size = kept_size };
 	if (!l->opts.keep_archive && l->file.addr_shndx)
 		secs[n++] = (struct abtf_section){
 			.name = ABTF_SEC_ADDR, .type = SHT_PROGBITS, .align = 8,
 			.data = "", .size = 0, .relocs = &none, .nr_relocs = 0 };
-	if (!l->opts.keep_archive && l->file.archive_shndx)
-		secs[n++] = (struct abtf_section){
-			.name = ABTF_SEC_ARCHIVE, .type = SHT_PROGBITS,
-			.align = 4, .data = "", .size = 0 };
 	if (f->base_raw)
 		secs[n++] = (struct abtf_section){
 			.name = ABTF_SEC_BTF_BASE, .type = SHT_PROGBITS,

@@ -178,9 +178,12 @@ struct abtf_elf_syms {
 static inline bool abtf__elf_sym_fast(const struct abtf_elf_syms *t, size_t i,
 				      GElf_Sym *s)
 {
-	const GElf_Sym *p = (const GElf_Sym *)t->data->d_buf + i;
+	const GElf_Sym *p;
 
-	if (!t->in_place || i >= t->nr || p->st_shndx == SHN_XINDEX)
+	if (!t->in_place || i >= t->nr)
+		return false;
+	p = (const GElf_Sym *)t->data->d_buf + i;
+	if (p->st_shndx == SHN_XINDEX)
 		return false;
 	*s = *p;
 	return true;
