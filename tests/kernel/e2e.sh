@@ -620,8 +620,8 @@ check_objects() {
 	return 0
 }
 
-# check_image NAME DIR: the images of a BTF_LINK build carry the final BTF
-# and nothing of the archive.
+# check_image NAME DIR: the images of a BTF_LINK build carry the final BTF:
+# vmlinux nothing of the archive, each module its archive kept aside.
 check_image() {
 	local name=$1 dir=$2 size start stop ko kept
 	mkdir -p "$RES"
@@ -659,8 +659,8 @@ check_image() {
 	check_objects "$name" "$dir"
 
 	# modules: the final split BTF, and the archive kept aside for a
-	# link on a new vmlinux without a relink (patch 2): what btf-link
-	# reads of it is what the link of the module read
+	# link on a new vmlinux without a relink (patch 2), which btf-link
+	# links again (the incremental phase checks the bytes it gives)
 	for ko in $(modules_of "$dir"); do
 		kept=$(section_size "$dir/$ko" .debug_btf_archive) && [ "$kept" -gt 0 ] ||
 			fail "$name: $ko: no archive kept in .debug_btf_archive"
