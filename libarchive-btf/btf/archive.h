@@ -101,10 +101,89 @@ static inline size_t abtf__record_size(const struct btf_type *t)
 }
 
 
+/*
+ * A run of 32-bit fields of one type record: @n fields, the first at @p,
+ * each @stride words after the one before. Every kind's type ID fields
+ * lie so (the record's own type field, then its members', parameters' or
+ * variables' at a fixed stride), and so do the string offsets of its
+ * members, enumerators and parameters (the record's name comes first,
+ * apart). A loop over a run visits the fields in record order without a
+ * call per field: these are the hot loops of the link.
+ */
+struct abtf_field_run {
+	uint32_t *p;
+	uint32_t n;
+	uint32_t stride;
+};
+
+/* The type ID fields of the record at @t (kind-checked), in order. */
+static inline struct abtf_field_run abtf__type_id_run(struct btf_type *t)
+{
+	uint32_t *w = (uint32_t *)t, vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		return (struct abtf_field_run){ w + 2, 1, 1 };
+	case BTF_KIND_FUNC_PROTO:	/* return type, then each btf_param's */
+		return (struct abtf_field_run){ w + 2, vlen + 1, 2 };
+	case BTF_KIND_ARRAY:		/* btf_array's type, index_type */
+		return (struct abtf_field_run){ w + 3, 2, 1 };
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return (struct abtf_field_run){ w + 4, vlen, 3 };
+	case BTF_KIND_DATASEC:
+		return (struct abtf_field_run){ w + 3, vlen, 3 };
+	default:
+		return (struct abtf_field_run){ w, 0, 1 };
+	}
+}
+
+/* The string offsets after the name of the record at @t, in order. */
+static inline struct abtf_field_run abtf__str_off_run(struct btf_type *t)
+{
+	uint32_t *w = (uint32_t *)t, vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM64:
+		return (struct abtf_field_run){ w + 3, vlen, 3 };
+	case BTF_KIND_ENUM: case BTF_KIND_FUNC_PROTO:
+		return (struct abtf_field_run){ w + 3, vlen, 2 };
+	default:
+		return (struct abtf_field_run){ w, 0, 1 };
+	}
+}
+
 typedef int (*abtf_id_fn)(uint32_t *field, void *ctx);
 
-/* Visit every type ID field (or string offset field) of one type record. */
-int abtf__for_each_type_id(struct btf_type *t, abtf_id_fn fn, void *ctx);
-int abtf__for_each_str_off(struct btf_type *t, abtf_id_fn fn, void *ctx);
+/*
+ * Call @fn on every type ID field (or string offset field) of one type
+ * record, in order, until it returns non-zero. Inline, so that a static
+ * @fn is called directly (or inlined) where the walk is hot.
+ */
+static inline int abtf__for_each_type_id(struct btf_type *t, abtf_id_fn fn,
+					 void *ctx)
+{
+	struct abtf_field_run r = abtf__type_id_run(t);
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < r.n; i++)
+		if ((err = fn(r.p + (size_t)i * r.stride, ctx)))
+			return err;
+	return 0;
+}
+
+static inline int abtf__for_each_str_off(struct btf_type *t, abtf_id_fn fn,
+					 void *ctx)
+{
+	struct abtf_field_run r = abtf__str_off_run(t);
+	uint32_t i;
+	int err = fn(&t->name_off, ctx);
+
+	for (i = 0; !err && i < r.n; i++)
+		err = fn(r.p + (size_t)i * r.stride, ctx);
+	return err;
+}
 
 #endif /* __ABTF_ARCHIVE_H */
