@@ -18,8 +18,8 @@
  *     freed right after). Place the VARs of members without a group by
  *     name, in link order (step 4 of merge.c's rules).
  *  2. Leaves (parallel): read the leaf's members one at a time, validate
- *     each once, merge them (merge.c) and deduplicate the result; a type
- *     that reaches a FWD is left to the root. (ambig.c's names of one
+ *     each once and merge them (merge.c), which merges every copy that
+ *     may be merged there; a type that reaches a FWD is left to the root. (ambig.c's names of one
  *     meaning, which let the leaves pair a FWD with a struct, are off:
  *     linker_merge.c says why.)
  *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
@@ -30,9 +30,8 @@
  * Most of what a node takes in, it has already: each header's types come
  * again in every member that includes it. exact.c maps every input type
  * that has the meaning of a type of the node to that type instead of
- * appending it, and each node below the root deduplicates what is left by
- * meaning too (node_dedup.c's exact mode), but for what reaches a FWD:
- * on the 6.12 test image, of 1.26 million types in, 673,000 reach the
+ * appending it, but for what reaches a FWD, which it leaves alone: on the
+ * 6.12 test image, of 1.26 million types in, 673,000 reach the
  * root (docs/performance.md). Only the root runs libbpf's whole
  * algorithm, with its rules for a FWD and a struct of its name, which
  * depend on every struct of that name in the archive and on the order of

@@ -471,13 +471,10 @@ void merge__node_free(struct node *n);
  * node_dedup.c: deduplicate the raw BTF *@raw (no base; header, types,
  * strings) as btf__dedup() would, into a new *@raw of *@size bytes. 0;
  * 1 when libbpf must decide (*@raw is then the same BTF, its strings
- * already deduplicated); a negative errno with *@raw as it was. @exact:
- * merge only types of one meaning (no FWD taken for a struct, none
- * resolved), as a node below the root must (never 1); what reaches a FWD
- * of a name @amb calls ambiguous (NULL: any FWD) is not merged then.
+ * already deduplicated); a negative errno with *@raw as it was. Run at
+ * the root of the merge tree only.
  */
-int node_dedup__run(void **raw, size_t *size, bool exact,
-		     const struct abtf_ambig *amb);
+int node_dedup__run(void **raw, size_t *size);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);

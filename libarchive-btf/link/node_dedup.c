@@ -46,17 +46,6 @@
  * either. Split BTF (a module over vmlinux) also goes to btf__dedup():
  * its base changes the rules, and a module's BTF is small.
  *
- * Exact mode (every node below the root of the merge tree): the same
- * algorithm without its rules about forward declarations: in the walk a
- * FWD is equal only to a FWD, and an enum without values only to one
- * without values; step 4 does not run; and a type that reaches a FWD of
- * a name that may stand for two types (abtf__fwd_reach(), ambig.c; with
- * settling off in linker_merge.c, every name) is never merged, for what it means is only known once the root has bound
- * its FWDs. Only types of one meaning, and whose
- * meaning no FWD leaves open, are merged then (docs/design.md, "one
- * meaning"); of two canonical structs that both pass, the first is as
- * good as the other: nothing is left to btf__dedup().
- *
  * No recursion over type references: the walk and the reference types
  * use explicit stacks, so a chain of 100,000 typedefs costs no stack.
  * The one recursive check, for two structs equal down to their type IDs
@@ -66,7 +55,7 @@
  * would otherwise cost n to the power of the depth), and then answers
  * "not identical": the two stay apart, where libbpf would hang.
  *
- * tests/dedup-diff.bats and tests/link-kernel.bats hold the full mode to
+ * tests/dedup-diff.bats and tests/link-kernel.bats hold this file to
  * btf__dedup()'s bytes (abtf_link_opts.libbpf_dedup); tests/dedup/ holds
  * the link to btf__dedup() alone by meaning.
  */
@@ -102,9 +91,6 @@ struct ndd {
 	struct abtf_hmap table;	/* canonical candidates by hash */
 	uint32_t budget;	/* identical_structs() steps left in a walk */
 	struct strtab strs;	/* the new string section */
-	bool exact;		/* no FWD equal to a struct; none resolved */
-	uint8_t *fwd;		/* exact: type ID -> reaches a FWD: kept */
-	const struct abtf_ambig *amb;	/* exact: the FWDs that count */
 };
 
 static const struct btf_type void_type;
@@ -424,7 +410,7 @@ static uint32_t dedup_enum(struct ndd *d, uint32_t id, uint32_t h)
 			continue;
 		if (equal_enum(t, c))
 			return e->val;
-		if (d->exact || !compat_enum(t, c))
+		if (!compat_enum(t, c))
 			continue;
 		if (is_enum_fwd(t))
 			return e->val;
@@ -615,8 +601,7 @@ static int pair_equal(struct ndd *d, uint32_t cand, uint32_t canon)
 
 	if (x->name_off != y->name_off)
 		return 0;
-	if ((kx == BTF_KIND_FWD || ky == BTF_KIND_FWD) && kx != ky &&
-	    !d->exact) {
+	if ((kx == BTF_KIND_FWD || ky == BTF_KIND_FWD) && kx != ky) {
 		const struct btf_type *fwd = kx == BTF_KIND_FWD ? x : y;
 		uint16_t real = kx == BTF_KIND_FWD ? ky : kx;
 
@@ -630,7 +615,7 @@ static int pair_equal(struct ndd *d, uint32_t cand, uint32_t canon)
 		return equal_int_tag(x, y);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		return d->exact ? equal_enum(x, y) : compat_enum(x, y);
+		return compat_enum(x, y);
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
 		return equal_common(x, y);
@@ -715,10 +700,6 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 
 	if (is_mapped(d, id) || !is_composite(kind_of(t)))
 		return 0;
-	if (d->fwd && d->fwd[id]) {
-		d->map[id] = id;	/* the root decides it */
-		return 0;
-	}
 	h = hash_struct(t);
 	for (i = 0; i < vlen_of(t); i++)
 		h = mix(h, member_sig(d, m[i].type));
@@ -735,8 +716,6 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 		if (to != id)
 			return 1;	/* a second one passes */
 		to = e->val;
-		if (d->exact)
-			break;	/* any that passes has the same meaning */
 	}
 	if (to != id) {
 		/* the walk that passed, again, for its pairs */
@@ -847,10 +826,6 @@ static int ref_finish(struct ndd *d, uint32_t id)
 		break;
 	default:
 		return -EINVAL;
-	}
-	if (d->fwd && d->fwd[id]) {
-		d->map[id] = id;	/* the root decides it */
-		return 0;
 	}
 	for (e = abtf__hmap_first(&d->table, h); e->val;
 	     e = abtf__hmap_next(&d->table, e))
@@ -984,15 +959,6 @@ static int run(struct ndd *d)
 	if (err)
 		return err;
 
-	if (d->exact) {
-		d->fwd = malloc((size_t)d->nr + 1);
-		if (!d->fwd)
-			return -ENOMEM;
-		err = abtf__fwd_reach(d->types, d->off, d->nr, d->strs.data,
-				      d->strs.len, d->amb, d->fwd);
-		if (err)
-			return err;
-	}
 	d->map = malloc((d->nr + 1) * sizeof(*d->map));
 	d->hypot = malloc((d->nr + 1) * sizeof(*d->hypot));
 	/* at most one candidate per type */
@@ -1009,11 +975,11 @@ static int run(struct ndd *d)
 	}
 	for (id = 1; !err && id <= d->nr; id++)
 		err = dedup_prim(d, id);
-	if (!err && !d->exact)
+	if (!err)
 		err = enum_order_matters(d);
 	for (id = 1; !err && id <= d->nr; id++)
 		err = dedup_struct(d, id);
-	if (!err && !d->exact)
+	if (!err)
 		err = resolve_fwds(d);
 	for (id = 1; !err && id <= d->nr; id++)
 		err = dedup_ref(d, id);
@@ -1043,7 +1009,6 @@ static void *assemble(struct ndd *d, uint8_t *raw, uint32_t type_len,
 
 static void ndd_free(struct ndd *d)
 {
-	free(d->fwd);
 	free(d->off);
 	free(d->map);
 	free(d->hypot);
@@ -1053,11 +1018,10 @@ static void ndd_free(struct ndd *d)
 	abtf__strtab_free(&d->strs);
 }
 
-int node_dedup__run(void **raw, size_t *size, bool exact,
-		     const struct abtf_ambig *amb)
+int node_dedup__run(void **raw, size_t *size)
 {
 	const struct btf_header *hdr = *raw;
-	struct ndd d = { .exact = exact, .amb = amb };
+	struct ndd d = { 0 };
 	uint32_t type_len = 0;
 	int err, ret = 0;
 	void *out;
