@@ -49,7 +49,9 @@
  * The node's index of its types (struct exact_index, n->ex) is this
  * file's: merge.c reports each type it appends (abtf__exact_add()) and
  * the end of each input (abtf__exact_index()), and has it freed with the
- * node's merge state (abtf__exact_free()).
+ * node's merge state (abtf__exact_free_index()); which of its types reach
+ * a FWD stays until the node is freed (abtf__exact_free()), for the
+ * parent that merges it (abtf__exact_held()).
  *
  * The final BTF has the meaning of the link without this step
  * (abtf_link_opts.no_exact; tests/dedup/ holds both to libbpf's dedup
@@ -244,22 +246,29 @@ static int64_t node_sig_name(const void *ctx, uint32_t off)
 }
 
 /*
- * Index the type just appended at @off as node ID @id, unless it is
- * @held back (abtf__exact_map(): no input type maps to it). A struct or union
+ * Index the type just appended at @off as node ID @id, unless *@held says
+ * it is held back (abtf__exact_map(): no input type maps to it; @held
+ * NULL: not known, nothing was mapped into this input). A struct or union
  * waits for the end of its input (abtf__exact_index()): its members'
  * types may come after it. An input has no two equal types, so no type
  * of the same input looks for it.
  */
-int abtf__exact_add(struct node *n, uint32_t id, size_t off, bool held)
+int abtf__exact_add(struct node *n, uint32_t id, size_t off,
+		    const uint8_t *held)
 {
 	const struct btf_type *t = (const void *)(n->types + off);
 	struct exact_index *ex = &n->ex;
 	size_t idx = id - n->first_id;
 
-	if (abtf_grow(ex->type_off, ex->cap_type_off, idx + 1))
+	if (abtf_grow(ex->type_off, ex->cap_type_off, idx + 1) ||
+	    abtf_grow(ex->held, ex->cap_held, idx + 2))
 		return -ENOMEM;
 	ex->type_off[idx] = off;
-	if (held || !can_map(t))
+	ex->held[0] = 0;
+	ex->held[idx + 1] = held && *held;
+	if (!held)
+		ex->held_unknown = true;
+	if ((held && *held) || !can_map(t))
 		return 0;
 	if (!is_composite(t))
 		return abtf__hmap_add(&ex->map, 1 << 12, record_hash(t), id);
@@ -287,11 +296,38 @@ int abtf__exact_index(struct node *n)
 	return err;
 }
 
-void abtf__exact_free(struct exact_index *ex)
+/*
+ * The held bits of child @c's types by its local type ID, as a parent
+ * merging it under the names @amb would work them out, or NULL where they
+ * are not known so. Its types keep their references through the merge,
+ * and what they map to reaches no FWD, so a child type reaches a FWD
+ * exactly where its member's copy did.
+ */
+const uint8_t *abtf__exact_held(const struct node *c,
+				const struct abtf_ambig *amb)
+{
+	const struct exact_index *ex = &c->ex;
+
+	if (ex->held_unknown || !ex->held || !ex->held_amb_set ||
+	    ex->held_amb != amb)
+		return NULL;
+	return ex->held;
+}
+
+/* The index, once the node's merges are done; the held bits stay. */
+void abtf__exact_free_index(struct exact_index *ex)
 {
 	free(ex->type_off);
 	free(ex->pending);
 	abtf__hmap_free(&ex->map);
+	ex->type_off = ex->pending = NULL;
+	ex->cap_type_off = ex->nr_pending = ex->cap_pending = 0;
+}
+
+void abtf__exact_free(struct exact_index *ex)
+{
+	abtf__exact_free_index(ex);
+	free(ex->held);
 	memset(ex, 0, sizeof(*ex));
 }
 
@@ -910,8 +946,17 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 	size_t cnt = (size_t)in->nr_types + 1;
 	uint32_t id;
 
-	x.err = abtf__fwd_reach(in->types, toff, in->nr_types, in->strs,
-				in->str_len, amb, held);
+	/* a child's reach is known from its own merges: the same bits */
+	if (in->held)
+		memcpy(held, in->held, cnt);
+	else
+		x.err = abtf__fwd_reach(in->types, toff, in->nr_types,
+					in->strs, in->str_len, amb, held);
+	if (abtf__ambig_records(amb) ||
+	    (n->ex.held_amb_set && n->ex.held_amb != amb))
+		n->ex.held_unknown = true;	/* held not worked out so */
+	n->ex.held_amb = amb;
+	n->ex.held_amb_set = true;
 	if (x.err || !n->ex.map.cnt)
 		return x.err;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));

@@ -97,6 +97,7 @@ struct input {
 	const struct mplan *plan;	/* IN_SLOTS, IN_NAMES */
 	const struct place *vars;	/* IN_CHILD: its VARs, in order */
 	size_t nr_vars;
+	const uint8_t *held;	/* IN_CHILD: its types' FWD reach, or NULL */
 };
 
 /* A FUNC of a member, for consistent_func (funcs.c): offsets in its strs. */
@@ -126,6 +127,16 @@ struct exact_index {
 	struct abtf_hmap map;	/* can_map() types by their hash: IDs */
 	uint32_t *pending;	/* structs appended, indexed after the input */
 	size_t nr_pending, cap_pending;
+	/*
+	 * 1 + ID - first_id -> held back (abtf__fwd_reach()), [0] unused:
+	 * a parent takes it as its input's reach instead of working it out
+	 * again, where it is known for every type (held_unknown false) and
+	 * by the parent's names (held_amb). Kept until the node is freed.
+	 */
+	uint8_t *held;
+	size_t cap_held;
+	const struct abtf_ambig *held_amb;
+	bool held_amb_set, held_unknown;
 };
 
 /* funcs.c's, before the merge: a leaf's FUNCs in the image, by name. */
@@ -523,7 +534,10 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 		    const uint32_t *toff, const struct abtf_ambig *amb,
 		    uint8_t *held);
-int abtf__exact_add(struct node *n, uint32_t id, size_t off, bool held);
+int abtf__exact_add(struct node *n, uint32_t id, size_t off,
+		    const uint8_t *held);
+const uint8_t *abtf__exact_held(const struct node *c,
+				const struct abtf_ambig *amb);
 /*
  * @fwd[id]: type @id of @types (at @off[id]) reaches a FWD, or an enum
  * without values, whose name @amb (NULL: every name) says may stand for
@@ -548,6 +562,7 @@ struct abtf_sig_src {
 int64_t exact__member_sig(const struct abtf_sig_src *s, uint32_t id);
 /* After each input: index the structs and unions it appended. */
 int abtf__exact_index(struct node *n);
+void abtf__exact_free_index(struct exact_index *ex);
 void abtf__exact_free(struct exact_index *ex);
 
 /*

@@ -384,7 +384,7 @@ static int append_type(struct node *n, struct scratch *sc, uint32_t in_id,
 	if (err)
 		return err;
 	err = abtf__exact_add(n, id, n->types_len,
-			      sc->held && sc->held[in_id]);
+			      sc->held ? &sc->held[in_id] : NULL);
 	n->types_len += sz;
 	return err;
 }
@@ -603,7 +603,7 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	abtf__strtab_free(&n->strs);
 	memset(&n->strs, 0, sizeof(n->strs));
 	abtf__smap_free(&n->smap);
-	abtf__exact_free(&n->ex);
+	abtf__exact_free_index(&n->ex);
 	return raw;
 }
 
