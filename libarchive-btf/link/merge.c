@@ -3,8 +3,9 @@
  * One node of btf-link's merge tree: take inputs (archive members or child
  * nodes' results) in order, keep one FUNC per name and only the VARs that
  * have a place, map the types the node has already (exact.c) and append
- * the others with their type IDs and strings remapped, then deduplicate.
- * The root also rebuilds the DATASECs. See the essay atop linker.c.
+ * the others with their type IDs and strings remapped. The root then
+ * deduplicates with libbpf's algorithm and rebuilds the DATASECs. See the
+ * essay atop linker.c.
  *
  * A node touches only its own state and the linker's read-only tables, so
  * nodes of one level run in parallel.
