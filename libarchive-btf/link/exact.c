@@ -266,6 +266,8 @@ int abtf__exact_add(struct node *n, uint32_t id, size_t off,
 	ex->type_off[idx] = off;
 	ex->held[0] = 0;
 	ex->held[idx + 1] = held && *held;
+	if (idx + 1 > ex->nr_held)
+		ex->nr_held = idx + 1;
 	if (!held)
 		ex->held_unknown = true;
 	if ((held && *held) || !can_map(t))
@@ -297,19 +299,19 @@ int abtf__exact_index(struct node *n)
 }
 
 /*
- * The held bits of child @c's types by its local type ID, as a parent
- * merging it under the names @amb would work them out, or NULL where they
- * are not known so. Its types keep their references through the merge,
+ * The held bits of child @c's @nr_types types by its local type ID, as a
+ * parent merging it under the names @amb would work them out, or NULL
+ * where they are not known so for each of them. Its types keep their references through the merge,
  * and what they map to reaches no FWD, so a child type reaches a FWD
  * exactly where its member's copy did.
  */
 const uint8_t *abtf__exact_held(const struct node *c,
-				const struct abtf_ambig *amb)
+				const struct abtf_ambig *amb, uint32_t nr_types)
 {
 	const struct exact_index *ex = &c->ex;
 
 	if (ex->held_unknown || !ex->held || !ex->held_amb_set ||
-	    ex->held_amb != amb)
+	    ex->held_amb != amb || ex->nr_held != nr_types)
 		return NULL;
 	return ex->held;
 }

@@ -134,7 +134,7 @@ struct exact_index {
 	 * by the parent's names (held_amb). Kept until the node is freed.
 	 */
 	uint8_t *held;
-	size_t cap_held;
+	size_t nr_held, cap_held;
 	const struct abtf_ambig *held_amb;
 	bool held_amb_set, held_unknown;
 };
@@ -537,7 +537,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 int abtf__exact_add(struct node *n, uint32_t id, size_t off,
 		    const uint8_t *held);
 const uint8_t *abtf__exact_held(const struct node *c,
-				const struct abtf_ambig *amb);
+				const struct abtf_ambig *amb, uint32_t nr_types);
 /*
  * @fwd[id]: type @id of @types (at @off[id]) reaches a FWD, or an enum
  * without values, whose name @amb (NULL: every name) says may stand for

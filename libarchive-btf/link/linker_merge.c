@@ -127,7 +127,7 @@ static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
 		struct input in;
 
 		abtf__child_input(c, &in);
-		in.held = abtf__exact_held(c, n->amb);
+		in.held = abtf__exact_held(c, n->amb, in.nr_types);
 		err = merge__node_merge(l, n, &in);
 		merge__node_free(c);	/* merged: its memory can go */
 	}
