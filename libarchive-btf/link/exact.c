@@ -301,17 +301,18 @@ int abtf__exact_index(struct node *n)
 /*
  * The held bits of child @c's @nr_types types by its local type ID, as a
  * parent merging it under the names @amb would work them out, or NULL
- * where they are not known so for each of them. Its types keep their references through the merge,
- * and what they map to reaches no FWD, so a child type reaches a FWD
- * exactly where its member's copy did.
+ * where they are not known so for each of them. Its types keep their
+ * references through the merge, and what they map to reaches no FWD, so
+ * a child type reaches a FWD exactly where its member's copy did. Every
+ * merge into @c was under its names, c->amb (merge.c), unless they were a
+ * recorder's, which leaves the bits unknown.
  */
 const uint8_t *abtf__exact_held(const struct node *c,
 				const struct abtf_ambig *amb, uint32_t nr_types)
 {
 	const struct exact_index *ex = &c->ex;
 
-	if (ex->held_unknown || !ex->held || !ex->held_amb_set ||
-	    ex->held_amb != amb || ex->nr_held != nr_types)
+	if (ex->held_unknown || c->amb != amb || ex->nr_held != nr_types)
 		return NULL;
 	return ex->held;
 }
@@ -954,11 +955,8 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 	else
 		x.err = abtf__fwd_reach(in->types, toff, in->nr_types,
 					in->strs, in->str_len, amb, held);
-	if (abtf__ambig_records(amb) ||
-	    (n->ex.held_amb_set && n->ex.held_amb != amb))
-		n->ex.held_unknown = true;	/* held not worked out so */
-	n->ex.held_amb = amb;
-	n->ex.held_amb_set = true;
+	if (abtf__ambig_records(amb))
+		n->ex.held_unknown = true;	/* a recorder marks nothing */
 	if (x.err || !n->ex.map.cnt)
 		return x.err;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));

@@ -19,9 +19,9 @@
  *     name, in link order (step 4 of merge.c's rules).
  *  2. Leaves (parallel): read the leaf's members one at a time, validate
  *     each once and merge them (merge.c), which merges every copy that
- *     may be merged there; a type that reaches a FWD is left to the root. (ambig.c's names of one
- *     meaning, which let the leaves pair a FWD with a struct, are off:
- *     linker_merge.c says why.)
+ *     may be merged there; a type that reaches a FWD is left to the root.
+ *     (ambig.c's names of one meaning, which let the leaves pair a FWD
+ *     with a struct, are off: linker_merge.c says why.)
  *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
  *     more make levels), in order, and deduplicate them with libbpf's
  *     algorithm; it also rebuilds the DATASECs and deduplicates against

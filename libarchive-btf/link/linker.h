@@ -128,15 +128,14 @@ struct exact_index {
 	uint32_t *pending;	/* structs appended, indexed after the input */
 	size_t nr_pending, cap_pending;
 	/*
-	 * 1 + ID - first_id -> held back (abtf__fwd_reach()), [0] unused:
-	 * a parent takes it as its input's reach instead of working it out
-	 * again, where it is known for every type (held_unknown false) and
-	 * by the parent's names (held_amb). Kept until the node is freed.
+	 * 1 + ID - first_id -> held back (abtf__fwd_reach() by the node's
+	 * names, n->amb), [0] unused: a parent takes it as its input's
+	 * reach instead of working it out again, where it is known for
+	 * every type (held_unknown false). Kept until the node is freed.
 	 */
 	uint8_t *held;
 	size_t nr_held, cap_held;
-	const struct abtf_ambig *held_amb;
-	bool held_amb_set, held_unknown;
+	bool held_unknown;
 };
 
 /* funcs.c's, before the merge: a leaf's FUNCs in the image, by name. */

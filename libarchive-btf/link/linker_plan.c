@@ -185,8 +185,9 @@ const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
 
 /*
  * Every symbol's value and section by index, for placing by slot (by
- * name: abtf__syms_by_name()): read by the link, not at open, so that a file opened only to be checked (a --base,
- * each --compare operand) does not read vmlinux's symbol table.
+ * name: abtf__syms_by_name()): read by the link, not at open, so that a
+ * file opened only to be checked (a --base, each --compare operand) does
+ * not read vmlinux's symbol table.
  */
 int abtf__link_symbols_load(struct abtf_linker *l)
 {
