@@ -141,7 +141,7 @@ ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)
 	if (btf || (errno != ENOTSUP && errno != EOPNOTSUPP))
 		return btf;
 	err = read_btf_bytes(path, &buf, &size);
-	if (!err)
+	if (!err && abtf__btf_cut_layout(buf, &size))
 		err = cut_header(buf, &size);
 	if (!err) {
 		btf = abtf__new_btf(buf, size, base);

@@ -22,20 +22,37 @@
 #include "link/distill.h"
 #include "link/linker.h"
 
-/* The final BTF's bytes, in the input's byte order (libbpf swaps them). */
-static const void *final_raw(struct abtf_linker *l, uint32_t *size)
-{
-	if (btf__set_endianness(l->btf, abtf__link_endianness(l)))
-		return NULL;
-	return btf__raw_data(l->btf, size);
-}
-
 /* What goes into the output: .BTF's bytes and, distilled, .BTF.base's. */
 struct final {
 	struct btf *base, *split;	/* distilled_base only */
 	const void *raw, *base_raw;
 	uint32_t size, base_size;
+	void *laid_out;			/* raw with the layout table */
 };
+
+/*
+ * The final BTF's bytes, in the input's byte order (libbpf swaps them),
+ * into @f: with the layout feature, base BTF gets the table of the kinds'
+ * sizes (btf/layout.c); split BTF none, as pahole gives it none.
+ */
+static int final_raw(struct abtf_linker *l, struct final *f)
+{
+	int err;
+
+	if (btf__set_endianness(l->btf, abtf__link_endianness(l)))
+		return -EINVAL;
+	f->raw = btf__raw_data(l->btf, &f->size);
+	if (!f->raw)
+		return -ENOMEM;
+	if (!(l->feats & ABTF_FEAT_LAYOUT) || l->base)
+		return 0;
+	err = abtf__btf_add_layout(f->raw, f->size, &f->laid_out, &f->size);
+	if (err)
+		return abtf__link_error(l, err, "cannot add the layout table "
+					"to the final BTF");
+	f->raw = f->laid_out;
+	return 0;
+}
 
 static int final_out(struct abtf_linker *l, struct final *f)
 {
@@ -43,10 +60,8 @@ static int final_out(struct abtf_linker *l, struct final *f)
 	int err;
 
 	memset(f, 0, sizeof(*f));
-	if (!(l->feats & ABTF_FEAT_DISTILLED_BASE)) {
-		f->raw = final_raw(l, &f->size);
-		return f->raw ? 0 : -ENOMEM;
-	}
+	if (!(l->feats & ABTF_FEAT_DISTILLED_BASE))
+		return final_raw(l, f);
 	err = abtf__distill_base(l->btf, &f->base, &f->split, &l->pr,
 				 l->path);
 	if (err)
@@ -63,12 +78,12 @@ static void final_free(struct final *f)
 {
 	btf__free(f->split);
 	btf__free(f->base);
+	free(f->laid_out);
 }
 
 ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 {
-	const void *raw;
-	uint32_t size;
+	struct final f;
 	int err;
 
 	if (!l->btf)
@@ -77,12 +92,15 @@ ABTF_API int abtf_linker__write_raw(struct abtf_linker *l, const char *dst)
 		return abtf__link_error(l, -EINVAL, "distilled_base makes two "
 					"sections, .BTF and .BTF.base: write "
 					"them into the module or an object");
-	raw = final_raw(l, &size);
-	if (!raw)
-		return -ENOMEM;
-	err = abtf_write_file(dst, raw, size);
-	if (err)
-		pr_warn(&l->pr, "%s: cannot write: %s", dst, ABTF_STRERROR(-err));
+	memset(&f, 0, sizeof(f));
+	err = final_raw(l, &f);
+	if (!err) {
+		err = abtf_write_file(dst, f.raw, f.size);
+		if (err)
+			pr_warn(&l->pr, "%s: cannot write: %s", dst,
+				ABTF_STRERROR(-err));
+	}
+	final_free(&f);
 	return err;
 }
 

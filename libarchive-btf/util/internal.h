@@ -244,6 +244,19 @@ uint32_t abtf__hash32(const void *data, size_t size);
  */
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
 
+/* ---- the layout feature (btf/layout.c) ---- */
+
+/*
+ * @raw, a BTF as libbpf 1.1 writes it (24-byte header, either byte order),
+ * with pahole 1.31's layout table: a new buffer the caller frees.
+ */
+int abtf__btf_add_layout(const void *raw, uint32_t size, void **out,
+			 uint32_t *out_size);
+
+/* A BTF of the other byte order with a layout table, made readable by
+ * libbpf 1.1 in place: -ENOTSUP if it is not one. */
+int abtf__btf_cut_layout(uint8_t *p, size_t *size);
+
 /* ---- byte order (util.c) ---- */
 
 /* Whether @ei_data (ELFDATA2LSB or ELFDATA2MSB) is this host's order. */
@@ -343,7 +356,7 @@ int abtf__sb_take(struct sbuf *sb, char **out);
 	 ABTF_FEAT_DECL_TAG | ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 |	\
 	 ABTF_FEAT_DECL_TAG_KFUNCS | ABTF_FEAT_REPRODUCIBLE_BUILD |	\
 	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC |		\
-	 ABTF_FEAT_DISTILLED_BASE)
+	 ABTF_FEAT_DISTILLED_BASE | ABTF_FEAT_LAYOUT)
 
 int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
 			const char *path, unsigned int *feats);
