@@ -19,7 +19,7 @@ FEATS=var,float,decl_tag,type_tag,enum64
 FEATS_CF=$FEATS,consistent_func
 # Linux 6.12's list (scripts/Makefile.btf), for the lab's pahole.
 FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
-LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+LAB_PAHOLE=${ABTF_LAB_PAHOLE:-}
 
 # The prerequisites need_tools checks.
 # shellcheck disable=SC2034 # read by need_tools

@@ -111,7 +111,7 @@ setup_file() {
 # Linux 6.12's --btf_features list (scripts/Makefile.btf) and the lab's
 # upstream pahole (1.31), which CI does not have.
 FEATS_612=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
-LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+LAB_PAHOLE=${ABTF_LAB_PAHOLE:-}
 
 # bats test_tags=upstream
 @test "link-kernel: optimized_func and consistent_func: the functions the lab's pahole (1.31) makes of the sample" {

@@ -69,12 +69,16 @@ need_tools() {
 }
 
 # need_lab_pahole: upstream pahole (v1.30 or later, built from source in
-# the lab), named by ABTF_LAB_PAHOLE (default /work/lab/dwarves/build/pahole),
-# in LAB_PAHOLE. The tests that need it are tagged upstream, and only make
-# check-upstream runs them: there a missing pahole fails the test.
+# the lab), named by ABTF_LAB_PAHOLE, in LAB_PAHOLE. The tests that need it
+# are tagged upstream, and only make check-upstream runs them: there a
+# missing or unnamed pahole fails the test, saying what to give it.
 need_lab_pahole() {
-	LAB_PAHOLE=${ABTF_LAB_PAHOLE:-/work/lab/dwarves/build/pahole}
+	LAB_PAHOLE=${ABTF_LAB_PAHOLE:-}
+	if [ -z "$LAB_PAHOLE" ]; then
+		echo "no upstream pahole named: make check-upstream ABTF_LAB_PAHOLE=/path/to/pahole (v1.30 or later, built from its sources)"
+		return 1
+	fi
 	[ -x "$LAB_PAHOLE" ] && return 0
-	echo "no upstream pahole at $LAB_PAHOLE: make check-upstream needs one (ABTF_LAB_PAHOLE=PATH)"
+	echo "ABTF_LAB_PAHOLE=$LAB_PAHOLE: no such program: make check-upstream needs upstream pahole (v1.30 or later)"
 	return 1
 }
