@@ -26,7 +26,7 @@ bats_require_minimum_version 1.5.0
 # (Other fixtures, compare-*.c say, belong to other bats files.)
 ENCODED_FIXTURES="anon-members arrays atomic bitfields dedup enums float-types
 	forward-decls func-protos functions int-types packed-aligned percpu
-	percpu-local qualifiers recursive typedefs vectors"
+	percpu-alias percpu-local qualifiers recursive typedefs vectors"
 UNSUPPORTED_FIXTURES="unsupported-complex"
 
 # The prerequisites need_tools checks.
@@ -279,6 +279,13 @@ count() {
 	need_tools
 	same_as_pahole percpu-local "VAR 'hits.0' type_id=" \
 		"VAR 'file_scope_pcpu' type_id="
+}
+
+@test "encoder: percpu-alias.c (a per-CPU variable with an alias) as pahole" {
+	need_tools
+	same_as_pahole percpu-alias "VAR 'gdt_pg' type_id=" \
+		"VAR 'other_pcpu' type_id="
+	! grep -q "VAR '__pi_gdt_pg'" ours-percpu-alias-d5.dump
 }
 
 @test "encoder: atomic.c: _Atomic keeps its type (pahole 1.24: void under DWARF 5)" {

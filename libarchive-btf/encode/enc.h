@@ -82,9 +82,20 @@ struct enc_sym *enc_syms__find(struct enc_syms *s, const char *name,
 struct enc_sym *enc_syms__find_thinlto(struct enc_syms *s, const char *name);
 /* Whether @sym stands for @name: it is @name, or its ThinLTO name. */
 bool enc_sym__is_of(const struct enc_sym *sym, const char *name);
-/* The unused non-empty per-CPU object symbol at @shndx:@addr, or NULL. */
+/*
+ * The unused non-empty per-CPU object symbol at @shndx:@addr, or NULL;
+ * of several there (an alias: Linux 7.x's SYM_PIC_ALIAS() gives gdt_page
+ * __pi_gdt_page), the first that enc_sym__of_var() says is @name's, or
+ * with @name NULL the first by name.
+ */
 struct enc_sym *enc_syms__percpu_at(struct enc_syms *s, uint32_t shndx,
-				    uint64_t addr);
+				    uint64_t addr, const char *name);
+/*
+ * Whether symbol name @sym can be variable @name's: the name itself, or
+ * one of its '.'-separated parts (GCC's function-local static "hits.0",
+ * clang's "func.hits").
+ */
+bool enc_sym__of_var(const char *sym, const char *name);
 /* @sym is given to a FUNC or VAR: no other gets it. */
 void enc_syms__take(struct enc_sym *sym);
 

@@ -254,9 +254,12 @@ static int var_address(struct enc_select *s, const struct dw_die *die,
 	return 0;
 }
 
-/* The per-CPU symbol at the variable's address: 0, 1 (none) or < 0. */
+/*
+ * The per-CPU symbol at the variable's address that can be @name's (any,
+ * if NULL): 0, 1 (none) or < 0.
+ */
 static int var_symbol(struct enc_select *s, const struct dw_die *die,
-		      struct enc_sym **sym)
+		      const char *name, struct enc_sym **sym)
 {
 	uint32_t shndx;
 	uint64_t addr;
@@ -265,28 +268,8 @@ static int var_symbol(struct enc_select *s, const struct dw_die *die,
 	err = var_address(s, die, &addr, &shndx);
 	if (err)
 		return err;
-	*sym = enc_syms__percpu_at(s->syms, shndx, addr);
+	*sym = enc_syms__percpu_at(s->syms, shndx, addr, name);
 	return *sym ? 0 : 1;
-}
-
-/*
- * Whether symbol @sym can be variable @name's: the name itself, or one of
- * its '.'-separated parts (GCC's function-local static "hits.0", clang's
- * "func.hits").
- */
-static bool sym_of_var(const char *sym, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p = sym;
-
-	for (;;) {
-		if (!strncmp(p, name, len) && (p[len] == '.' || !p[len]))
-			return true;
-		p = strchr(p, '.');
-		if (!p)
-			return false;
-		p++;
-	}
 }
 
 /*
@@ -297,7 +280,9 @@ static bool sym_of_var(const char *sym, const char *name)
  * one after the other (libdwfl, the encoder's way for riscv64 until
  * issue 20, and any linked file), a variable of no size at the end of its
  * section (mm/vmstat.c's vm_numa_event[0] without NUMA) has the address
- * of the next section's first symbol (vmstat_work, per-CPU).
+ * of the next section's first symbol (vmstat_work, per-CPU). Of several
+ * symbols at the address, the variable's is the one of its name (not
+ * Linux 7.x's __pi_gdt_page, an alias of gdt_page that sorts first).
  */
 static int encode_var(struct enc_select *s, struct dw_die *die)
 {
@@ -307,14 +292,18 @@ static int encode_var(struct enc_select *s, struct dw_die *die)
 
 	if (die->have & DW_HAVE_DECLARATION)
 		return 0;
-	err = var_symbol(s, die, &sym);
+	err = var_symbol(s, die, NULL, &sym);
 	if (err)
 		return err < 0 ? err : 0;
+	/* the name, where a definition has it from its declaration */
 	err = integrate(s, die);
 	if (err)
 		return err;
-	if ((die->have & DW_HAVE_NAME) && !sym_of_var(sym->name, die->name))
-		return 0;
+	if (die->have & DW_HAVE_NAME) {
+		err = var_symbol(s, die, die->name, &sym);
+		if (err)
+			return err < 0 ? err : 0;
+	}
 	type = dwarf_types__type_of_attr(s->ir, die);
 	if (type < 0)
 		return type;

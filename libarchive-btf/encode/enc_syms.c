@@ -152,8 +152,23 @@ struct enc_sym *enc_syms__find_thinlto(struct enc_syms *ss, const char *name)
 	return NULL;
 }
 
+bool enc_sym__of_var(const char *sym, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = sym;
+
+	for (;;) {
+		if (!strncmp(p, name, len) && (p[len] == '.' || !p[len]))
+			return true;
+		p = strchr(p, '.');
+		if (!p)
+			return false;
+		p++;
+	}
+}
+
 struct enc_sym *enc_syms__percpu_at(struct enc_syms *ss, uint32_t shndx,
-				    uint64_t addr)
+				    uint64_t addr, const char *name)
 {
 	size_t i;
 
@@ -162,7 +177,8 @@ struct enc_sym *enc_syms__percpu_at(struct enc_syms *ss, uint32_t shndx,
 
 		if (s->shndx == shndx && s->value == addr && !s->used &&
 		    s->type == STT_OBJECT && s->size &&
-		    is_percpu_section(s->secname))
+		    is_percpu_section(s->secname) &&
+		    (!name || enc_sym__of_var(s->name, name)))
 			return s;
 	}
 	return NULL;
