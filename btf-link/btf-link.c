@@ -316,6 +316,45 @@ static bool unlinked(const char *path)
 }
 
 /*
+ * Whether @btf, read from @path, keeps the kernel's rules: libbpf reads
+ * what breaks them, and what reads it next (a comparison, a dedup) does
+ * not expect it. @what names it in the message.
+ */
+static bool verified(const char *path, const char *what,
+		     const struct btf *btf)
+{
+	char msg[512];
+	int err = abtf_btf__verify(btf, msg, sizeof(msg));
+
+	if (err == -EINVAL)
+		error(path, "%s breaks the kernel's BTF rules: %s", what, msg);
+	else if (err)
+		error(path, "cannot check %s: %s", what, strerror(-err));
+	return !err;
+}
+
+/* The distilled module @path: its BTF on its .BTF.base, both checked. */
+static struct btf *load_distilled(const char *path, struct btf **own)
+{
+	struct btf *btf = abtf_btf__parse_distilled(path, own);
+
+	if (!btf) {
+		if (errno != ENOENT)
+			error(path, "cannot read its BTF on its .BTF.base: %s",
+			      strerror(errno));
+		return NULL;
+	}
+	if (verified(path, "its .BTF.base", *own) &&
+	    verified(path, "its BTF", btf))
+		return btf;
+	btf__free(btf);
+	btf__free(*own);
+	*own = NULL;
+	errno = EINVAL;
+	return NULL;
+}
+
+/*
  * The BTF of @path, split on @base if given; a module with a distilled
  * base (.BTF.base) is read on it, into *@own (the caller frees it).
  */
@@ -327,19 +366,20 @@ static struct btf *load_btf(const char *path, struct btf *base,
 	if (unlinked(path))
 		return NULL;
 	if (own) {
-		btf = abtf_btf__parse_distilled(path, own);
-		if (btf || errno != ENOENT) {
-			if (!btf)
-				error(path, "cannot read its BTF on its "
-				      ".BTF.base: %s", strerror(errno));
+		btf = load_distilled(path, own);
+		if (btf || errno != ENOENT)
 			return btf;
-		}
 	}
 	errno = 0;
 	btf = abtf_btf__parse(path, base);
-	if (!btf)
+	if (!btf) {
 		error(path, "%s", parse_error(path, errno ? errno : EINVAL));
-	return btf;
+		return NULL;
+	}
+	if (verified(path, base ? "its BTF (split)" : "its BTF", btf))
+		return btf;
+	btf__free(btf);
+	return NULL;
 }
 
 static void print_diff(void *ctx, const char *line)

@@ -488,6 +488,18 @@ ABTF_API int abtf_btf__compare(const struct btf *a, const struct btf *b,
 ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base);
 
 /*
+ * Check @btf (split BTF: its own types, against its base) against the
+ * rules the kernel's BTF verifier applies at boot and module load: type IDs
+ * and name offsets in range, reserved fields and bits, sizes, no loops of
+ * types held by value, what FUNCs, DATASECs and DECL_TAGs refer to. libbpf
+ * parses what breaks them, and its algorithms do not expect it: check a
+ * BTF read from a file before anything else uses it. Returns 0, -EINVAL
+ * with "type [ID] KIND 'name'[ member 'm']: what" in @msg (@size bytes,
+ * names made printable), or -ENOMEM. Never prints.
+ */
+ABTF_API int abtf_btf__verify(const struct btf *btf, char *msg, size_t size);
+
+/*
  * A module with a distilled base (the distilled_base feature): its .BTF,
  * split on its .BTF.base, which goes to *@base (the caller frees both,
  * the split BTF first). NULL with errno set: ENOENT if @path is not an ELF

@@ -314,6 +314,35 @@ bad_archive() {
 	same_btf final.btf final-prog
 }
 
+# A final BTF that libbpf parses and the kernel's rules refuse: a STRUCT's
+# member of a type ID past the last (libbpf's dedup, on such a base, died
+# of SIGSEGV in btf_dedup_is_equiv()), or its name past the strings (read
+# as anonymous, two such files compared equal).
+@test "link-badinput: a damaged base or compared BTF: checked first, the file, the type and the field named" {
+	local rules="breaks the kernel's BTF rules: type [1] STRUCT"
+	make_archive
+	# a module that shares the damaged struct: libbpf's dedup compares them
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/link-mod1.c" -o m.o
+	ld -r -o mod.ko m.o
+	"$BTF_LINK" -o final.btf prog
+	"$ABTF_TOP/tests/crafted/damage-struct.py" final.btf bad.btf member-type
+	"$ABTF_TOP/tests/crafted/damage-struct.py" final.btf noname.btf name
+	bpftool btf dump file bad.btf > /dev/null
+	keep mod.ko final.btf bad.btf noname.btf
+	fails_with "bad.btf: the base BTF $rules 'link_stats' member 0 'calls': a member of no valid type ID" \
+		"$BTF_LINK" --base bad.btf -o out.btf mod.ko
+	fails_with "bad.btf: the base BTF $rules*" "$BTF_LINK" --base bad.btf mod.ko
+	[ ! -e out.btf ]
+	# --compare blames the damaged side, either way round
+	fails_with "bad.btf: its BTF $rules 'link_stats' member 0 'calls': a member of no valid type ID" \
+		"$BTF_LINK" --compare final.btf bad.btf
+	fails_with "bad.btf: its BTF $rules*" "$BTF_LINK" --compare bad.btf final.btf
+	fails_with "noname.btf: its BTF $rules '(anon)': a name offset past the string section" \
+		"$BTF_LINK" --compare final.btf noname.btf
+	fails_with "bad.btf: its BTF $rules*" "$BTF_LINK" --compare --base bad.btf final.btf final.btf
+	unchanged mod.ko final.btf bad.btf noname.btf
+}
+
 @test "link-badinput: a full disk: the error says No space left on device, naming the output" {
 	[ "$(id -u)" -eq 0 ] || unavailable "mounting a tmpfs needs root"
 	make_archive

@@ -808,23 +808,39 @@ void abtf__vfault_str(const struct abtf_vsrc *src, const struct abtf_vfault *f,
 		 abtf__kind_str(kind), name, where, f->what);
 }
 
-int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
-		     const char *what, const struct abtf_printer *pr)
+/* @btf's own types (split BTF: not its base's), checked into @msg. */
+static int verify_own(const struct btf *btf, bool member, char *msg,
+		      size_t size)
 {
 	const struct btf *base = btf__base_btf(btf);
 	struct abtf_vsrc src = { .btf = btf, .member = member };
 	struct abtf_vfault f;
-	char msg[512];
 	int err;
 
 	src.start_id = base ? btf__type_cnt(base) : 1;
 	src.nr_types = btf__type_cnt(btf) - src.start_id;
 	src.ptr_size = btf__pointer_size(btf) == 4 ? 4 : 8;
 	err = abtf__verify(&src, &f);
-	if (err == -EINVAL) {
-		abtf__vfault_str(&src, &f, msg, sizeof(msg));
+	if (err == -EINVAL && size)
+		abtf__vfault_str(&src, &f, msg, size);
+	return err;
+}
+
+ABTF_API int abtf_btf__verify(const struct btf *btf, char *msg, size_t size)
+{
+	if (!btf || (size && !msg))
+		return -EINVAL;
+	return verify_own(btf, false, msg, size);
+}
+
+int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
+		     const char *what, const struct abtf_printer *pr)
+{
+	char msg[512];
+	int err = verify_own(btf, member, msg, sizeof(msg));
+
+	if (err == -EINVAL)
 		pr_warn(pr, "%s: %s breaks the kernel's BTF rules: %s", path,
 			what, msg);
-	}
 	return err;
 }

@@ -241,6 +241,11 @@ static int load_base(struct abtf_linker *l)
 			l->opts.base_path, ABTF_STRERROR(-err));
 		return err;
 	}
+	/* libbpf's dedup trusts its base: a type ID past the end crashed it */
+	err = abtf__verify_btf(l->base, false, l->opts.base_path,
+			       "the base BTF", &l->pr);
+	if (err)
+		return err;
 	if (btf__endianness(l->base) != abtf__link_endianness(l)) {
 		pr_warn(&l->pr, "%s: the base BTF is of the other byte order "
 			"than %s", l->opts.base_path, l->path);
