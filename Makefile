@@ -215,7 +215,8 @@ check-lab: all
 # check-upstream: the tests that compare with upstream pahole (v1.30 or
 # later: build it from source and name it with ABTF_LAB_PAHOLE=PATH);
 # without it they fail.
-UPSTREAM_TESTS	:= tests/features.bats tests/funcs.bats tests/link-kernel.bats
+UPSTREAM_TESTS	:= tests/features.bats tests/funcs.bats tests/link-kernel.bats \
+		   tests/layout.bats tests/lab-kernel-e2e-7.3-upstream.bats
 check-upstream: all
 	$(Q)ABTF_BUILD=$(OUT) bats $(BATS_JOBS) $(BATS_FLAGS) --filter-tags upstream \
 		$(or $(TESTS),$(UPSTREAM_TESTS))

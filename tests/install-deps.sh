@@ -24,4 +24,40 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu \
 	libc6-dev-arm64-cross qemu-system-arm rsync kmod \
 	libc6-dev-riscv64-cross libc6-dev-s390x-cross qemu-system-misc opensbi \
-	libclang-rt-14-dev
+	libclang-rt-14-dev clang-19 lld-19 llvm-19
+
+# Linux 7.3's source (linux-source-7.3, architecture-independent, needing
+# only binutils and xz-utils) is in a newer suite of the same Debian
+# mirror, trixie-backports: read it through a sources list of our own,
+# built from the address apt's sources already use, and install that one
+# package from the file. Nothing else of the newer suite comes in, and
+# the system's sources are left as they are.
+mirror_uri() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '/^URIs:/ { u = $2 } /^Suites:/ && / bookworm( |$)/ { print u; exit }' "$f"
+	done
+	if [ -f /etc/apt/sources.list ]; then
+		awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list
+	fi
+}
+LINUX_73=/usr/src/linux-source-7.3.tar.xz
+if [ ! -f "$LINUX_73" ]; then
+	uri=$(mirror_uri | head -n 1)
+	[ -n "$uri" ] || {
+		echo "install-deps.sh: error: no bookworm mirror in apt's sources to find linux-source-7.3 on" >&2
+		exit 1
+	}
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
+	echo "deb $uri trixie-backports main" > "$tmp/sources.list"
+	chmod -R a+rX "$tmp"
+	o=(-o Dir::Etc::SourceList="$tmp/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	   -o Dir::State::Lists="$tmp/lists" -o Dir::Cache="$tmp/cache"
+	   -o APT::Sandbox::User=root)
+	$SUDO apt-get "${APT_OPTS[@]}" "${o[@]}" update
+	(cd "$tmp" && $SUDO apt-get "${o[@]}" download linux-source-7.3)
+	$SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "$tmp"/linux-source-7.3_*.deb
+fi

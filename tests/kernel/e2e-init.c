@@ -19,6 +19,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 /* FNV-1a of a whole file, and its size; -1 if it cannot be read. */
@@ -44,7 +45,11 @@ static long long fnv_file(const char *path, uint64_t *hash)
 	return size;
 }
 
-static void load_module(const char *file)
+/*
+ * Load module @file of /modules: 0, or -1 (with @last, the error said and
+ * the failure reported; without, silently, for a later pass).
+ */
+static int load_module(const char *file, int last)
 {
 	char path[512], name[256], btf[512];
 	uint64_t h;
@@ -54,17 +59,19 @@ static void load_module(const char *file)
 
 	len = strlen(file);
 	if (len < 4 || strcmp(file + len - 3, ".ko") || len - 3 >= sizeof(name))
-		return;
+		return 0;
 	memcpy(name, file, len - 3);
 	name[len - 3] = '\0';
 	snprintf(path, sizeof(path), "/modules/%s", file);
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
-		perror(path);
-		printf("E2E: insmod %s failed\n", name);
+		if (last) {
+			perror(path);
+			printf("E2E: insmod %s failed\n", name);
+		}
 		if (fd >= 0)
 			close(fd);
-		return;
+		return -1;
 	}
 	close(fd);
 	printf("E2E: insmod %s ok\n", name);
@@ -78,14 +85,45 @@ static void load_module(const char *file)
 		printf("E2E: module-btf-missing %s\n", name);
 	else
 		printf("E2E: module-btf-size %s %lld\n", name, size);
+	return 0;
+}
+
+#define MAX_MODULES	64
+
+/*
+ * Every module of /modules, in passes: one that needs another's symbols
+ * loads in a pass after it. What no pass loads failed.
+ */
+static void load_modules(void)
+{
+	char *left[MAX_MODULES];
+	struct dirent *d;
+	int n = 0, i, k, last = 0;
+	DIR *dir = opendir("/modules");
+
+	while (dir && (d = readdir(dir)) && n < MAX_MODULES)
+		if (d->d_name[0] != '.')
+			left[n++] = strdup(d->d_name);
+	if (dir)
+		closedir(dir);
+	while (n) {
+		for (i = k = 0; i < n; i++) {
+			if (left[i] && load_module(left[i], last))
+				left[k++] = left[i];
+			else
+				free(left[i]);
+		}
+		if (k == n && last)
+			break;
+		last = k == n;
+		n = k;
+	}
 }
 
 int main(void)
 {
-	struct dirent *d;
 	long long size;
 	uint64_t h;
-	DIR *dir;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -97,11 +135,7 @@ int main(void)
 		printf("E2E: vmlinux-btf-size %lld\n", size);
 		printf("E2E: vmlinux-btf-fnv %016" PRIx64 "\n", h);
 	}
-	dir = opendir("/modules");
-	while (dir && (d = readdir(dir)))
-		load_module(d->d_name);
-	if (dir)
-		closedir(dir);
+	load_modules();
 	printf("E2E: end\n");
 	fflush(stdout);
 	sync();

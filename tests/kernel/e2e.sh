@@ -123,7 +123,10 @@ BTF_LINK_BIN=$TOOLS/bin/btf-link
 
 # What differs between the kernels: where the BTF is made. 6.1 links
 # .tmp_vmlinux.btf for BTF alone and makes .btf.vmlinux.bin.o of it; 6.12
-# makes .tmp_vmlinux1.btf.o of its first kallsyms link, .tmp_vmlinux1.
+# makes .tmp_vmlinux1.btf.o of its first kallsyms link, .tmp_vmlinux1; 7.3
+# too, through scripts/gen-btf.sh, where resolve_btfids --btf finishes the
+# BTF that pahole (btf-link) made (btf2btf: kfunc tags, sorting by name)
+# before it goes into the image.
 case $KVER in
 6.1)	E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e
 	BTF_IMAGE=.tmp_vmlinux.btf
@@ -131,14 +134,31 @@ case $KVER in
 6.12)	E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e-6.12
 	BTF_IMAGE=.tmp_vmlinux1
 	BTF_OBJECT=.tmp_vmlinux1.btf.o ;;
-*)	echo "e2e: error: ABTF_E2E_KERNEL=$KVER: 6.1 or 6.12" >&2
+7.3)	E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e-7.3
+	BTF_IMAGE=.tmp_vmlinux1
+	BTF_OBJECT=.tmp_vmlinux1.btf.o ;;
+*)	echo "e2e: error: ABTF_E2E_KERNEL=$KVER: 6.1, 6.12 or 7.3" >&2
 	exit 1 ;;
+esac
+# What the link step prints: the BTF step names the object (7.3: the
+# image gen-btf.sh reads), and 7.3 links vmlinux.unstripped, of which
+# objcopy makes vmlinux.
+case $KVER in
+7.3)	BTF_STEP=$BTF_IMAGE
+	LD_VMLINUX=vmlinux.unstripped ;;
+*)	BTF_STEP=$BTF_OBJECT
+	LD_VMLINUX=vmlinux ;;
 esac
 KCC=${ABTF_E2E_CC:-gcc}
 case $KCC in
 gcc)	LLVM_ARGS=() ;;
 clang)	E2E=$E2E-clang
-	LLVM_ARGS=(LLVM=1) ;;
+	# 7.3 needs LLVM 17 or later: Debian 12's clang-19 and lld-19
+	if [ "$KVER" = 7.3 ]; then
+		LLVM_ARGS=(LLVM=-19)
+	else
+		LLVM_ARGS=(LLVM=1)
+	fi ;;
 *)	echo "e2e: error: ABTF_E2E_CC=$KCC: gcc or clang" >&2
 	exit 1 ;;
 esac
@@ -152,6 +172,7 @@ case $KARCH in
 x86_64)	CROSS=
 	KIMAGE=arch/x86/boot/bzImage
 	VDSO_SO=arch/x86/entry/vdso/vdso64.so
+	[ "$KVER" != 7.3 ] || VDSO_SO=arch/x86/entry/vdso/vdso64/vdso64.so
 	QEMU=qemu-system-x86_64 ;;
 arm64)	CROSS=aarch64-linux-gnu-
 	KIMAGE=arch/arm64/boot/Image
@@ -171,9 +192,9 @@ s390x)	CROSS=s390x-linux-gnu-
 	exit 1 ;;
 esac
 if [ "$KARCH" != x86_64 ]; then
-	{ [ "$KVER" = 6.12 ] || [ "$KARCH" = arm64 ]; } &&
+	{ [ "$KVER" != 6.1 ] || [ "$KARCH" = arm64 ]; } &&
 	{ [ "$KCC" = gcc ] || [ "$KARCH" != s390x ]; } || {
-		echo "e2e: error: ABTF_E2E_ARCH=$KARCH is for 6.12 (arm64: 6.1 too) with gcc (arm64, riscv64: clang too)" >&2
+		echo "e2e: error: ABTF_E2E_ARCH=$KARCH is for 6.12 and 7.3 (arm64: 6.1 too) with gcc (arm64, riscv64: clang too)" >&2
 		exit 1
 	}
 	E2E=$E2E-$KARCH
@@ -197,6 +218,7 @@ esac
 # --target from CROSS_COMPILE
 KCC_BIN=$KCC
 [ "$KCC" = clang ] || KCC_BIN=$CROSS$KCC
+[ "$KCC$KVER" != clang7.3 ] || KCC_BIN=clang-19
 # ABTF_E2E_LAUNCHER=ccache-distcc: build 2 is made with CC="cc-btf ccache
 # gcc", distcc as ccache's prefix (CCACHE_PREFIX), from an empty cache and
 # compiled by a distccd of 127.0.0.1; later compiles (the incremental
@@ -225,6 +247,18 @@ if [ -n "$VARIANT" ]; then
 		exit 1
 	}
 	E2E=$E2E-$VARIANT
+fi
+
+# ABTF_E2E_PAHOLE=PATH: another pahole (the lab's upstream one) configures
+# the tree (its version decides the features the tree asks for: 7.3's
+# layout from 1.31), builds what pahole builds and is compared with, in a
+# cache of its own (e2e-7.3-upstream, ...)
+PAHOLE_BIN=pahole
+PAHOLE_ARGS=()
+if [ -n "${ABTF_E2E_PAHOLE:-}" ]; then
+	PAHOLE_BIN=$ABTF_E2E_PAHOLE
+	PAHOLE_ARGS=(PAHOLE="$PAHOLE_BIN")
+	E2E=$E2E-upstream
 fi
 
 SRC=$E2E/src
@@ -269,7 +303,8 @@ stamp_of() { cat "$E2E/$1.stamp" 2>/dev/null || echo none; }
 kmake() {
 	local dir=$1 log=$2
 	shift 2
-	make -C "$SRC" O="$dir" ARCH="$KMARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" "$@" >>"$log" 2>&1 || {
+	make -C "$SRC" O="$dir" ARCH="$KMARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" \
+		"${PAHOLE_ARGS[@]}" "$@" >>"$log" 2>&1 || {
 		tail -n 40 "$log" >&2
 		die "make O=${dir#"$E2E"/} $* failed; the whole output is in $log"
 	}
@@ -339,6 +374,10 @@ missing_packages() {
 	command -v xz >/dev/null || pkgs+=(xz-utils)
 	command -v objcopy >/dev/null || pkgs+=(binutils)
 	command -v cpio >/dev/null || pkgs+=(cpio)
+	if [ "$KCC" = clang ]; then
+		command -v "$KCC_BIN" >/dev/null || pkgs+=("$KCC_BIN")
+		[ "$KVER" != 7.3 ] || command -v ld.lld-19 >/dev/null || pkgs+=(lld-19 llvm-19)
+	fi
 	case $KARCH in
 	x86_64)	command -v qemu-system-x86_64 >/dev/null || pkgs+=(qemu-system-x86) ;;
 	arm64)	command -v qemu-system-aarch64 >/dev/null || pkgs+=(qemu-system-arm)
@@ -451,7 +490,7 @@ check_config() {
 cc_version() {
 	case $KCC in
 	gcc) "${CROSS}gcc" -dumpfullversion ;;
-	*) "$KCC" --version | head -n 1 ;;
+	*) "$KCC_BIN" --version | head -n 1 ;;
 	esac
 }
 
@@ -484,7 +523,7 @@ arch_fragment() {
 phase_config() {
 	local key log=$E2E/config.log
 	arch_fragment
-	key="$(stamp_of source) $(sha "$FRAGMENT") $(cc_version) $(pahole --version)"
+	key="$(stamp_of source) $(sha "$FRAGMENT") $(cc_version) $("$PAHOLE_BIN" --version)"
 	step_done config "$key" && [ -f "$CONFIG/.config" ] && return 0
 	: > "$log"
 	rm -rf "$CONFIG"
@@ -535,7 +574,7 @@ tools_key() {
 }
 
 phase_pahole() {
-	build pahole "$B_PAHOLE" args_pahole "$(pahole --version)"
+	build pahole "$B_PAHOLE" args_pahole "$("$PAHOLE_BIN" --version)"
 }
 
 phase_cc_btf() {
@@ -609,8 +648,11 @@ check_objects() {
 	[ ${#vdso_btf[@]} -eq 0 ] ||
 		fail "$name: vDSO objects with .BTF: ${vdso_btf[*]:0:10}"
 	[ "$vdso" -gt 0 ] || fail "$name: no vDSO object seen"
-	has_btf "$dir/$VDSO_SO" &&
+	if ! [ -f "$dir/$VDSO_SO" ]; then
+		fail "$name: no $VDSO_SO"
+	elif has_btf "$dir/$VDSO_SO"; then
 		fail "$name: $VDSO_SO has a .BTF section"
+	fi
 	if [ "$KARCH" = s390x ]; then
 		say "$name: $boot objects of the boot decompressor, none with .BTF"
 		[ ${#boot_btf[@]} -eq 0 ] ||
@@ -739,16 +781,17 @@ unit_objects() {
 }
 
 # lenders IMAGE A B DIFF: the functions whose FUNC pahole (A) takes from
-# another function of the same name, by rule: for "~ func NAME" or
-# "- func NAME" in DIFF, IMAGE has one function NAME, exactly one object of
-# the cc-btf build defines it, and B agrees with that object's own BTF
-# about func NAME (btf-link --compare of the object's .BTF with B names no
-# difference in it: the same prototype, or no FUNC for an assembly
-# function) while A does not (pahole took a same-named function inlined in
-# another unit).
+# another function of the same name, or leaves out for it, by rule: for
+# "~ func NAME", "- func NAME" or "+ func NAME" in DIFF, IMAGE has one
+# function NAME, exactly one object of the cc-btf build defines it, and B
+# agrees with that object's own BTF about func NAME (btf-link --compare of
+# the object's .BTF with B names no difference in it: the same prototype,
+# or no FUNC for an assembly function) while A does not (pahole 1.24 took
+# a same-named function inlined in another unit; pahole 1.31's
+# consistent_func left it out for one of another prototype).
 lenders() {
 	local image=$1 a=$2 b=$3 diff=$4 name obj tmp=$RES/lender
-	sed -n 's/^[~-] func \([^:]*\):.*/\1/p' "$diff" | sort -u > "$tmp.names"
+	sed -n 's/^[~+-] func \([^:]*\):.*/\1/p' "$diff" | sort -u > "$tmp.names"
 	[ -s "$tmp.names" ] || return 0
 	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -u > "$tmp.once"
 	unit_objects |
@@ -787,8 +830,53 @@ tag_counts() {
 		END { printf "TYPE_TAG %d, DECL_TAG %d\n", t, d }'
 }
 
+# tree_btfids ELF BTF OUT [BASE [FLAGS...]]: 7.3's second step of the BTF
+# (scripts/gen-btf.sh): the tree's resolve_btfids --btf BTF on a copy of
+# ELF (BTF split on BASE), as kbuild runs it; its BTF into OUT, what it
+# said into OUT.warnings. Fails if resolve_btfids does.
+tree_btfids() {
+	local elf=$1 btf=$2 out=$3 base=${4:-} dir=$RES/btfids copy
+	shift $(($# < 4 ? $# : 4))
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	copy=$dir/$(basename "$elf")
+	cp "$elf" "$copy"
+	if ! "$B_CC/tools/bpf/resolve_btfids/resolve_btfids" "$@" ${base:+--btf_base "$base"} \
+		--btf "$btf" "$copy" > "$out.warnings" 2>&1; then
+		cat "$out.warnings" >&2
+		rm -rf "$dir"
+		return 1
+	fi
+	mv "$copy.BTF" "$out"
+	[ ! -f "$copy.BTF.base" ] || mv "$copy.BTF.base" "$out.base"
+	rm -rf "$dir"
+}
+
+# final_of7 NAME: 7.3, the BTF that pahole (-serial, in RES/NAME.vmlinux.btf)
+# made of the image, through the tree's resolve_btfids, as gen-btf.sh puts
+# it into vmlinux: RES/NAME.final.btf
+final_of7() {
+	tree_btfids "$B_CC/$BTF_IMAGE" "$RES/$1.vmlinux.btf" "$RES/$1.final.btf" ||
+		die "resolve_btfids fails on $1's BTF of $BTF_IMAGE"
+}
+
+# check_gen_btf7: 7.3, vmlinux's BTF is btf-link's, with the flags the tree
+# gives it, through the tree's resolve_btfids: gen-btf.sh made it so
+check_gen_btf7() {
+	local lflags
+	lflags=$(link_flags)
+	# shellcheck disable=SC2086
+	"$BTF_LINK_BIN" $lflags -o "$RES/btf-link.vmlinux.btf" "$B_CC/$BTF_IMAGE" ||
+		{ fail "btf-link $lflags -o ... $BTF_IMAGE failed"; return; }
+	final_of7 btf-link
+	cmp "$RES/btf-link.final.btf" "$RES/cc-btf.vmlinux.btf" >&2 ||
+		fail "vmlinux's .BTF is not btf-link's ($lflags) through resolve_btfids"
+	say "vmlinux: btf-link $lflags, then resolve_btfids: vmlinux's .BTF," \
+	    "$(stat -c %s "$RES/btf-link.vmlinux.btf") -> $(stat -c %s "$RES/btf-link.final.btf") bytes"
+}
+
 phase_compare() {
-	local ko m flags serial tags_a tags_b
+	local ko m flags serial tags_a tags_b ref
 	mkdir -p "$RES"
 	section "$B_CC/vmlinux" .BTF "$RES/cc-btf.vmlinux.btf" ||
 		die "cc-btf/vmlinux has no .BTF"
@@ -813,11 +901,20 @@ phase_compare() {
 	serial=$(printf '%s\n' $flags | grep -vx -- -j | tr '\n' ' ')
 	say "vmlinux: against pahole without -j ($serial) on cc-btf/vmlinux:"
 	# shellcheck disable=SC2086
-	pahole -J $serial --btf_encode_detached="$RES/pahole-serial.vmlinux.btf" \
+	"$PAHOLE_BIN" -J $serial --btf_encode_detached="$RES/pahole-serial.vmlinux.btf" \
 		"$B_CC/vmlinux" >/dev/null 2>&1 || die "pahole failed on cc-btf/vmlinux"
-	compare "$B_CC/vmlinux" "$RES/pahole-serial.vmlinux.btf" "$RES/cc-btf.vmlinux.btf" \
+	ref=$RES/pahole-serial.vmlinux.btf
+	if [ "$KVER" = 7.3 ]; then
+		# what gen-btf.sh makes of pahole's BTF, and of btf-link's
+		final_of7 pahole-serial
+		ref=$RES/pahole-serial.final.btf
+		say "vmlinux: through the tree's resolve_btfids: pahole's" \
+		    "$(stat -c %s "$RES/pahole-serial.vmlinux.btf") -> $(stat -c %s "$ref") bytes"
+		check_gen_btf7
+	fi
+	compare "$B_CC/vmlinux" "$ref" "$RES/cc-btf.vmlinux.btf" \
 		"$RES/vmlinux-serial.diff" 20
-	tags_a=$(tag_counts "$RES/pahole-serial.vmlinux.btf")
+	tags_a=$(tag_counts "$ref")
 	tags_b=$(tag_counts "$RES/cc-btf.vmlinux.btf")
 	say "vmlinux: pahole $tags_a; archive-btf $tags_b"
 	[ "$tags_a" = "$tags_b" ] || fail "vmlinux: the tags differ from pahole's"
@@ -828,9 +925,14 @@ phase_compare() {
 	for ko in $(modules_of "$B_CC"); do
 		m=$(basename "$ko" .ko)
 		# shellcheck disable=SC2086
-		pahole -J $flags --btf_base "$B_CC/vmlinux" \
+		"$PAHOLE_BIN" -J $flags --btf_base "$B_CC/vmlinux" \
 			--btf_encode_detached="$RES/$m.pahole.btf" "$B_CC/$ko" \
 			>/dev/null 2>&1 || { fail "pahole cannot encode $ko"; continue; }
+		if [ "$KVER" = 7.3 ]; then
+			tree_btfids "$B_CC/$ko" "$RES/$m.pahole.btf" "$RES/$m.final.btf" \
+				"$B_CC/vmlinux" || { fail "resolve_btfids fails on pahole's BTF of $ko"; continue; }
+			mv "$RES/$m.final.btf" "$RES/$m.pahole.btf"
+		fi
 		say "$ko: pahole $(stat -c %s "$RES/$m.pahole.btf") bytes," \
 		    "archive-btf $(section_size "$B_CC/$ko" .BTF) bytes (split BTF)"
 		compare "$B_CC/$ko" "$RES/$m.pahole.btf" "$B_CC/$ko" "$RES/$m.diff" 20 \
@@ -877,14 +979,28 @@ phase_features() {
 		# shellcheck disable=SC2086
 		"$BTF_LINK_BIN" $lflags -o "$RES/features.btf" "$B_CC/$BTF_IMAGE" ||
 			fail "btf-link refuses what the tree gives it for pahole 1.${v#?}: $lflags"
-		# a tree that gives pahole a feature list (6.12, pahole 1.26
-		# and later) gives btf-link the same list
-		want=$(printf '%s\n' $pflags | sed -n 's/^--btf_features=\([^+].*\)/\1/p' | head -n 1)
+		# a tree that gives pahole feature lists (6.12 and 7.3, pahole
+		# 1.26 and later) gives btf-link the same features: what
+		# pahole's lists add up to (7.3: layout from 1.31, and with a
+		# reproducible build '+reproducible_build', pahole's default
+		# set), as btf-link's parser, which follows pahole's, reads them
+		# shellcheck disable=SC2086
+		want=$(features_of $(printf '%s\n' $pflags | grep '^--btf_features='))
 		[ -n "$want" ] || continue
-		[ "$lflags" = "--btf_features=$want,reproducible_build" ] ||
-			fail "pahole 1.${v#?} gets --btf_features=$want, btf-link $lflags"
+		# shellcheck disable=SC2086
+		[ "$(features_of $lflags)" = "$want,reproducible_build" ] ||
+		[ "$(features_of $lflags)" = "$want" ] ||
+			fail "pahole 1.${v#?} gets the features $want, btf-link $(features_of $lflags)"
 	done
 	rm -f "$RES/features.btf" "$RES/auto.conf" "$RES/fake-pahole"
+}
+
+# features_of ARGS...: the features that btf-link -v says the
+# --btf_features options ARGS make, in pahole's order
+features_of() {
+	[ $# -gt 0 ] || return 0
+	{ "$BTF_LINK_BIN" -v "$@" -o "$RES/features.btf" "$RES/no-such-file" 2>&1 || true; } |
+		sed -n 's/^btf-link: [^:]*: BTF features: //p'
 }
 
 # explain_with VERSION: the explain phase with the flags the tree gives
@@ -921,9 +1037,18 @@ phase_explain() {
 		"${CROSS}nm" "$B_CC/vmlinux" | awk '$2 ~ /^[tTwW]$/ { sub(/\..*/, "", $3); print $3 }'
 	} | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' | sort -u > "$RES/explain.names"
 	# the installed pahole's (the build's), and the newest's
-	v=$(pahole --version | tr -dc 0-9)
+	v=$("$PAHOLE_BIN" --version | tr -dc 0-9)
 	explain_with "$v"
 	[ "$v" = 131 ] || explain_with 131
+}
+
+# link_flags: the flags the tree gives btf-link (BTF_LINK_FLAGS of
+# scripts/Makefile.btf, 6.12 and 7.3)
+link_flags() {
+	local flags
+	flags=$(makefile_btf "$B_CC/include/config/auto.conf") ||
+		die "cannot read BTF_LINK_FLAGS of scripts/Makefile.btf"
+	echo "${flags#*|}"
 }
 
 # pahole_flags: the flags the tree gives pahole (scripts/pahole-flags.sh in
@@ -1114,7 +1239,7 @@ extmod_pahole() {
 	fi
 	flags=$(pahole_flags)
 	# shellcheck disable=SC2086
-	if pahole -J $flags --btf_base "$B_CC/vmlinux" \
+	if "$PAHOLE_BIN" -J $flags --btf_base "$B_CC/vmlinux" \
 		--btf_encode_detached="$RES/extmod.pahole.btf" "$dir/extmod.ko" >/dev/null 2>&1; then
 		say "extmod: without a distilled base, against pahole:"
 		compare "$dir/extmod.ko" "$RES/extmod.pahole.btf" "$dir/extmod.ko" \
@@ -1125,16 +1250,42 @@ extmod_pahole() {
 	mv "$dir/extmod.ko.distilled" "$dir/extmod.ko"
 }
 
+# extmod_pahole7 DIR: 7.3, where resolve_btfids distils the base of every
+# external module (--distill_base): what the tree makes of pahole's BTF of
+# the same .ko, its .BTF and .BTF.base in a copy of it, means what the
+# module carries, each on its own distilled base.
+extmod_pahole7() {
+	local dir=$1 flags ref=$RES/extmod.ref.ko
+	flags=$(pahole_flags)
+	# shellcheck disable=SC2086
+	"$PAHOLE_BIN" -J $flags --btf_base "$B_CC/vmlinux" \
+		--btf_encode_detached="$RES/extmod.pahole.btf" "$dir/extmod.ko" >/dev/null 2>&1 ||
+		{ fail "pahole cannot encode extmod.ko"; return; }
+	tree_btfids "$dir/extmod.ko" "$RES/extmod.pahole.btf" "$RES/extmod.final.btf" \
+		"$B_CC/vmlinux" --distill_base ||
+		{ fail "resolve_btfids --distill_base fails on pahole's BTF of extmod.ko"; return; }
+	objcopy --remove-section=.BTF --remove-section=.BTF.base \
+		--add-section .BTF="$RES/extmod.final.btf" \
+		--add-section .BTF.base="$RES/extmod.final.btf.base" "$dir/extmod.ko" "$ref"
+	say "extmod: against pahole's, through resolve_btfids --distill_base:"
+	compare "$dir/extmod.ko" "$ref" "$dir/extmod.ko" "$RES/extmod.diff" 20
+	rm -f "$ref"
+}
+
 phase_extmod() {
 	local dir=$E2E/extmod log=$E2E/extmod.log got size
-	if [ "$KVER" != 6.12 ]; then
+	if [ "$KVER" = 6.1 ]; then
 		say "extmod: $KVER's modules have no distilled base: nothing to check"
 		return
 	fi
 	mkdir -p "$RES"
 	extmod_build "$dir" "$log"
 	extmod_btf "$dir" || return 0
-	extmod_pahole "$dir" "$log"
+	if [ "$KVER" = 7.3 ]; then
+		extmod_pahole7 "$dir"
+	else
+		extmod_pahole "$dir" "$log"
+	fi
 	# build 2's kernel, its modules and this one
 	initramfs "$B_CC" "$RES/extmod.cpio" "$dir/extmod.ko"
 	boot_guest "$RES/extmod.cpio" "$RES/extmod-boot.log" || return 0
@@ -1190,7 +1341,8 @@ sizes() {
 relink() {
 	local t0 log=$E2E/relink-$1.log
 	: > "$log"
-	rm -f "$2/vmlinux"
+	# (7.3's vmlinux is an objcopy of vmlinux.unstripped, the link's)
+	rm -f "$2/vmlinux" "$2/$LD_VMLINUX"
 	t0=$(date +%s.%N)
 	kmake_build "$2" "$log" "$3"
 	say "relink $1: $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5)s" \
@@ -1224,7 +1376,7 @@ phase_relink() {
 		names+=" cc-btf-only"
 	fi
 	for name in $names; do
-		grep -qxF "  BTF     $BTF_OBJECT" "$E2E/relink-$name.log" ||
+		grep -qxF "  BTF     $BTF_STEP" "$E2E/relink-$name.log" ||
 			fail "$name: no BTF step in the link"
 		if grep -E "orphan section|non-allocatable section" "$E2E/relink-$name.log" >&2; then
 			fail "$name: orphan or unexpected sections in the link (above)"
@@ -1238,14 +1390,33 @@ phase_relink() {
 	# of the same image (the compare phase made it): the same warnings
 	[ -f "$RES/pahole-serial.vmlinux.btf" ] ||
 		die "no pahole BTF of cc-btf/$BTF_IMAGE: the compare phase comes first"
-	ours=$(btfids_warnings "$B_CC/vmlinux") ||
-		{ fail "resolve_btfids fails on cc-btf/vmlinux (above)"; return; }
-	theirs=$(btfids_warnings "$B_CC/vmlinux" "$RES/pahole-serial.vmlinux.btf") ||
-		{ fail "resolve_btfids fails with pahole's BTF (above)"; return; }
+	if [ "$KVER" = 7.3 ]; then
+		# gen-btf.sh's resolve_btfids --btf, on btf-link's BTF and on
+		# pahole's of the same image (the compare phase ran both)
+		ours=$(btfids_said "$RES/btf-link.final.btf.warnings")
+		theirs=$(btfids_said "$RES/pahole-serial.final.btf.warnings")
+	else
+		btfids_both || return 0
+	fi
 	say "resolve_btfids: $(printf '%s' "$theirs" | grep -c .) warnings with pahole's BTF," \
 	    "$(printf '%s' "$ours" | grep -c .) with btf-link's"
 	diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") >&2 ||
 		fail "resolve_btfids warns differently with btf-link's BTF than with pahole's (above)"
+}
+
+# btfids_said FILE: what resolve_btfids said, type IDs left out (they
+# differ between two BTFs of one meaning)
+btfids_said() {
+	sed -E 's/(multiple IDs found for [^:]*):.*/\1/' "$1" | sort -u
+}
+
+# btfids_both: 6.1 and 6.12, ours and theirs: resolve_btfids on copies of
+# vmlinux, with btf-link's BTF and with pahole's
+btfids_both() {
+	ours=$(btfids_warnings "$B_CC/vmlinux") ||
+		{ fail "resolve_btfids fails on cc-btf/vmlinux (above)"; return 1; }
+	theirs=$(btfids_warnings "$B_CC/vmlinux" "$RES/pahole-serial.vmlinux.btf") ||
+		{ fail "resolve_btfids fails with pahole's BTF (above)"; return 1; }
 }
 
 phase_incremental() {
@@ -1270,8 +1441,8 @@ phase_incremental() {
 	    "and for bzImage, as after any change of vmlinux: $boot"
 	[ "$built" = "$obj " ] || fail "touching $TOUCH_C compiled $built, not $obj alone"
 	[ "$encoded" = "$obj " ] || fail "touching $TOUCH_C encoded $encoded, not $obj alone"
-	grep -q '^  LD      vmlinux$' "$log" || fail "vmlinux was not linked again"
-	grep -qxF "  BTF     $BTF_OBJECT" "$log" || fail "btf-link did not run again"
+	grep -qxF "  LD      $LD_VMLINUX" "$log" || fail "vmlinux was not linked again"
+	grep -qxF "  BTF     $BTF_STEP" "$log" || fail "btf-link did not run again"
 	# a module is not linked again for a new vmlinux (as upstream): its
 	# BTF is, from the archive it kept (patch 2), to the same bytes
 	for ko in $(modules_of "$B_CC"); do
@@ -1298,7 +1469,7 @@ phase_unpatched() {
 	cp -p "$B_CC/$obj" "$saved"
 	rm -f "$B_CC/$obj"
 	mapfile -t args < <(args_cc)
-	make -C "$SRC" O="$B_CC" ARCH="$KMARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" \
+	make -C "$SRC" O="$B_CC" ARCH="$KMARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "${LLVM_ARGS[@]}" "${PAHOLE_ARGS[@]}" \
 		"${args[@]}" CC_BTF_KBUILD= "$obj" \
 		>>"$log" 2>&1 || rc=$?
 	[ $rc -ne 0 ] || fail "make with CC_BTF_KBUILD= succeeded"
@@ -1500,7 +1671,7 @@ phase_warm() {
 		fail "warm: build 5 compiled again: $(head -n 5 "$E2E/ccache-warm.misses" | tr '\n' ' ')"
 	[ "$encoded" -gt 0 ] && [ "$hit" -ge "$encoded" ] ||
 		fail "warm: build 5: $hit cache hits, $encoded objects encoded"
-	grep -qxF "  BTF     $BTF_OBJECT" "$log" || fail "warm: build 5 has no BTF step"
+	grep -qxF "  BTF     $BTF_STEP" "$log" || fail "warm: build 5 has no BTF step"
 	same_btf "warm: build 5" "$B_CC"
 	# the cold build stays: the phases after this one may use it
 	rm -rf "$B_CC.warm"
