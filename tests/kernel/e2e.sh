@@ -875,6 +875,23 @@ check_gen_btf7() {
 	    "$(stat -c %s "$RES/btf-link.vmlinux.btf") -> $(stat -c %s "$RES/btf-link.final.btf") bytes"
 }
 
+# pahole_image: the image pahole reads vmlinux's DWARF from: vmlinux; on
+# 7.3, a copy of it with the .BTF_ids of $BTF_IMAGE, as pahole reads them
+# in kbuild (decl_tag_kfuncs takes a kfunc's flags from the word after
+# its ID; in vmlinux, resolve_btfids has sorted each set by ID, moving the
+# words but not the symbols that name them)
+pahole_image() {
+	if [ "$KVER" != 7.3 ]; then
+		echo "$B_CC/vmlinux"
+		return
+	fi
+	cp "$B_CC/vmlinux" "$RES/vmlinux.ids"
+	section "$B_CC/$BTF_IMAGE" .BTF_ids "$RES/ids.bin" &&
+		"${CROSS}objcopy" --update-section .BTF_ids="$RES/ids.bin" "$RES/vmlinux.ids" ||
+		die "cannot put the .BTF_ids of $BTF_IMAGE into a copy of vmlinux"
+	echo "$RES/vmlinux.ids"
+}
+
 phase_compare() {
 	local ko m flags serial tags_a tags_b ref
 	mkdir -p "$RES"
@@ -902,7 +919,7 @@ phase_compare() {
 	say "vmlinux: against pahole without -j ($serial) on cc-btf/vmlinux:"
 	# shellcheck disable=SC2086
 	"$PAHOLE_BIN" -J $serial --btf_encode_detached="$RES/pahole-serial.vmlinux.btf" \
-		"$B_CC/vmlinux" >/dev/null 2>&1 || die "pahole failed on cc-btf/vmlinux"
+		"$(pahole_image)" >/dev/null 2>&1 || die "pahole failed on cc-btf/vmlinux"
 	ref=$RES/pahole-serial.vmlinux.btf
 	if [ "$KVER" = 7.3 ]; then
 		# what gen-btf.sh makes of pahole's BTF, and of btf-link's
@@ -1264,7 +1281,7 @@ extmod_pahole7() {
 	tree_btfids "$dir/extmod.ko" "$RES/extmod.pahole.btf" "$RES/extmod.final.btf" \
 		"$B_CC/vmlinux" --distill_base ||
 		{ fail "resolve_btfids --distill_base fails on pahole's BTF of extmod.ko"; return; }
-	objcopy --remove-section=.BTF --remove-section=.BTF.base \
+	"${CROSS}objcopy" --remove-section=.BTF --remove-section=.BTF.base \
 		--add-section .BTF="$RES/extmod.final.btf" \
 		--add-section .BTF.base="$RES/extmod.final.btf.base" "$dir/extmod.ko" "$ref"
 	say "extmod: against pahole's, through resolve_btfids --distill_base:"
