@@ -140,6 +140,8 @@ static bool name_ok(const struct vctx *c, uint32_t off, bool may_be_anon)
 	 */
 	if (c->src->member)
 		return true;
+	if (c->src->base)
+		return str_at(c->src, off);
 	return is_ident(str_at(c->src, off));
 }
 
@@ -809,11 +811,11 @@ void abtf__vfault_str(const struct abtf_vsrc *src, const struct abtf_vfault *f,
 }
 
 /* @btf's own types (split BTF: not its base's), checked into @msg. */
-static int verify_own(const struct btf *btf, bool member, char *msg,
-		      size_t size)
+static int verify_own(const struct btf *btf, bool member, bool is_base,
+		      char *msg, size_t size)
 {
 	const struct btf *base = btf__base_btf(btf);
-	struct abtf_vsrc src = { .btf = btf, .member = member };
+	struct abtf_vsrc src = { .btf = btf, .member = member, .base = is_base };
 	struct abtf_vfault f;
 	int err;
 
@@ -830,17 +832,29 @@ ABTF_API int abtf_btf__verify(const struct btf *btf, char *msg, size_t size)
 {
 	if (!btf || (size && !msg))
 		return -EINVAL;
-	return verify_own(btf, false, msg, size);
+	return verify_own(btf, false, false, msg, size);
 }
 
 int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
 		     const char *what, const struct abtf_printer *pr)
 {
 	char msg[512];
-	int err = verify_own(btf, member, msg, sizeof(msg));
+	int err = verify_own(btf, member, false, msg, sizeof(msg));
 
 	if (err == -EINVAL)
 		pr_warn(pr, "%s: %s breaks the kernel's BTF rules: %s", path,
 			what, msg);
+	return err;
+}
+
+int abtf__verify_base(const struct btf *btf, const char *path,
+		      const struct abtf_printer *pr)
+{
+	char msg[512];
+	int err = verify_own(btf, false, true, msg, sizeof(msg));
+
+	if (err == -EINVAL)
+		pr_warn(pr, "%s: the base BTF breaks the kernel's BTF rules: %s",
+			path, msg);
 	return err;
 }

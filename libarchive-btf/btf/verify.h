@@ -32,6 +32,13 @@ struct abtf_vsrc {
 	 * and names are left to the check of the final BTF.
 	 */
 	bool member;
+	/*
+	 * A base to link against (vmlinux's BTF, which the kernel loaded):
+	 * each name must lie in the string section, as libbpf reads it, but
+	 * is not held to the kernel's identifier rules (a tenth of a module's
+	 * link, in every module's link).
+	 */
+	bool base;
 };
 
 /* The first fault found: type @id (component @comp: member, parameter, ...). */
@@ -66,6 +73,10 @@ void abtf__vfault_str(const struct abtf_vsrc *src, const struct abtf_vfault *f,
  */
 int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
 		     const char *what, const struct abtf_printer *pr);
+
+/* The same for the base of a link (abtf_vsrc.base). */
+int abtf__verify_base(const struct btf *btf, const char *path,
+		      const struct abtf_printer *pr);
 
 /* "STRUCT", "FUNC", ... for BTF kind @kind. */
 const char *abtf__kind_str(int kind);

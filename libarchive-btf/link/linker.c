@@ -242,8 +242,7 @@ static int load_base(struct abtf_linker *l)
 		return err;
 	}
 	/* libbpf's dedup trusts its base: a type ID past the end crashed it */
-	err = abtf__verify_btf(l->base, false, l->opts.base_path,
-			       "the base BTF", &l->pr);
+	err = abtf__verify_base(l->base, l->opts.base_path, &l->pr);
 	if (err)
 		return err;
 	if (btf__endianness(l->base) != abtf__link_endianness(l)) {
