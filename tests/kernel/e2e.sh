@@ -235,6 +235,8 @@ esac
 # the architecture's own additions to the fragment (and the base
 # fragment's options it has no use for)
 ARCH_FRAGMENT=$HERE/config-fragment.$KARCH
+# (a kernel version's own, where it has one: config-fragment.arm64-7.3)
+[ ! -f "$ARCH_FRAGMENT-$KVER" ] || ARCH_FRAGMENT=$ARCH_FRAGMENT-$KVER
 # ABTF_E2E_CONFIG=NAME: a variant of the configuration,
 # config-fragment.NAME (its "# drop:" lines and options, as an
 # architecture's), in a cache of its own (e2e-NAME, ...)
