@@ -487,17 +487,33 @@ ABTF_API int abtf_btf__compare(const struct btf *a, const struct btf *b,
  */
 ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base);
 
+/* What abtf_btf__verify() holds a BTF to. */
+enum abtf_verify {
+	/*
+	 * The rules the kernel's BTF verifier applies at boot and module
+	 * load: type IDs and name offsets in range, reserved fields and bits,
+	 * sizes, no loops of types held by value, what FUNCs, DATASECs and
+	 * DECL_TAGs refer to.
+	 */
+	ABTF_VERIFY_KERNEL,
+	/*
+	 * What reading it takes: every type ID a record holds names a type
+	 * (0, void, included) and every name offset lies in the string
+	 * section; a BTF the kernel would refuse may pass (pahole 1.24's
+	 * struct members of type void, say), for a comparison.
+	 */
+	ABTF_VERIFY_READING,
+};
+
 /*
- * Check @btf (split BTF: its own types, against its base) against the
- * rules the kernel's BTF verifier applies at boot and module load: type IDs
- * and name offsets in range, reserved fields and bits, sizes, no loops of
- * types held by value, what FUNCs, DATASECs and DECL_TAGs refer to. libbpf
- * parses what breaks them, and its algorithms do not expect it: check a
- * BTF read from a file before anything else uses it. Returns 0, -EINVAL
- * with "type [ID] KIND 'name'[ member 'm']: what" in @msg (@size bytes,
- * names made printable), or -ENOMEM. Never prints.
+ * Check @btf (split BTF: its own types, against its base) at @level.
+ * libbpf parses a BTF that breaks either, and its algorithms do not expect
+ * it: check a BTF read from a file before anything else uses it. Returns
+ * 0, -EINVAL with "type [ID] KIND 'name'[ member 'm']: what" in @msg
+ * (@size bytes, names made printable), or -ENOMEM. Never prints.
  */
-ABTF_API int abtf_btf__verify(const struct btf *btf, char *msg, size_t size);
+ABTF_API int abtf_btf__verify(const struct btf *btf, enum abtf_verify level,
+			      char *msg, size_t size);
 
 /*
  * A module with a distilled base (the distilled_base feature): its .BTF,

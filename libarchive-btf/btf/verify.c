@@ -728,6 +728,119 @@ out:
 	return err;
 }
 
+/* ---- what reading a BTF takes ---- */
+
+/* The type IDs a record of @t refers to, and the names it holds. */
+struct rec_walk {
+	const struct btf *btf;
+	uint32_t id, total;
+	struct abtf_vfault *f;
+};
+
+static int ref_ok(const struct rec_walk *w, int32_t comp, uint32_t ref,
+		  const char *what)
+{
+	if (ref < w->total)
+		return 0;
+	w->f->id = w->id;
+	w->f->comp = comp;
+	w->f->what = what;
+	return -EINVAL;
+}
+
+static int str_ok(const struct rec_walk *w, int32_t comp, uint32_t off)
+{
+	if (btf__str_by_offset(w->btf, off))
+		return 0;
+	w->f->id = w->id;
+	w->f->comp = comp;
+	w->f->what = "a name offset past the string section";
+	return -EINVAL;
+}
+
+/* The components of @t (members, parameters, values, entries). */
+static int walk_comps(const struct rec_walk *w, const struct btf_type *t)
+{
+	const char *ref = "a member of no valid type ID";
+	uint32_t i, vlen = BTF_INFO_VLEN(t->info);
+	const void *p = t + 1;
+	int err = 0;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen && !err; i++) {
+			const struct btf_member *m = (const struct btf_member *)p + i;
+
+			err = str_ok(w, i, m->name_off) ?:
+			      ref_ok(w, i, m->type, ref);
+		}
+		return err;
+	case BTF_KIND_ENUM:
+		for (i = 0; i < vlen && !err; i++)
+			err = str_ok(w, i, ((const struct btf_enum *)p)[i].name_off);
+		return err;
+	case BTF_KIND_ENUM64:
+		for (i = 0; i < vlen && !err; i++)
+			err = str_ok(w, i, ((const struct btf_enum64 *)p)[i].name_off);
+		return err;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < vlen && !err; i++) {
+			const struct btf_param *q = (const struct btf_param *)p + i;
+
+			err = str_ok(w, i, q->name_off) ?:
+			      ref_ok(w, i, q->type, "a parameter of no valid type ID");
+		}
+		return err;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen && !err; i++)
+			err = ref_ok(w, i, ((const struct btf_var_secinfo *)p)[i].type,
+				     "an entry of no valid type ID");
+		return err;
+	case BTF_KIND_ARRAY:
+		return ref_ok(w, -1, ((const struct btf_array *)p)->type,
+			      "an element type of no valid type ID") ?:
+		       ref_ok(w, -1, ((const struct btf_array *)p)->index_type,
+			      "an index type of no valid type ID");
+	}
+	return 0;
+}
+
+static bool refers(int kind)
+{
+	switch (kind) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
+	case BTF_KIND_FUNC_PROTO: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+	case BTF_KIND_TYPE_TAG:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * What reading a BTF takes, the kernel's rules aside: every type ID a
+ * record holds names a type (0, void, included), every name offset lies
+ * in the string section. libbpf 1.1 parses neither check.
+ */
+static int verify_reading(const struct btf *btf, struct abtf_vfault *f,
+			  uint32_t first)
+{
+	struct rec_walk w = { .btf = btf, .total = btf__type_cnt(btf), .f = f };
+	int err = 0;
+
+	for (w.id = first; w.id < w.total && !err; w.id++) {
+		const struct btf_type *t = btf__type_by_id(btf, w.id);
+
+		err = str_ok(&w, -1, t->name_off);
+		if (!err && refers(BTF_INFO_KIND(t->info)))
+			err = ref_ok(&w, -1, t->type, "a reference to no valid type ID");
+		if (!err)
+			err = walk_comps(&w, t);
+	}
+	return err;
+}
+
 /* ---- messages ---- */
 
 const char *abtf__safe_name(const char *s, char *buf, size_t size)
@@ -828,11 +941,27 @@ static int verify_own(const struct btf *btf, bool member, bool is_base,
 	return err;
 }
 
-ABTF_API int abtf_btf__verify(const struct btf *btf, char *msg, size_t size)
+ABTF_API int abtf_btf__verify(const struct btf *btf, enum abtf_verify level,
+				char *msg, size_t size)
 {
+	const struct btf *base;
+	struct abtf_vsrc src = { .btf = btf };
+	struct abtf_vfault f;
+	int err;
+
 	if (!btf || (size && !msg))
 		return -EINVAL;
-	return verify_own(btf, false, false, msg, size);
+	if (level == ABTF_VERIFY_KERNEL)
+		return verify_own(btf, false, false, msg, size);
+	if (level != ABTF_VERIFY_READING)
+		return -EINVAL;
+	base = btf__base_btf(btf);
+	src.start_id = base ? btf__type_cnt(base) : 1;
+	src.nr_types = btf__type_cnt(btf) - src.start_id;
+	err = verify_reading(btf, &f, src.start_id);
+	if (err == -EINVAL && size)
+		abtf__vfault_str(&src, &f, msg, size);
+	return err;
 }
 
 int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
