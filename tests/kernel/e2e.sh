@@ -187,6 +187,7 @@ s390x)	CROSS=s390x-linux-gnu-
 	KMARCH=s390
 	KIMAGE=arch/s390/boot/bzImage
 	VDSO_SO=arch/s390/kernel/vdso64/vdso64.so
+	[ "$KVER" != 7.3 ] || VDSO_SO=arch/s390/kernel/vdso/vdso.so
 	QEMU=qemu-system-s390x ;;
 *)	echo "e2e: error: ABTF_E2E_ARCH=$KARCH: x86_64, arm64, riscv64 or s390x" >&2
 	exit 1 ;;
