@@ -288,7 +288,7 @@ EOF
 	damaged raw 16
 	[[ "$output" == *"BTF smaller than its header" ]]
 	damaged raw 0x7fffffff
-	[[ "$output" == *"more bytes than zlib can make of the stream" ]]
+	[[ "$output" == *"its header claims more than 32 times the bytes of its stream, which no BTF member inflates to" ]]
 	# the first inflated bytes, a BTF header, must fit the size said
 	damaged raw 40
 	[[ "$output" == *": byte 16 of its inflated BTF: member runs past the end of the section" ]]
@@ -301,6 +301,36 @@ EOF
 	[[ "$output" == *"the stream is truncated" ]]
 	damaged --cut 100
 	[[ "$output" == *"the stream is truncated" ]]
+}
+
+# Issue 36: a consistent 24-byte BTF header claiming 1 GiB of types, then
+# 1 GiB of zeros, deflated to about 1 MB: inflated whole before its first
+# type was refused (peak 1.05 GB). Now refused at its header, uninflated.
+@test "compress: a member claiming 1 GiB from a 1 MB stream is refused before it is inflated" {
+	need_cmd python3 /usr/bin/time
+	need_built
+	python3 - <<'EOF'
+import struct, zlib
+size = 1 << 30
+hdr = struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, size - 24 - 1, size - 24 - 1, 1)
+z = zlib.compressobj(9)
+out = [z.compress(hdr)]
+chunk = bytes(1 << 20)
+for _ in range(1024):
+    out.append(z.compress(chunk))
+out.append(z.flush())
+stream = b"".join(out)
+open("big.raw", "wb").write(b"BTFz" + struct.pack("<III", 1, size, len(stream)) + stream)
+EOF
+	[ "$(stat -c %s big.raw)" -lt $((2 << 20)) ]
+	cp big.raw before.raw
+	run -2 /usr/bin/time -f '%M' -o rss "$BTF_LINK" -o out.btf big.raw
+	echo "$output"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "btf-link: error: big.raw: .BTF member 0 at byte 0: compressed member: its header claims more than 32 times the bytes of its stream"* ]]
+	[ "$(tail -n 1 rss)" -lt 102400 ]	# KiB
+	cmp big.raw before.raw
+	[ ! -e out.btf ]
 }
 
 # rewrapped KIND: the plain member of functions.c changed, then deflated

@@ -65,7 +65,8 @@ int abtf__zmember_size(const void *p, size_t avail, bool swapped, size_t idx,
 		return zbad(pr, path, idx, base, "BTF smaller than its header");
 	if (h.raw_size / ABTF_ZMAX_RATIO > h.z_size)
 		return zbad(pr, path, idx, base,
-			    "more bytes than zlib can make of the stream");
+			    "its header claims more than 32 times the bytes of "
+			    "its stream, which no BTF member inflates to");
 	*size = sizeof(h) + h.z_size;
 	*raw_size = h.raw_size;
 	return 0;
@@ -173,6 +174,10 @@ int abtf__zmember_deflate(const void *raw, size_t size, bool swapped,
 	    zlen > UINT32_MAX) {
 		free(buf);
 		return -ENOMEM;
+	}
+	if (size / ABTF_ZMAX_RATIO > zlen) {
+		free(buf);
+		return -ERANGE;
 	}
 	memcpy(h.magic, ABTF_ZMAGIC, sizeof(h.magic));
 	h.raw_size = size;

@@ -278,9 +278,12 @@ static int write_sections(struct abtf_encoder *enc, const char *dst,
 
 		err = abtf__zmember_deflate(raw, size, swap, &zbtf,
 					    &secs[0].size);
-		if (err)
+		if (err == -ERANGE)	/* compresses too well to be read: plain */
+			secs[0].size = size;
+		else if (err)
 			return err;
-		secs[0].data = zbtf;
+		else
+			secs[0].data = zbtf;
 	}
 	if (enc->slots.relocs) {
 		slots = enc_slots__section(&enc->slots, &enc->obj, &enc->fx,

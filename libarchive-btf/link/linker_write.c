@@ -123,6 +123,11 @@ static int keep_member(struct abtf_linker *l, const struct mplan *m,
 	if (!err)
 		err = abtf__zmember_deflate(raw, len, l->file.swapped, out,
 					    out_size);
+	if (err == -ERANGE) {	/* compresses too well to be read: plain */
+		*out = raw;
+		*out_size = len;
+		return 0;
+	}
 	free(raw);
 	return err;
 }

@@ -207,7 +207,10 @@ static const struct zlie zlies[] = {
 	{ "raw_size 23", F_RAW, SET, 23, 0, 0, -1, ZPREFIX,
 	  "BTF smaller than its header" },
 	{ "raw_size 4G-1", F_RAW, SET, 0xffffffff, 0, 0, -1, ZPREFIX,
-	  "more bytes than zlib can make of the stream" },
+	  "its header claims more than 32 times the bytes of its stream" },
+	/* issue 36: a consistent header claiming 1 GiB is refused uninflated */
+	{ "raw_size 1G", F_RAW, SET, 1u << 30, 0, 0, -1, ZPREFIX,
+	  "its header claims more than 32 times the bytes of its stream" },
 	/* the BTF header inflated first covers other bytes than raw_size */
 	{ "raw_size one more", F_RAW, ADD, 1, 0, 0, -1, INFL,
 	  "its header says" },
@@ -215,15 +218,16 @@ static const struct zlie zlies[] = {
 	  "byte 16 of its inflated BTF: member runs past the end of the section" },
 	{ "raw_size 24", F_RAW, SET, 24, 0, 0, -1, INFL,
 	  "byte 16 of its inflated BTF: member runs past the end of the section" },
-	{ "raw_size 200 times", F_RAW, SET, 200 * 400, 0, 0, -1, INFL,
-	  "its header says 80000 bytes inflated, of which its BTF header covers" },
+	{ "raw_size 1500", F_RAW, SET, 1500, 0, 0, -1, INFL,
+	  "its header says 1500 bytes inflated, of which its BTF header covers" },
 	/* the stream itself */
 	{ "bytes after the stream", F_ZSIZE, ADD, 4, 0, 4, -1, ZPREFIX,
 	  "bytes after the end of the stream" },
 	{ "stream cut short", F_ZSIZE, ADD, -8, 8, 0, -1, ZPREFIX,
 	  "the stream is truncated" },
+	/* (more than 32 times 2 bytes claimed: refused uninflated) */
 	{ "stream cut to 2 bytes", F_ZSIZE, SET, 2, 0, 0, -1, ZPREFIX,
-	  "the stream is truncated" },
+	  "its header claims more than 32 times the bytes of its stream" },
 	{ "no zlib header", 0, SET, 0, 0, 0, 0, ZPREFIX,
 	  "not a valid zlib stream" },
 	{ "broken checksum", 0, SET, 0, 0, 0, -1, ZPREFIX,
@@ -354,6 +358,18 @@ static void test_deflate_limits(void)
 	CHECK(abtf__zmember_deflate(&one, (size_t)UINT32_MAX + 1, false,
 				    &out, &size) == -EFBIG);
 	CHECK(!out && !size);
+	/*
+	 * What compresses better than a reader accepts (64 KiB of zeros,
+	 * about 700 times) is not compressed: the writers keep it plain
+	 */
+	{
+		uint8_t *zeros = calloc(1, 65536);
+
+		CHECK(zeros && abtf__zmember_deflate(zeros, 65536, false, &out,
+						     &size) == -ERANGE);
+		CHECK(!out && !size);
+		free(zeros);
+	}
 }
 
 int main(void)
