@@ -149,6 +149,64 @@ debug_info_at() {
 	done
 }
 
+# poke OBJ SECTION OFFSET VALUE [WAS]: set the byte at OFFSET of OBJ's
+# SECTION to VALUE, in place; with WAS, only if it was WAS (else the test
+# fails: the compiler laid the fixture out otherwise).
+poke() {
+	python3 - "$@" <<-'EOF'
+	import subprocess, sys
+	obj, name, off, val = sys.argv[1], sys.argv[2], int(sys.argv[3], 0), int(sys.argv[4], 0)
+	was = int(sys.argv[5], 0) if len(sys.argv) > 5 else None
+	for line in subprocess.run(["readelf", "-SW", obj], capture_output=True,
+	                           text=True).stdout.splitlines():
+	    f = line.replace("[ ", "[").split()
+	    if len(f) > 5 and f[1] == name:
+	        at = int(f[4], 16) + off
+	        break
+	else:
+	    sys.exit("poke: %s has no %s" % (obj, name))
+	d = bytearray(open(obj, "rb").read())
+	if was is not None and d[at] != was:
+	    sys.exit("poke: byte 0x%x of %s is 0x%x, not 0x%x" % (off, name, d[at], was))
+	d[at] = val
+	open(obj, "wb").write(d)
+	EOF
+}
+
+# Issue 36: DWARF that libdw walks to another tree than its unit holds,
+# which the encoder read as far as it went and encoded with exit 0 (fewer
+# types, or none, in place no .BTF at all). Each is now one error naming
+# the object, the unit and where its tree goes wrong; the object is left.
+@test "badinput: a duplicate abbreviation code, a child-less unit DIE, a tree that ends early" {
+	need_tools
+	need_cmd python3 readelf
+	gcc -gdwarf-4 -O0 -c "$FIXTURES/bitfields.c" -o bf.o
+	gcc -g -O2 -c "$FIXTURES/arrays.c" -o ar.o
+	# the member's abbreviation takes the unit's code, 1
+	cp bf.o dup.o
+	poke dup.o .debug_abbrev 120 1
+	# the unit's abbreviation without its children flag
+	cp bf.o nochild.o
+	poke nochild.o .debug_abbrev 2 0 1
+	# one DIE read with the next abbreviation: its list ends early
+	cp ar.o early.o
+	poke early.o .debug_info 0xbc 0x12 0x11
+	keep dup.o nochild.o early.o
+	run --separate-stderr "$CC_BTF" --encode dup.o
+	one_error cc-btf 1 dup.o
+	[[ $stderr == "cc-btf: error: dup.o: .debug_info: unit at 0x0: "*"an abbreviation code defined twice" ]]
+	run --separate-stderr "$CC_BTF" --encode nochild.o
+	one_error cc-btf 1 nochild.o
+	[[ $stderr == "cc-btf: error: nochild.o: .debug_info: unit at 0x0: 0x"*": the unit DIE has no children, but DIEs follow it" ]]
+	run --separate-stderr "$CC_BTF" --encode early.o
+	one_error cc-btf 1 early.o
+	[[ $stderr == "cc-btf: error: early.o: .debug_info: unit at 0x0: 0x"*": the DIE tree ends before its unit does, with more DIEs after it" ]]
+	unchanged dup.o nochild.o early.o
+	# the objects they were made of encode
+	run --separate-stderr "$CC_BTF" --encode bf.o ar.o
+	[ "$status" -eq 0 ]
+}
+
 @test "badinput: a parameter's location list cut short (.debug_loclists, .debug_loc)" {
 	local v sec
 	for v in 5 4; do

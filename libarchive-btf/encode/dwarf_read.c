@@ -524,6 +524,9 @@ static int set_code(struct dw_abbrevs *t, uint64_t code, uint32_t tag,
 {
 	size_t old = t->nr;
 
+	/* a second definition of a code: the DIEs that use it mean either */
+	if (code < old && t->v[code].tag)
+		return -EEXIST;
 	if (abtf_grow(t->v, t->nr, code + 1))
 		return -ENOMEM;
 	memset(t->v + old, 0, (t->nr - old) * sizeof(*t->v));
@@ -576,6 +579,11 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 		if (c.bad)
 			break;
 		err = set_code(t, code, tag, children, first);
+		if (err == -EEXIST) {
+			*why = "bad abbreviation table: an abbreviation code "
+			       "defined twice";
+			return -EINVAL;
+		}
 		if (err)
 			return err;
 	}
@@ -1295,6 +1303,41 @@ static int skip_tree(struct dw_file *f, const struct dw_die *die,
 		if (err)
 			return err;
 	}
+}
+
+/* Whether the bytes of .debug_info from @from to @to are all zero. */
+static bool zeros(const struct dw_file *f, uint64_t from, uint64_t to)
+{
+	for (; from < to; from++)
+		if (f->info.buf[from])
+			return false;
+	return true;
+}
+
+int dw_unit__check_tree(struct dw_file *f, const struct dw_die *cu,
+			uint64_t *at, const char **why)
+{
+	struct dw_unit *u = cu->cu;
+	uint64_t end = cu->end;
+	int err;
+
+	if (cu->children) {
+		err = skip_tree(f, cu, &end, why);
+		if (err) {
+			*at = f->bad_off ? f->bad_off : cu->off;
+			return err;
+		}
+	}
+	/* what follows the tree may be padding, nothing else */
+	if (end > u->end || !zeros(f, end, u->end)) {
+		*at = end;
+		*why = cu->children ?
+		       "the DIE tree ends before its unit does, with more "
+		       "DIEs after it" :
+		       "the unit DIE has no children, but DIEs follow it";
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why)

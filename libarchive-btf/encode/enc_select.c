@@ -366,6 +366,21 @@ static int walk_die(struct enc_select *s, struct dw_die *die, int depth)
 	return res < 0 ? bad_dwarf(s, die, res, why) : 0;
 }
 
+/* The unit's DIEs are read to its end: nothing lost after a bad one. */
+static int check_tree(struct enc_select *s, struct dw_unit *u,
+		      const struct dw_die *cu)
+{
+	const char *why = NULL;
+	uint64_t at = 0;
+	int err = dw_unit__check_tree(&s->dw->f, cu, &at, &why);
+
+	if (err && err != -ENOMEM)
+		pr_warn(s->obj->pr, "%s: .debug_info: unit at 0x%llx: 0x%llx: "
+			"%s", s->obj->path, (unsigned long long)u->off,
+			(unsigned long long)at, why ? why : "?");
+	return err;
+}
+
 static int walk_unit(struct enc_select *s, struct dw_unit *u)
 {
 	const char *why = NULL;
@@ -394,7 +409,8 @@ static int walk_unit(struct enc_select *s, struct dw_unit *u)
 	if ((cu.have & DW_HAVE_LANGUAGE) && cu.language == DW_LANG_Rust)
 		return 0;
 	s->nr_units++;
-	return walk_die(s, &cu, 0);
+	/* the walk names what it trips on; the check, what it would lose */
+	return walk_die(s, &cu, 0) ?: check_tree(s, u, &cu);
 out_split:
 	pr_warn(s->obj->pr, "%s: DIE 0x%llx: split DWARF is not supported",
 		s->obj->path, (unsigned long long)u->die);
