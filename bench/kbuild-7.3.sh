@@ -85,12 +85,14 @@ if [ "$PAHOLE_BIN" != pahole ]; then
 fi
 SRC=$E2E/src
 
-# timed OUT CMD...: run CMD under GNU time; OUT gets "wall cpu rss_kb".
+# timed OUT CMD...: run CMD (a program, or a function of this script,
+# exported) under GNU time; OUT gets "wall cpu rss_kb"; CMD's exit status.
 timed() {
-	local out=$1
+	local out=$1 rc=0
 	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$out.t" "$@"
+	/usr/bin/time -f '%e %U %S %M' -o "$out.t" bash -c '"$@"' bash "$@" || rc=$?
 	awk '{ printf "%.2f %.2f %d\n", $1, $2 + $3, $4 }' "$out.t" > "$out"
+	return $rc
 }
 
 # best OUT CMD...: the run of CMD with the lowest wall time, of $RUNS.
@@ -166,6 +168,10 @@ row() {
 	     "$(field "$3" 1) | $(field "$3" 2) | $(($(field "$3" 3) >> 10)) | $(ratio "$3" "$2") |"
 }
 
+# what the timed functions need, in the shell GNU time runs them in
+export SRC PAHOLE_BIN JOBS TOOLS TOUCH_C
+export -f kmake step_pahole step_btf_link btfids relink incremental
+
 main() {
 	local cc=("CC=$TOOLS/bin/cc-btf gcc") tmp
 	env "${E2E_ENV[@]}" "$TOP/tests/kernel/e2e.sh" tools source config >&2 ||
@@ -177,8 +183,8 @@ main() {
 	fi
 	local f
 	f=$(flags "$BENCH/cc-btf") || die "cannot read scripts/Makefile.btf"
-	PAHOLE_FLAGS=${f%%|*}
-	BTF_LINK_FLAGS=${f#*|}
+	export PAHOLE_FLAGS=${f%%|*}
+	export BTF_LINK_FLAGS=${f#*|}
 	say "pahole $("$PAHOLE_BIN" --version): $PAHOLE_FLAGS"
 	say "btf-link: $BTF_LINK_FLAGS"
 	tmp=$(mktemp -d "$BENCH/step.XXXXXX")
