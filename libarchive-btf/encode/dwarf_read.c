@@ -1314,23 +1314,13 @@ static bool zeros(const struct dw_file *f, uint64_t from, uint64_t to)
 	return true;
 }
 
-int dw_unit__check_tree(struct dw_file *f, const struct dw_die *cu,
-			uint64_t *at, const char **why)
+int dw_unit__check_end(const struct dw_file *f, const struct dw_die *cu,
+		       uint64_t end, const char **why)
 {
-	struct dw_unit *u = cu->cu;
-	uint64_t end = cu->end;
-	int err;
+	const struct dw_unit *u = cu->cu;
 
-	if (cu->children) {
-		err = skip_tree(f, cu, &end, why);
-		if (err) {
-			*at = f->bad_off ? f->bad_off : cu->off;
-			return err;
-		}
-	}
 	/* what follows the tree may be padding, nothing else */
 	if (end > u->end || !zeros(f, end, u->end)) {
-		*at = end;
 		*why = cu->children ?
 		       "the DIE tree ends before its unit does, with more "
 		       "DIEs after it" :

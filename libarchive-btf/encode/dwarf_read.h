@@ -183,15 +183,14 @@ int dw_die__child(struct dw_file *f, const struct dw_die *die,
 /* The next sibling of @die, in place: 0, 1 after the last, or < 0. */
 int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why);
 /*
- * Whether the unit DIE @cu's tree takes its whole unit: its list of
- * children, when it has one, ends where the unit does (but for zero
- * padding), and a unit DIE without children is followed by padding alone.
- * A tree that ends early (a DIE read with another abbreviation than
- * written) would lose every DIE after it without a word. 0, or -EINVAL
- * with *@at the .debug_info offset where it goes wrong and *@why.
+ * Whether the unit DIE @cu's tree, read to @end (past the null entry of
+ * its list of children, or past @cu if it has none), takes its whole
+ * unit: only zero padding may follow. A tree that ends early (a DIE read
+ * with another abbreviation than written) would lose every DIE after it
+ * without a word. 0, or -EINVAL with *@why.
  */
-int dw_unit__check_tree(struct dw_file *f, const struct dw_die *cu,
-			uint64_t *at, const char **why);
+int dw_unit__check_end(const struct dw_file *f, const struct dw_die *cu,
+		       uint64_t end, const char **why);
 /*
  * Fill @die's missing name, type and external flag from the DIEs its
  * DW_AT_abstract_origin / DW_AT_specification chain names (what libdw's

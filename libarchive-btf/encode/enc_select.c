@@ -339,7 +339,12 @@ static bool skip_subtree(const struct enc_select *s, int tag)
 	}
 }
 
-static int walk_die(struct enc_select *s, struct dw_die *die, int depth)
+/*
+ * @die and its subtree; with @end, where its list of children ends (past
+ * its null entry; @die's own end if it has none).
+ */
+static int walk_die(struct enc_select *s, struct dw_die *die, int depth,
+		    uint64_t *end)
 {
 	const char *why = NULL;
 	struct dw_die child;
@@ -359,25 +364,31 @@ static int walk_die(struct enc_select *s, struct dw_die *die, int depth)
 		return 0;
 	for (res = dw_die__child(&s->dw->f, die, &child, &why); !res;
 	     res = dw_die__sibling(&s->dw->f, &child, &why)) {
-		err = walk_die(s, &child, depth + 1);
+		err = walk_die(s, &child, depth + 1, NULL);
 		if (err)
 			return err;
 	}
-	return res < 0 ? bad_dwarf(s, die, res, why) : 0;
+	if (res < 0)
+		return bad_dwarf(s, die, res, why);
+	if (end)	/* the null entry read last, or no list at all */
+		*end = die->children ? child.end : die->end;
+	return 0;
 }
 
-/* The unit's DIEs are read to its end: nothing lost after a bad one. */
-static int check_tree(struct enc_select *s, struct dw_unit *u,
-		      const struct dw_die *cu)
+/*
+ * The unit's DIEs were read to its end (the walk's tree ended at @end):
+ * nothing lost after a bad one.
+ */
+static int check_end(struct enc_select *s, struct dw_unit *u,
+		     const struct dw_die *cu, uint64_t end)
 {
 	const char *why = NULL;
-	uint64_t at = 0;
-	int err = dw_unit__check_tree(&s->dw->f, cu, &at, &why);
+	int err = dw_unit__check_end(&s->dw->f, cu, end, &why);
 
-	if (err && err != -ENOMEM)
+	if (err)
 		pr_warn(s->obj->pr, "%s: .debug_info: unit at 0x%llx: 0x%llx: "
 			"%s", s->obj->path, (unsigned long long)u->off,
-			(unsigned long long)at, why ? why : "?");
+			(unsigned long long)end, why);
 	return err;
 }
 
@@ -385,6 +396,7 @@ static int walk_unit(struct enc_select *s, struct dw_unit *u)
 {
 	const char *why = NULL;
 	struct dw_die cu;
+	uint64_t end = 0;
 	int err;
 
 	switch (u->unit_type) {
@@ -410,7 +422,7 @@ static int walk_unit(struct enc_select *s, struct dw_unit *u)
 		return 0;
 	s->nr_units++;
 	/* the walk names what it trips on; the check, what it would lose */
-	return walk_die(s, &cu, 0) ?: check_tree(s, u, &cu);
+	return walk_die(s, &cu, 0, &end) ?: check_end(s, u, &cu, end);
 out_split:
 	pr_warn(s->obj->pr, "%s: DIE 0x%llx: split DWARF is not supported",
 		s->obj->path, (unsigned long long)u->die);
