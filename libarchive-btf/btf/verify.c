@@ -737,25 +737,24 @@ struct rec_walk {
 	struct abtf_vfault *f;
 };
 
-static int ref_ok(const struct rec_walk *w, int32_t comp, uint32_t ref,
-		  const char *what)
+static int rec_fault(const struct rec_walk *w, int32_t comp, const char *what)
 {
-	if (ref < w->total)
-		return 0;
 	w->f->id = w->id;
 	w->f->comp = comp;
 	w->f->what = what;
 	return -EINVAL;
 }
 
+static int ref_ok(const struct rec_walk *w, int32_t comp, uint32_t ref,
+		  const char *what)
+{
+	return ref < w->total ? 0 : rec_fault(w, comp, what);
+}
+
 static int str_ok(const struct rec_walk *w, int32_t comp, uint32_t off)
 {
-	if (btf__str_by_offset(w->btf, off))
-		return 0;
-	w->f->id = w->id;
-	w->f->comp = comp;
-	w->f->what = "a name offset past the string section";
-	return -EINVAL;
+	return btf__str_by_offset(w->btf, off) ? 0 :
+	       rec_fault(w, comp, "a name offset past the string section");
 }
 
 /* The components of @t (members, parameters, values, entries). */
@@ -964,11 +963,13 @@ ABTF_API int abtf_btf__verify(const struct btf *btf, enum abtf_verify level,
 	return err;
 }
 
-int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
-		     const char *what, const struct abtf_printer *pr)
+/* verify_own(), and one message naming @path and @what on a fault. */
+static int verify_said(const struct btf *btf, bool member, bool is_base,
+		       const char *path, const char *what,
+		       const struct abtf_printer *pr)
 {
 	char msg[512];
-	int err = verify_own(btf, member, false, msg, sizeof(msg));
+	int err = verify_own(btf, member, is_base, msg, sizeof(msg));
 
 	if (err == -EINVAL)
 		pr_warn(pr, "%s: %s breaks the kernel's BTF rules: %s", path,
@@ -976,14 +977,14 @@ int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
 	return err;
 }
 
+int abtf__verify_btf(const struct btf *btf, bool member, const char *path,
+		     const char *what, const struct abtf_printer *pr)
+{
+	return verify_said(btf, member, false, path, what, pr);
+}
+
 int abtf__verify_base(const struct btf *btf, const char *path,
 		      const struct abtf_printer *pr)
 {
-	char msg[512];
-	int err = verify_own(btf, false, true, msg, sizeof(msg));
-
-	if (err == -EINVAL)
-		pr_warn(pr, "%s: the base BTF breaks the kernel's BTF rules: %s",
-			path, msg);
-	return err;
+	return verify_said(btf, false, true, path, "the base BTF", pr);
 }
