@@ -114,6 +114,28 @@ archive() {
 	unchanged odd.o
 }
 
+# Found by the encoder fuzzer's DWARF oracle (issue 36): libdw refuses a
+# file with a section it cannot name; cc-btf skipped the section and
+# encoded the rest. Sections are found by name: one that has none is a
+# corrupt file, not a section to pass over.
+@test "hardening: a section whose name is past the section name table is refused" {
+	gcc -g -O2 -c fwd.c -o name.o
+	python3 "$CRAFT" name name.o .debug_line 0x5000000
+	keep name.o
+	run --separate-stderr timeout 60 "$CC_BTF" --encode name.o
+	one_error cc-btf 1 "name.o: section " "sh_name is not a string of the section name table" "(83886080)"
+	unchanged name.o
+	printf 'void link_start(void) {}\n' >start.c
+	"$CC_BTF" gcc -g -O2 -c start.c -o start.o
+	"$CC_BTF" gcc -g -O2 -c fwd.c -o fwd.o
+	ld -T "$FIXTURES/link.lds" -o prog start.o fwd.o
+	python3 "$CRAFT" name prog .text 0x5000000
+	keep prog
+	run --separate-stderr timeout 60 "$BTF_LINK" prog
+	one_error btf-link 2 "prog: section " "sh_name is not a string" "(83886080)"
+	unchanged prog
+}
+
 @test "hardening: btf-link refuses an image with a bogus sh_addralign" {
 	printf 'void link_start(void) {}\n' >start.c
 	"$CC_BTF" gcc -g -O2 -c start.c -o start.o

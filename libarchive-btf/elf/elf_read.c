@@ -245,6 +245,10 @@ static int check_section(const struct rd *r, size_t i)
 	if (!is_pow2(sh.sh_addralign) || sh.sh_addralign > ABTF_MAX_ALIGN)
 		return bad(r, i, "sh_addralign is not a power of two of at "
 			   "most 2 MiB", sh.sh_addralign);
+	/* sections are found by name: one without a name hides from that */
+	if (!elf_strptr(r->elf, r->shstrndx, sh.sh_name))
+		return bad(r, i, "sh_name is not a string of the section name "
+			   "table", sh.sh_name);
 	err = check_links(r, i, &sh);
 	if (err)
 		return err;

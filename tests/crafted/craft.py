@@ -13,6 +13,9 @@ recipe below says, in place. Nothing here is a stored binary.
       a name that is no string (gcc -gdwarf-4 writes decl_file as data1).
   craft.py align OBJ SECTION N
       SECTION's sh_addralign becomes N.
+  craft.py name OBJ SECTION N
+      SECTION's sh_name becomes N (past the section name table: it has
+      no name libelf can read).
   craft.py symndx OBJ SYMBOL N
       SYMBOL's st_shndx in .symtab becomes N.
   craft.py btf BTF RECIPE
@@ -129,6 +132,12 @@ def align(path, sec, n):
     e.save()
 
 
+def name(path, sec, n):
+    e = Elf(path)
+    struct.pack_into('<I', e.b, e.sh_at(e.index(sec)), n)
+    e.save()
+
+
 def symndx(path, name, n):
     e = Elf(path)
     sym = e.sh(e.index('.symtab'))
@@ -228,6 +237,8 @@ def main(argv):
         second_name(argv[2])
     elif argv[1] == 'align':
         align(argv[2], argv[3], int(argv[4], 0))
+    elif argv[1] == 'name':
+        name(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'symndx':
         symndx(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'btf':
