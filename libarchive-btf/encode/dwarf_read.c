@@ -549,9 +549,8 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 
 	skip(&c, t->off);
 	for (;;) {
-		uint64_t code = get_uleb(&c), tag, name, form;
+		uint64_t code = get_uleb(&c), tag, name, form, children;
 		uint32_t first = t->nr_specs;
-		bool children;
 
 		if (c.bad || !code)
 			break;
@@ -559,6 +558,12 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 		children = get_n(&c, 1);
 		if (code >= DW_MAX_CODE || !tag || tag > UINT32_MAX)
 			goto out_bad;
+		/* DW_CHILDREN_no or _yes: libdw takes any other for no */
+		if (children > 1) {
+			*why = "bad abbreviation table: a children flag that "
+			       "is neither DW_CHILDREN_no nor DW_CHILDREN_yes";
+			return -EINVAL;
+		}
 		if (tag == DW_TAG_LLVM_annotation)
 			t->annotations = true;
 		for (;;) {
@@ -1161,6 +1166,43 @@ static bool producer_clang(const struct dw_file *f, const struct dw_unit *u,
 }
 
 /*
+ * The unit DIE @cu's DW_AT_str_offsets_base, DW_AT_addr_base and
+ * DW_AT_loclists_base into @u. Each names the start of the unit's array in
+ * its section, just past a header (a section holds one per unit): a base
+ * inside the first header would read that header's own bytes as string
+ * offsets or addresses (libdw does; a base of 0 was taken here for "none
+ * given"), so it is refused.
+ */
+static int unit_bases(struct dw_unit *u, const struct dw_die *cu,
+		      const char **why)
+{
+	const bool wide = u->offset_size == 8;
+
+	if ((cu->have & DW_HAVE_STR_OFF_BASE) &&
+	    cu->str_offsets_base < (wide ? 16 : 8))
+		*why = "DW_AT_str_offsets_base inside .debug_str_offsets' "
+		       "first header";
+	else if ((cu->have & DW_HAVE_ADDR_BASE) &&
+		 cu->addr_base < (wide ? 16 : 8))
+		*why = "DW_AT_addr_base inside .debug_addr's first header";
+	else if ((cu->have & DW_HAVE_LOCLISTS_BASE) &&
+		 cu->loclists_base < (wide ? 20 : 12))
+		*why = "DW_AT_loclists_base inside .debug_loclists' first "
+		       "header";
+	else
+		*why = NULL;
+	if (*why)
+		return -EINVAL;
+	if (cu->have & DW_HAVE_STR_OFF_BASE)
+		u->str_offsets_base = cu->str_offsets_base;
+	if (cu->have & DW_HAVE_ADDR_BASE)
+		u->addr_base = cu->addr_base;
+	if (cu->have & DW_HAVE_LOCLISTS_BASE)
+		u->loclists_base = cu->loclists_base;
+	return 0;
+}
+
+/*
  * A unit's abbreviations, and its DW_AT_str_offsets_base, which DW_FORM_strx
  * in any of its DIEs needs: read from the unit DIE before any other.
  */
@@ -1175,12 +1217,9 @@ static int open_unit(struct dw_file *f, struct dw_unit *u, const char **why)
 	err = dw_die__read(f, u, u->die, &cu, why);
 	if (err)
 		return err;
-	if (cu.have & DW_HAVE_STR_OFF_BASE)
-		u->str_offsets_base = cu.str_offsets_base;
-	if (cu.have & DW_HAVE_ADDR_BASE)
-		u->addr_base = cu.addr_base;
-	if (cu.have & DW_HAVE_LOCLISTS_BASE)
-		u->loclists_base = cu.loclists_base;
+	err = unit_bases(u, &cu, why);
+	if (err)
+		return err;
 	u->bases_read = true;
 	u->clang = (cu.have & DW_HAVE_PRODUCER) &&
 		   producer_clang(f, u, &cu.producer);
