@@ -298,7 +298,7 @@ clean:
 	rm -rf $(OUT)
 
 # ---- fuzzing: tests/fuzz/, docs/reliability.md ("Fuzzing") ----
-#   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="archive link-raw encode parse"]
+#   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="archive link-raw encode parse split"]
 # builds the library, the tools and the libFuzzer harnesses with clang,
 # ASan and UBSan into $(FUZZ_O) (a make of its own, like SANITIZE=1), makes
 # the seed corpus from tests/fixtures and runs each target FUZZ_TIME
@@ -306,7 +306,7 @@ clean:
 FUZZ_O		?= build-fuzz
 FUZZ_CC		?= clang
 FUZZ_TIME	?= 60
-FUZZ_TARGETS	?= archive link-raw encode parse
+FUZZ_TARGETS	?= archive link-raw encode parse split
 FUZZ_SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all \
 		   -fsanitize-recover=nonnull-attribute,pointer-overflow
@@ -318,11 +318,14 @@ fuzz-build:
 
 fuzz-bins: $(patsubst %,$(OUT)/fuzz/fuzz-%,$(FUZZ_TARGETS))
 
-$(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(LIB_A)
+# Linked with the library's objects, not its archive: fuzz-encode's oracle
+# (tests/fuzz/dwarf_oracle.h) calls the DIE reader's internal functions.
+$(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h \
+		tests/fuzz/dwarf_oracle.h $(LIB_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(filter-out -MMD -MP,$(ABTF_CFLAGS)) -fsanitize=fuzzer \
-		$(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_A) $(DEPS_LIBS) -pthread
+		$(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJS) $(DEPS_LIBS) -pthread
 
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(abspath $(FUZZ_O)) $(FUZZ_TIME) $(FUZZ_TARGETS)

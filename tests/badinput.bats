@@ -202,9 +202,94 @@ poke() {
 	one_error cc-btf 1 early.o
 	[[ $stderr == "cc-btf: error: early.o: .debug_info: unit at 0x0: 0x"*": the DIE tree ends before its unit does, with more DIEs after it" ]]
 	unchanged dup.o nochild.o early.o
+	# found by the fuzzer's oracle: a children flag of 2, which libdw
+	# reads as "no children" and this reader read as "children"
+	cp bf.o flag2.o
+	poke flag2.o .debug_abbrev 2 2 1
+	keep flag2.o
+	run --separate-stderr "$CC_BTF" --encode flag2.o
+	one_error cc-btf 1 flag2.o
+	[[ $stderr == *"a children flag that is neither DW_CHILDREN_no nor DW_CHILDREN_yes" ]]
+	unchanged flag2.o
 	# the objects they were made of encode
 	run --separate-stderr "$CC_BTF" --encode bf.o ar.o
 	[ "$status" -eq 0 ]
+}
+
+# More the oracle found (issue 36), each encoded with exit 0 before: a unit
+# version of 261 (5 in its low byte), and a DW_AT_sibling pointing backwards
+# inside an inlined copy, a subtree the encoder jumped over unread.
+@test "badinput: a unit version of 261; a bad DW_AT_sibling deep in an inlined copy" {
+	local at
+	need_tools
+	need_cmd python3 readelf
+	gcc -g -O2 -c "$FIXTURES/arrays.c" -o ver.o
+	poke ver.o .debug_info 5 1 0
+	keep ver.o
+	run --separate-stderr "$CC_BTF" --encode ver.o
+	one_error cc-btf 1 ver.o
+	[[ $stderr == "cc-btf: error: ver.o: .debug_info: unknown DWARF version" ]]
+	unchanged ver.o
+	gcc -g -O2 -c "$FIXTURES/compare-shuffle.c" -o sib.o
+	# the first DW_AT_sibling of a DIE at depth 3 or more: its ref4 -> 0x10
+	at=$(readelf --debug-dump=info sib.o | awk '
+		/^ <[0-9]+><[0-9a-f]+>/ { split($1, a, "[<>]"); d = a[2] }
+		/DW_AT_sibling/ && d >= 3 { gsub(/[<>]/, "", $1); print $1; exit }')
+	[ -n "$at" ]
+	poke sib.o .debug_info "0x$at" 0x10
+	poke sib.o .debug_info "$((0x$at + 1))" 0
+	keep sib.o
+	run --separate-stderr "$CC_BTF" --encode sib.o
+	one_error cc-btf 1 sib.o
+	[[ $stderr == *"DW_AT_sibling points backwards" ]]
+	unchanged sib.o
+}
+
+# The encoder fuzzer's oracle (tests/fuzz/dwarf_oracle.h), as a command:
+# it must find each mutant above (which encoded with exit 0 before the
+# reader was fixed), a type lost from the BTF, and nothing on the fixtures.
+@test "badinput: the encoder fuzzer's DWARF oracle: the issue's mutants found, every fixture agrees" {
+	local f o cc n=0 checked=0
+	need_tools
+	need_cmd python3 gcc pkg-config
+	dwarf_oracle_prog ./oracle
+	gcc -gdwarf-4 -O0 -c "$FIXTURES/bitfields.c" -o bf.o
+	gcc -g -O2 -c "$FIXTURES/arrays.c" -o ar.o
+	cp bf.o dup.o
+	poke dup.o .debug_abbrev 120 1
+	cp bf.o nochild.o
+	poke nochild.o .debug_abbrev 2 0 1
+	cp ar.o early.o
+	poke early.o .debug_info 0xbc 0x12 0x11
+	run ./oracle dup.o
+	[ "$status" -eq 1 ]
+	[[ $output == "dup.o: unit DIE 0xb: the encoder's reader fails (bad abbreviation table: an abbreviation code defined twice), libdw's does not" ]]
+	run ./oracle nochild.o
+	[ "$status" -eq 1 ]
+	[[ $output == "nochild.o: the tree libdw walks ends at 0x"*", before its unit (to 0x"*")" ]]
+	run ./oracle early.o
+	[ "$status" -eq 1 ]
+	[[ $output == "early.o: the tree libdw walks ends at 0x"*", before its unit (to 0x"*")" ]]
+	# a type libdw finds and the BTF lacks: another object's BTF
+	"$CC_BTF" --encode -o ar.btf ar.o
+	run ./oracle bf.o ar.btf
+	[ "$status" -eq 1 ]
+	[[ $output == "bf.o: DIE 0x"*": type '"*"' is not in the BTF" ]]
+	for f in "$FIXTURES"/*.c; do
+		for cc in "gcc -g -O2" "gcc -gdwarf-4 -O0" "clang -g -O2"; do
+			o=$(basename "$f" .c).$n.o
+			n=$((n + 1))
+			command -v "${cc%% *}" >/dev/null || continue
+			$cc -c "$f" -o "$o" 2>/dev/null || continue
+			"$CC_BTF" --encode -o "$o.btf" "$o" 2>/dev/null || continue
+			run ./oracle "$o" "$o.btf"
+			echo "$cc: $output"
+			[ "$status" -eq 0 ]
+			checked=$((checked + 1))
+		done
+	done
+	echo "$checked objects checked"
+	[ "$checked" -gt 100 ]
 }
 
 @test "badinput: a parameter's location list cut short (.debug_loclists, .debug_loc)" {
@@ -355,6 +440,23 @@ elf_patch() {
 	one_error cc-btf 1 strx.o
 	[[ $stderr == *"string offset or index past the end of its section"* ]]
 	unchanged strx.o
+}
+
+# Found by the encoder fuzzer's DWARF oracle (issue 36): a base of 0 was
+# taken for "none given", where libdw reads the table's header as offsets.
+@test "badinput: clang: DW_AT_str_offsets_base or DW_AT_addr_base inside its section's header" {
+	local sec attr
+	for sec in .debug_str_offsets .debug_addr; do
+		clang_obj inhdr.o
+		elf_patch inhdr.o addend .debug_info $sec 0
+		keep inhdr.o
+		run --separate-stderr "$CC_BTF" --encode inhdr.o
+		one_error cc-btf 1 inhdr.o
+		attr=DW_AT_str_offsets_base
+		[ $sec = .debug_addr ] && attr=DW_AT_addr_base
+		[[ $stderr == *"unit at 0x0: DIE 0xc: $attr inside $sec"*" first header" ]]
+		unchanged inhdr.o
+	done
 }
 
 @test "badinput: clang: a DW_OP_addrx whose operand is cut short" {

@@ -34,6 +34,7 @@ runs() {
 	link-raw) echo 130000 ;;
 	encode) echo 160000 ;;
 	parse) echo 100000 ;;
+	split) echo 30000 ;;
 	esac
 }
 
@@ -103,6 +104,10 @@ fuzz() {
 
 @test "fuzz: parse (abtf_btf__parse: final BTF of either byte order, longer headers)" {
 	fuzz parse
+}
+
+@test "fuzz: split (btf-link on a base and a module: either damaged)" {
+	fuzz split
 }
 
 # The inputs of the crashes found before (tests/fuzz/known-crashes.sh),

@@ -211,7 +211,7 @@ static void check_strings(struct dw_sec *s)
 static int read_unit_header(struct dw_file *f, struct cur *c,
 			    struct dw_unit *u, const char **why)
 {
-	uint64_t len;
+	uint64_t len, version;
 
 	u->off = c->p - f->info.buf;
 	len = get_n(c, 4);
@@ -228,8 +228,9 @@ static int read_unit_header(struct dw_file *f, struct cur *c,
 	}
 	u->end = (c->p - f->info.buf) + len;
 	c->end = c->p + len;
-	u->version = get_n(c, 2);
-	if (u->version < 2 || u->version > 5) {
+	version = get_n(c, 2);	/* 16 bits: 261 is no version 5 */
+	u->version = version;
+	if (version < 2 || version > 5) {
 		*why = "unknown DWARF version";
 		return -EINVAL;
 	}
@@ -248,7 +249,8 @@ static int read_unit_header(struct dw_file *f, struct cur *c,
 		u->abbrev_off = get_n(c, u->offset_size);
 		u->addr_size = get_n(c, 1);
 	}
-	if (c->bad || (u->addr_size != 4 && u->addr_size != 8)) {
+	if (c->bad || (u->addr_size != 4 && u->addr_size != 8) ||
+	    u->unit_type < DW_UT_compile || u->unit_type > DW_UT_split_type) {
 		*why = "bad unit header";
 		return -EINVAL;
 	}

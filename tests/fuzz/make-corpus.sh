@@ -14,6 +14,10 @@
 #   OUTDIR/parse/     each link-raw seed of one member, and again with a
 #                     32-byte header (8 zero bytes more, as upstream pahole
 #                     writes it), in either byte order
+#   OUTDIR/split/     a module on a base, as fuzz-split.c reads them: the
+#                     base's length (4 bytes, little-endian), the base (the
+#                     "vmlinux" below linked by btf-link -o) and a
+#                     module (one encoded fixture's .BTF, or a pair's)
 #   OUTDIR/archive/   archives: the fixtures' "vmlinux" of tests/link.bats
 #                     (ld -T link.lds; again of compressed members, cc-btf
 #                     --compress), ld -r of pairs of encoded fixtures,
@@ -37,7 +41,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 FIX=$TOP/tests/fixtures
 
 rm -rf "$OUT"
-mkdir -p "$OUT"/{encode,link-raw,archive,parse,tmp/obj}
+mkdir -p "$OUT"/{encode,link-raw,archive,parse,split,tmp/obj}
 T=$OUT/tmp
 
 # archive_seed OBJ NAME [OBJCOPY]: the archive seeds of a linked OBJ.
@@ -53,6 +57,21 @@ archive_seed() {
 		> "$OUT/archive/$name"
 	{ printf '\377\377'; cat "$T/btf"; printf '=ADDR='; cat "$T/addr"; } \
 		> "$OUT/archive/$name-all"
+}
+
+# split_seeds VMLINUX NAME: a few modules on VMLINUX's final BTF (after
+# the pairs' archives are made: those of NAME-pair* are modules too).
+split_seeds() {
+	local base=$T/base-$2 m n=0
+	timeout 60 "$BIN/btf-link" -o "$base" "$1" 2>/dev/null || return 0
+	for m in "$OUT/link-raw/$2-"{link-mod1,link-mod2,split-fwd-dup,split-fwd-local,funcs-opt,bitfields,percpu}; do
+		[ -f "$m" ] || continue
+		python3 -c 'import os, struct, sys
+sys.stdout.buffer.write(struct.pack("<I", os.path.getsize(sys.argv[1])))' \
+			"$base" > "$OUT/split/$2-$n"
+		cat "$base" "$m" >> "$OUT/split/$2-$n"
+		n=$((n + 1))
+	done
 }
 
 for cc in gcc clang; do
@@ -74,6 +93,7 @@ for cc in gcc clang; do
 	if ld -T "$FIX/link.lds" -o "$T/prog-$cc" "$T/obj/$cc-link-"{main,a,gc,b}.o \
 		2>/dev/null; then
 		archive_seed "$T/prog-$cc" "$cc-vmlinux"
+		split_seeds "$T/prog-$cc" "$cc"
 	fi
 	# pairs of consecutive fixtures, ld -r
 	for ((i = 0; i + 1 < ${#encoded[@]}; i += 2)); do
@@ -126,6 +146,6 @@ if hdr_len == 24 and len(b) >= 24:
 PY
 done
 rm -rf "$T"
-for d in encode link-raw archive parse; do
+for d in encode link-raw archive parse split; do
 	[ -n "$(ls -A "$OUT/$d")" ] || { echo "$0: no seeds for $d" >&2; exit 1; }
 done

@@ -38,6 +38,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 max_len() {
 	case $1 in
 	archive) echo 32768 ;;
+	split) echo 32768 ;;
 	link-raw) echo 16384 ;;
 	parse) echo 16384 ;;
 	encode) echo 65536 ;;

@@ -48,6 +48,25 @@ dedup_oracle_prog() {
 		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
 }
 
+# dwarf_oracle_prog OUT: tests/fuzz/dwarf-oracle.c, the encoder fuzzer's
+# oracle as a command, linked with this build's library objects (it calls
+# the DIE reader's internal functions, which neither the shared library nor
+# the archive exports).
+dwarf_oracle_prog() {
+	local san objs
+	san=$(lib_san_flags) || { echo "$san"; return 1; }
+	objs=("$ABTF_BUILD"/libarchive-btf/*/*.o)
+	[ -e "${objs[0]}" ] || {
+		echo "no library objects in $ABTF_BUILD/libarchive-btf"
+		return 1
+	}
+	# shellcheck disable=SC2046,SC2086 # pkg-config's words; none or two flags
+	gcc $san -std=gnu11 -D_GNU_SOURCE -O1 -g -I"$ABTF_TOP/libarchive-btf" \
+		$(pkg-config --cflags libelf libdw) \
+		"$ABTF_TOP/tests/fuzz/dwarf-oracle.c" "${objs[@]}" \
+		$(pkg-config --libs libbpf libelf libdw zlib) -pthread -o "$1"
+}
+
 # dedup_diff_prog OUT: tests/fixtures/dedup-diff.c built against this
 # build's shared library (tests/dedup-diff.bats says what it checks).
 dedup_diff_prog() {

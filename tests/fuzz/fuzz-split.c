@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libFuzzer harness: btf-link's split path, a module's BTF on a base
+ * (`btf-link --base vmlinux M.ko`). The input is
+ *
+ *	4 bytes		the base's length L (little-endian)
+ *	L bytes		the base: a raw BTF file (what vmlinux's .BTF holds)
+ *	...		the module: a raw BTF archive (one member or several)
+ *
+ * so that a mutation damages the base, the module or both. The base is read
+ * and verified, the module linked on it (the archive reader, merge, the
+ * split deduplication), the final split BTF compared with itself (which
+ * must find no difference) and written out as a raw file.
+ *
+ * Seeds: tests/fuzz/make-corpus.sh. Run: make fuzz (docs/reliability.md).
+ */
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	return fuzz_init();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char base[PATH_MAX], in[PATH_MAX], out[PATH_MAX];
+	struct abtf_link_opts opts = {
+		.sz = sizeof(opts),
+		.print = fuzz_print,
+		.force = true,
+		.nr_threads = 1,
+	};
+	struct abtf_linker *l;
+	uint32_t len;
+
+	if (size < 4)
+		return 0;
+	len = data[0] | data[1] << 8 | data[2] << 16 | (uint32_t)data[3] << 24;
+	if (len > size - 4)
+		return 0;
+	opts.base_path = fuzz_write(base, sizeof(base), "base.btf", data + 4,
+				    len);
+	fuzz_write(in, sizeof(in), "mod.btf", data + 4 + len, size - 4 - len);
+	l = abtf_linker__new(in, &opts);
+	if (!l)
+		goto out;
+	if (abtf_linker__link(l) == 0) {
+		fuzz_check_self(abtf_linker__btf(l), "split");
+		abtf_linker__write_raw(l, fuzz_path(out, sizeof(out),
+						    "out.btf"));
+	}
+	abtf_linker__free(l);
+out:
+	fuzz_rm("base.btf");
+	fuzz_rm("mod.btf");
+	fuzz_rm("out.btf");
+	return 0;
+}
