@@ -358,7 +358,8 @@ static struct btf *load_distilled(const char *path, struct btf **own)
 
 /*
  * The BTF of @path, split on @base if given; a module with a distilled
- * base (.BTF.base) is read on it, into *@own (the caller frees it).
+ * base (.BTF.base) is read on it, into *@own (the caller frees it). @own
+ * NULL: @path is --base itself.
  */
 static struct btf *load_btf(const char *path, struct btf *base,
 			    struct btf **own)
@@ -374,6 +375,15 @@ static struct btf *load_btf(const char *path, struct btf *base,
 	}
 	errno = 0;
 	btf = abtf_btf__parse(path, base);
+	if (!btf && !base && abtf_btf__is_split(path) == 1) {
+		if (own)
+			error(path, "split BTF: compare it with --base, the "
+			      "BTF it was made on");
+		else
+			error(path, "cannot be a base: it is split BTF (a "
+			      "module's, made on a base of its own)");
+		return NULL;
+	}
 	if (!btf) {
 		error(path, "%s", parse_error(path, errno ? errno : EINVAL));
 		return NULL;

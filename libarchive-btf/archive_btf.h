@@ -487,6 +487,13 @@ ABTF_API int abtf_btf__compare(const struct btf *a, const struct btf *b,
  */
 ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base);
 
+/*
+ * Whether the BTF of @path (as abtf_btf__parse() finds it) is split BTF,
+ * which reads only on a base: 1 if so, 0 if not (or not BTF at all), or
+ * -errno if it cannot be read. For a message that says so.
+ */
+ABTF_API int abtf_btf__is_split(const char *path);
+
 /* What abtf_btf__verify() holds a BTF to. */
 enum abtf_verify {
 	/*

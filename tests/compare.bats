@@ -191,6 +191,52 @@ COMPUTE_REF='static int compute(int count, const char *name, ...)'
 	check_output "~ enum color: a: size 4 unsigned {RED = 0, GREEN = 2, BLUE = 4} | b: size 4 unsigned {RED = 0, GREEN = 3, BLUE = 4}"
 }
 
+# Issue 36: a split BTF read without its base, or given as the base, is
+# said to be one (it was "not a BTF file", "cannot read base BTF").
+@test "compare: split BTF without --base, or as --base, is named as such" {
+	need_tools
+	printf 'int base_fn(int x) { return x; }\n' > base.c
+	gcc -g -O2 -c base.c -o base.o
+	pahole_btf base.o base.btf
+	variant one
+	pahole -J $PAHOLE_KERNEL_FLAGS --btf_base=base.btf \
+		--btf_encode_detached=one.split one.o
+	run --separate-stderr "$BTF_LINK" --compare one.split one.split
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: one.split: split BTF: compare it with --base, the BTF it was made on" ]
+	run --separate-stderr "$BTF_LINK" --compare --base one.split one.split one.split
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: one.split: cannot be a base: it is split BTF (a module's, made on a base of its own)" ]
+	run --separate-stderr "$BTF_LINK" --base one.split -o out.btf base.btf
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "btf-link: error: one.split: cannot be a base: it is split BTF (a module's, made on a base of its own)" ]
+	[ ! -e out.btf ]
+	# what is not split BTF keeps its message
+	echo 'not BTF' > junk.txt
+	run --separate-stderr "$BTF_LINK" --base junk.txt -o out.btf base.btf
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: junk.txt: "* ]]
+	[[ $stderr != *"split BTF"* ]]
+}
+
+# One rule for names outside printable ASCII: \xNN in a link's messages
+# and in --compare's lines alike (docs/reliability.md, "Messages").
+@test "compare: a non-ASCII name reads the same in --compare and in a link's error" {
+	need_cmd gcc
+	printf 'struct caf\303\251 { int x; } v1;\n' > u1.c
+	printf 'struct caf\303\251 { long x; } v1;\n' > u2.c
+	gcc -g -c u1.c -o u1.o
+	gcc -g -c u2.c -o u2.o
+	"$CC_BTF" --encode -o u1.btf u1.o
+	"$CC_BTF" --encode -o u2.btf u2.o
+	run --separate-stderr "$BTF_LINK" --compare u1.btf u2.btf
+	[ "$status" -eq 1 ]
+	[[ $output == *"~ struct caf\xc3\xa9: a: size 4 {x int @0} | b: size 8 {x long int @0}"* ]]
+	run --separate-stderr "$BTF_LINK" -o out.btf u1.btf
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"STRUCT 'caf\xc3\xa9': a name that is no C identifier" ]]
+}
+
 @test "compare: the output is the same on every run" {
 	need_tools
 	variant base

@@ -133,7 +133,7 @@ void tool__put_escaped(FILE *f, const char *s)
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
+		if (*p < 0x20 || *p >= 0x7f)
 			fprintf(f, "\\x%02x", *p);
 		else
 			fputc(*p, f);

@@ -49,7 +49,11 @@ int tool__check_rewrite(const char *path, struct tool_why *why);
 int tool__check_output(const char *out, const struct tool_file *ins,
 		       size_t nr_ins, struct tool_why *why);
 
-/* @s on @f, its control bytes (of a file name, say) as \xNN: one line. */
+/*
+ * @s on @f, each byte outside printable ASCII (controls, 0x7f, 0x80 and
+ * up) as \xNN, as the library makes names printable: one line, the same
+ * bytes whether a name comes in a message or in --compare's output.
+ */
 void tool__put_escaped(FILE *f, const char *s);
 
 /*

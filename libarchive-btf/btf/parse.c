@@ -16,6 +16,7 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -123,6 +124,51 @@ static int cut_header(uint8_t *p, size_t *size)
 	memmove(p + known, p + len, *size - len);
 	*size -= len - known;
 	return 0;
+}
+
+/*
+ * Whether the @size bytes at @p, a BTF with struct btf_header's fields in
+ * the order @big says, are split BTF: a string section that does not
+ * start with the empty string, or none at all. Standalone BTF starts it
+ * with one (libbpf and the kernel refuse it otherwise); split BTF's offsets
+ * go on from its base's strings, its own start with a name.
+ */
+static bool split_bytes(const uint8_t *p, size_t size, bool big)
+{
+	struct btf_header h;
+	uint64_t str;
+
+	memcpy(&h, p, sizeof(h));
+	if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {
+		h.hdr_len = bswap_32(h.hdr_len);
+		h.str_off = bswap_32(h.str_off);
+		h.str_len = bswap_32(h.str_len);
+	}
+	str = (uint64_t)h.hdr_len + h.str_off;
+	if (h.hdr_len < sizeof(h) || str > size || h.str_len > size - str)
+		return false;	/* not BTF at all: libbpf's to say */
+	return !h.str_len || p[str];
+}
+
+ABTF_API int abtf_btf__is_split(const char *path)
+{
+	size_t size = 0;
+	void *buf = NULL;
+	uint16_t magic;
+	int err;
+
+	if (!path)
+		return -EINVAL;
+	err = read_btf_bytes(path, &buf, &size);
+	if (!err && size >= sizeof(struct btf_header)) {
+		memcpy(&magic, buf, 2);
+		/* a longer header (either order) keeps these fields */
+		if (magic == BTF_MAGIC || magic == bswap_16(BTF_MAGIC))
+			err = split_bytes(buf, size, (magic == BTF_MAGIC) ==
+					  (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
+	}
+	free(buf);
+	return err;
 }
 
 ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)

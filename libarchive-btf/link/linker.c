@@ -237,8 +237,13 @@ static int load_base(struct abtf_linker *l)
 	l->base = abtf_btf__parse(l->opts.base_path, NULL);
 	if (!l->base) {
 		err = -errno;
-		pr_warn(&l->pr, "%s: cannot read base BTF: %s",
-			l->opts.base_path, ABTF_STRERROR(-err));
+		if (abtf_btf__is_split(l->opts.base_path) == 1)
+			pr_warn(&l->pr, "%s: cannot be a base: it is split BTF "
+				"(a module's, made on a base of its own)",
+				l->opts.base_path);
+		else
+			pr_warn(&l->pr, "%s: cannot read base BTF: %s",
+				l->opts.base_path, ABTF_STRERROR(-err));
 		return err;
 	}
 	/* libbpf's dedup trusts its base: a type ID past the end crashed it */
