@@ -136,6 +136,17 @@ archive() {
 	unchanged prog
 }
 
+# libdw reads the first of two sections of one DWARF name and ignores the
+# other, and so did cc-btf: the second one's DIEs lost without a word.
+@test "hardening: two .debug_info sections with data are refused" {
+	gcc -g -O2 -c fwd.c -o two.o
+	python3 "$CRAFT" rename two.o .comment .debug_info
+	keep two.o
+	run --separate-stderr timeout 60 "$CC_BTF" --encode two.o
+	one_error cc-btf 1 "two.o: " "two sections of one DWARF name, both with data"
+	unchanged two.o
+}
+
 @test "hardening: btf-link refuses an image with a bogus sh_addralign" {
 	printf 'void link_start(void) {}\n' >start.c
 	"$CC_BTF" gcc -g -O2 -c start.c -o start.o

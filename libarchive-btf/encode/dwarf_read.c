@@ -145,7 +145,13 @@ const char *dw_debug_suffix(const char *name)
 	return NULL;
 }
 
-static void take_section(struct dw_file *f, const char *name, Elf_Data *d)
+/*
+ * @d as the section .debug@name, if the reader reads it: -EINVAL if one of
+ * that name came before with data (libdw takes the first, and the other's
+ * DIEs would be lost without a word; type units in COMDAT groups are left
+ * out before this).
+ */
+static int take_section(struct dw_file *f, const char *name, Elf_Data *d)
 {
 	static const struct {
 		const char *name;
@@ -165,11 +171,14 @@ static void take_section(struct dw_file *f, const char *name, Elf_Data *d)
 	for (i = 0; i < ARRAY_SIZE(secs); i++) {
 		struct dw_sec *s = (struct dw_sec *)((char *)f + secs[i].off);
 
-		if (strcmp(name, secs[i].name) || s->buf)
+		if (strcmp(name, secs[i].name) || !d->d_buf || !d->d_size)
 			continue;
+		if (s->buf)
+			return -EINVAL;
 		s->buf = d->d_buf;
-		s->size = d->d_buf ? d->d_size : 0;
+		s->size = d->d_size;
 	}
+	return 0;
 }
 
 static int find_sections(struct dw_file *f, Elf *elf, const char **why)
@@ -193,8 +202,10 @@ static int find_sections(struct dw_file *f, Elf *elf, const char **why)
 		if (!name)
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (d)
-			take_section(f, name, d);
+		if (d && take_section(f, name, d)) {
+			*why = "two sections of one DWARF name, both with data";
+			return -EINVAL;
+		}
 	}
 	if (!f->info.buf)
 		return -ENODATA;

@@ -16,6 +16,10 @@ recipe below says, in place. Nothing here is a stored binary.
   craft.py name OBJ SECTION N
       SECTION's sh_name becomes N (past the section name table: it has
       no name libelf can read).
+  craft.py rename OBJ SECTION NEWNAME
+      SECTION's sh_name becomes that of the string NEWNAME in the section
+      name table (found as a string or as the tail of one: ".debug_info"
+      is in ".rela.debug_info"): two sections of one name.
   craft.py symndx OBJ SYMBOL N
       SYMBOL's st_shndx in .symtab becomes N.
   craft.py btf BTF RECIPE
@@ -138,6 +142,16 @@ def name(path, sec, n):
     e.save()
 
 
+def rename(path, sec, new):
+    e = Elf(path)
+    tab = e.sh(e.shstrndx)
+    at = e.b.find(new.encode() + b'\0', tab[4], tab[4] + tab[5])
+    if at < 0:
+        sys.exit('%s: no string %s in the section name table' % (path, new))
+    struct.pack_into('<I', e.b, e.sh_at(e.index(sec)), at - tab[4])
+    e.save()
+
+
 def symndx(path, name, n):
     e = Elf(path)
     sym = e.sh(e.index('.symtab'))
@@ -239,6 +253,8 @@ def main(argv):
         align(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'name':
         name(argv[2], argv[3], int(argv[4], 0))
+    elif argv[1] == 'rename':
+        rename(argv[2], argv[3], argv[4])
     elif argv[1] == 'symndx':
         symndx(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'btf':

@@ -327,13 +327,15 @@ static inline const uint8_t *oracle_info(Elf *elf, size_t *size)
 		const char *name;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) ||
+		/* the section libdw and the encoder read: the first with data */
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    (sh.sh_flags & SHF_GROUP) ||
 		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
 		    strcmp(name, ".debug_info"))
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			return NULL;
+		if (!d || !d->d_buf || !d->d_size)
+			continue;
 		*size = d->d_size;
 		return d->d_buf;
 	}
