@@ -47,15 +47,16 @@ archive() {
 
 # ---- 1. crashes ----
 
+# A second DW_AT_name in one abbreviation (once read as "no name" here,
+# where libdw reads the first: the encoder fuzzer's oracle, issue 36) is
+# a bad abbreviation table.
 @test "hardening: a subprogram whose second DW_AT_name is no string" {
 	gcc -gdwarf-4 -O2 -c fwd.c -o name.o
 	python3 "$CRAFT" second-name name.o
 	keep name.o
 	run --separate-stderr timeout 60 "$CC_BTF" --encode -o name.btf name.o
-	[ "$status" -lt 128 ]
-	[ "$status" -eq 0 ]
-	[ -s name.btf ]
-	rm name.btf
+	one_error cc-btf 1 "name.o: " "an attribute named twice in one abbreviation"
+	[ ! -e name.btf ]
 	unchanged name.o
 }
 

@@ -510,6 +510,17 @@ static int add_spec(struct dw_abbrevs *t, size_t *cap, uint32_t first,
 	struct dw_spec *last = t->nr_specs > first ?
 			       &t->specs[t->nr_specs - 1] : NULL;
 
+	uint32_t i;
+
+	/*
+	 * An attribute twice in one abbreviation: libdw reads the first,
+	 * and the DIE's value is either. Only those the encoder reads keep
+	 * their names here, so those are the ones checked.
+	 */
+	if (attr_wanted(name))
+		for (i = first; i < t->nr_specs; i++)
+			if (t->specs[i].name == name)
+				return -EEXIST;
 	if (!attr_wanted(name) && size >= 0) {
 		if (last && !last->name) {	/* extend the run */
 			last->size += size;
@@ -591,6 +602,11 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 			if (!name || name > 0xffff || !form || form > 0xffff)
 				goto out_bad;
 			err = add_spec(t, &cap, first, name, form, implicit);
+			if (err == -EEXIST) {
+				*why = "bad abbreviation table: an attribute "
+				       "named twice in one abbreviation";
+				return -EINVAL;
+			}
 			if (err)
 				return err;
 		}
