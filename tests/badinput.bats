@@ -219,7 +219,7 @@ poke() {
 # More the oracle found (issue 36), each encoded with exit 0 before: a unit
 # version of 261 (5 in its low byte), and a DW_AT_sibling pointing backwards
 # inside an inlined copy, a subtree the encoder jumped over unread.
-@test "badinput: a unit version of 261; a bad DW_AT_sibling deep in an inlined copy" {
+@test "badinput: a unit version of 261, type 9, a type offset in its header; a bad DW_AT_sibling deep in an inlined copy" {
 	local at
 	need_tools
 	need_cmd python3 readelf
@@ -230,6 +230,24 @@ poke() {
 	one_error cc-btf 1 ver.o
 	[[ $stderr == "cc-btf: error: ver.o: .debug_info: unknown DWARF version" ]]
 	unchanged ver.o
+	# a unit type past DW_UT_split_type; a type unit whose type offset
+	# points into its own header (libdw refuses both)
+	gcc -g -O2 -c "$FIXTURES/arrays.c" -o utype.o
+	cp utype.o toff.o
+	poke utype.o .debug_info 6 9 1
+	poke toff.o .debug_info 6 2 1
+	# header: length 4, version 2, type 1, address size 1, abbrev 4,
+	# signature 8, then the type offset: 0
+	for f in 20 21 22 23; do
+		poke toff.o .debug_info $f 0
+	done
+	keep utype.o toff.o
+	for f in utype.o toff.o; do
+		run --separate-stderr "$CC_BTF" --encode $f
+		one_error cc-btf 1 $f
+		[[ $stderr == "cc-btf: error: $f: .debug_info: bad unit header" ]]
+	done
+	unchanged utype.o toff.o
 	gcc -g -O2 -c "$FIXTURES/compare-shuffle.c" -o sib.o
 	# the first DW_AT_sibling of a DIE at depth 3 or more: its ref4 -> 0x10
 	at=$(readelf --debug-dump=info sib.o | awk '

@@ -222,7 +222,8 @@ static void check_strings(struct dw_sec *s)
 static int read_unit_header(struct dw_file *f, struct cur *c,
 			    struct dw_unit *u, const char **why)
 {
-	uint64_t len, version;
+	uint64_t len, version, type_off = 0;
+	bool type_unit = false;
 
 	u->off = c->p - f->info.buf;
 	len = get_n(c, 4);
@@ -250,9 +251,11 @@ static int read_unit_header(struct dw_file *f, struct cur *c,
 		u->addr_size = get_n(c, 1);
 		u->abbrev_off = get_n(c, u->offset_size);
 		if (u->unit_type == DW_UT_type ||
-		    u->unit_type == DW_UT_split_type)
-			skip(c, 8 + u->offset_size);
-		else if (u->unit_type == DW_UT_skeleton ||
+		    u->unit_type == DW_UT_split_type) {
+			skip(c, 8);	/* the signature */
+			type_off = get_n(c, u->offset_size);
+			type_unit = true;
+		} else if (u->unit_type == DW_UT_skeleton ||
 			 u->unit_type == DW_UT_split_compile)
 			skip(c, 8);
 	} else {
@@ -260,12 +263,15 @@ static int read_unit_header(struct dw_file *f, struct cur *c,
 		u->abbrev_off = get_n(c, u->offset_size);
 		u->addr_size = get_n(c, 1);
 	}
+	u->die = c->p - f->info.buf;
+	/* a type unit's type DIE lies in it, past its header (libdw) */
 	if (c->bad || (u->addr_size != 4 && u->addr_size != 8) ||
-	    u->unit_type < DW_UT_compile || u->unit_type > DW_UT_split_type) {
+	    u->unit_type < DW_UT_compile || u->unit_type > DW_UT_split_type ||
+	    (type_unit && (type_off < u->die - u->off ||
+			   type_off >= u->end - u->off))) {
 		*why = "bad unit header";
 		return -EINVAL;
 	}
-	u->die = c->p - f->info.buf;
 	return 0;
 }
 
