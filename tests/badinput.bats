@@ -477,6 +477,20 @@ elf_patch() {
 	done
 }
 
+# The oracle again: DW_AT_str_offsets_base renamed away (clang's unit
+# DIE), the strings were read past the table's header, libdw's from 0.
+@test "badinput: clang: DW_FORM_strx in a unit without DW_AT_str_offsets_base" {
+	clang_obj nobase.o
+	# the unit abbreviation's DW_AT_str_offsets_base (0x72, sec_offset
+	# 0x17) becomes DW_AT_frame_base (0x40), of the same form
+	elf_patch nobase.o bytes .debug_abbrev 7217 4017
+	keep nobase.o
+	run --separate-stderr "$CC_BTF" --encode nobase.o
+	one_error cc-btf 1 nobase.o
+	[[ $stderr == *"or a string index in a unit without DW_AT_str_offsets_base" ]]
+	unchanged nobase.o
+}
+
 @test "badinput: clang: a DW_OP_addrx whose operand is cut short" {
 	clang_obj cut.o
 	# exprloc of 1 byte: DW_OP_addrx with its LEB128 index beyond it

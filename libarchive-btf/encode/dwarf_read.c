@@ -689,13 +689,18 @@ static const char *string_at(const struct dw_sec *s, uint64_t off)
 
 /*
  * Entry @idx of an array of @size-byte entries at @base in @s (DW_AT_*_base;
- * 0: none given, the array starts just past the section's one header):
- * its position, or false if it is not wholly inside the section.
+ * 0: none given): its position, or false if it is not wholly inside the
+ * section. Without a base only a split unit (.dwo) has one, just past the
+ * section's one header: any other unit that uses the array must give it
+ * (libdw and readelf read from 0 instead, where this reader once read from
+ * past the header: another string for each name).
  */
 static bool table_entry(const struct dw_sec *s, const struct dw_unit *u,
 			uint64_t base, uint64_t idx, unsigned int size,
 			uint64_t *pos)
 {
+	if (!base && !dw_unit__split(u))
+		return false;
 	if (!base)
 		base = u->offset_size == 8 ? 16 : 8;
 	if (base > s->size || idx >= (s->size - base) / size)
@@ -741,7 +746,8 @@ int dw_unit__addrx(const struct dw_file *f, const struct dw_unit *u,
 		return -EINVAL;
 	}
 	if (!table_entry(&f->addr, u, u->addr_base, idx, u->addr_size, &pos)) {
-		*why = "address index past the end of .debug_addr";
+		*why = "address index past the end of .debug_addr, or in a "
+		       "unit without DW_AT_addr_base";
 		return -EINVAL;
 	}
 	c.p = f->addr.buf + pos;
@@ -1182,7 +1188,8 @@ out_form:
 	return -EINVAL;
 out_strx:
 	*why = "a string offset or index past the end of its section "
-	       "(.debug_str, .debug_line_str or .debug_str_offsets)";
+	       "(.debug_str, .debug_line_str or .debug_str_offsets), or a "
+	       "string index in a unit without DW_AT_str_offsets_base";
 	return -EINVAL;
 }
 

@@ -8,6 +8,7 @@
 #ifndef __ABTF_DWARF_READ_H
 #define __ABTF_DWARF_READ_H
 
+#include <dwarf.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -225,6 +226,13 @@ int dw_die__const_string(const struct dw_file *f, const struct dw_die *die,
 static inline bool dw_unit__annotations(const struct dw_unit *u)
 {
 	return u->abbrevs && u->abbrevs->annotations;
+}
+
+/* A split unit (of a .dwo): its tables' bases are implied, not given. */
+static inline bool dw_unit__split(const struct dw_unit *u)
+{
+	return u->unit_type == DW_UT_split_compile ||
+	       u->unit_type == DW_UT_split_type;
 }
 
 /* @v as an unsigned constant, as dwarf_formudata() reads it: 0 or -EINVAL. */

@@ -366,6 +366,8 @@ static bool loclistx(const struct dw_file *f, const struct dw_unit *u,
 	uint64_t base = u->loclists_base, n = u->offset_size;
 	struct rd r = { .big = f->big_endian };
 
+	if (!base && !dw_unit__split(u))
+		return false;	/* a unit that uses the table gives its base */
 	if (!base)
 		base = n == 8 ? 20 : 12;
 	if (base > f->loclists.size || idx >= (f->loclists.size - base) / n)
