@@ -148,6 +148,23 @@ archive() {
 	unchanged two.o
 }
 
+# Found by the encoder fuzzer's oracle (issue 36), where libdw refuses the
+# file ("invalid ELF file") and cc-btf went on: a DWARF section of another
+# type than PROGBITS (or NOBITS), and a symbol table whose names are in no
+# string table (every symbol then nameless: no FUNC would find its own).
+@test "hardening: a DWARF section of type SHT_HASH, a symbol table linked to no string table" {
+	gcc -g -O2 -c fwd.c -o hash.o
+	python3 "$CRAFT" type hash.o .debug_line 5
+	gcc -g -O2 -c fwd.c -o strs.o
+	python3 "$CRAFT" type strs.o .strtab 0xfe
+	keep hash.o strs.o
+	run --separate-stderr timeout 60 "$CC_BTF" --encode hash.o
+	one_error cc-btf 1 "hash.o: section " "a DWARF section whose type is neither SHT_PROGBITS nor SHT_NOBITS" "(5)"
+	run --separate-stderr timeout 60 "$CC_BTF" --encode strs.o
+	one_error cc-btf 1 "strs.o: section " "a symbol table whose sh_link is no string table"
+	unchanged hash.o strs.o
+}
+
 @test "hardening: btf-link refuses an image with a bogus sh_addralign" {
 	printf 'void link_start(void) {}\n' >start.c
 	"$CC_BTF" gcc -g -O2 -c start.c -o start.o

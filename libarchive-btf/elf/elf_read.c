@@ -78,6 +78,16 @@ static bool is_pow2(uint64_t v)
 }
 
 /* sh_link, sh_info and sh_entsize, by type. */
+/* The type of section @i, SHT_NULL if it cannot be read. */
+static uint32_t type_of(const struct rd *r, size_t i)
+{
+	GElf_Shdr sh;
+
+	if (!gelf_getshdr(elf_getscn(r->elf, i), &sh))
+		return SHT_NULL;
+	return sh.sh_type;
+}
+
 static int check_links(const struct rd *r, size_t i, const GElf_Shdr *sh)
 {
 	size_t sym_sz = gelf_fsize(r->elf, ELF_T_SYM, 1, EV_CURRENT);
@@ -107,6 +117,11 @@ static int check_links(const struct rd *r, size_t i, const GElf_Shdr *sh)
 	    (!sh->sh_link && (sh->sh_type == SHT_SYMTAB_SHNDX ||
 			      sh->sh_type == SHT_GROUP)))
 		return bad(r, i, "sh_link is not a section index", sh->sh_link);
+	/* symbols are found by name: their names must read as strings */
+	if ((sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM) &&
+	    type_of(r, sh->sh_link) != SHT_STRTAB)
+		return bad(r, i, "a symbol table whose sh_link is no string "
+			   "table", sh->sh_link);
 	return 0;
 }
 
@@ -225,6 +240,7 @@ static bool applies_to(const struct rd *r, const GElf_Shdr *sh)
 static int check_section(const struct rd *r, size_t i)
 {
 	Elf_Scn *scn = elf_getscn(r->elf, i);
+	const char *name;
 	GElf_Shdr sh;
 	int err;
 
@@ -246,9 +262,16 @@ static int check_section(const struct rd *r, size_t i)
 		return bad(r, i, "sh_addralign is not a power of two of at "
 			   "most 2 MiB", sh.sh_addralign);
 	/* sections are found by name: one without a name hides from that */
-	if (!elf_strptr(r->elf, r->shstrndx, sh.sh_name))
+	name = elf_strptr(r->elf, r->shstrndx, sh.sh_name);
+	if (!name)
 		return bad(r, i, "sh_name is not a string of the section name "
 			   "table", sh.sh_name);
+	/* libdw refuses a file whose DWARF it cannot read as bytes */
+	if ((!strncmp(name, ".debug_", 7) || !strncmp(name, ".zdebug_", 8)) &&
+	    sh.sh_type != SHT_PROGBITS && sh.sh_type != SHT_NOBITS &&
+	    sh.sh_type != SHT_MIPS_DWARF)
+		return bad(r, i, "a DWARF section whose type is neither "
+			   "SHT_PROGBITS nor SHT_NOBITS", sh.sh_type);
 	err = check_links(r, i, &sh);
 	if (err)
 		return err;

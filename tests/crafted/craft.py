@@ -20,6 +20,8 @@ recipe below says, in place. Nothing here is a stored binary.
       SECTION's sh_name becomes that of the string NEWNAME in the section
       name table (found as a string or as the tail of one: ".debug_info"
       is in ".rela.debug_info"): two sections of one name.
+  craft.py type OBJ SECTION N
+      SECTION's sh_type becomes N.
   craft.py symndx OBJ SYMBOL N
       SYMBOL's st_shndx in .symtab becomes N.
   craft.py btf BTF RECIPE
@@ -152,6 +154,12 @@ def rename(path, sec, new):
     e.save()
 
 
+def sh_type(path, sec, n):
+    e = Elf(path)
+    struct.pack_into('<I', e.b, e.sh_at(e.index(sec)) + 4, n)
+    e.save()
+
+
 def symndx(path, name, n):
     e = Elf(path)
     sym = e.sh(e.index('.symtab'))
@@ -255,6 +263,8 @@ def main(argv):
         name(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'rename':
         rename(argv[2], argv[3], argv[4])
+    elif argv[1] == 'type':
+        sh_type(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'symndx':
         symndx(argv[2], argv[3], int(argv[4], 0))
     elif argv[1] == 'btf':
