@@ -254,13 +254,34 @@ poke() {
 		/^ <[0-9]+><[0-9a-f]+>/ { split($1, a, "[<>]"); d = a[2] }
 		/DW_AT_sibling/ && d >= 3 { gsub(/[<>]/, "", $1); print $1; exit }')
 	[ -n "$at" ]
+	cp sib.o fwd.o
 	poke sib.o .debug_info "0x$at" 0x10
 	poke sib.o .debug_info "$((0x$at + 1))" 0
 	keep sib.o
 	run --separate-stderr "$CC_BTF" --encode sib.o
 	one_error cc-btf 1 sib.o
-	[[ $stderr == *"DW_AT_sibling points backwards" ]]
+	[[ $stderr == *"DW_AT_sibling does not point past the DIE's subtree" ]]
 	unchanged sib.o
+	# one past its subtree: libdw jumps over what lies between, and the
+	# encoder did too (the oracle's "tree ends before its unit")
+	python3 - fwd.o "0x$at" <<-'EOF'
+	import subprocess, sys
+	obj, off = sys.argv[1], int(sys.argv[2], 0)
+	for line in subprocess.run(["readelf", "-SW", obj], capture_output=True,
+	                           text=True).stdout.splitlines():
+	    f = line.replace("[ ", "[").split()
+	    if len(f) > 5 and f[1] == ".debug_info":
+	        at = int(f[4], 16) + off
+	d = bytearray(open(obj, "rb").read())
+	v = int.from_bytes(d[at:at + 4], "little") + 1
+	d[at:at + 4] = v.to_bytes(4, "little")
+	open(obj, "wb").write(d)
+	EOF
+	keep fwd.o
+	run --separate-stderr "$CC_BTF" --encode fwd.o
+	one_error cc-btf 1 fwd.o
+	[[ $stderr == *"DW_AT_sibling does not point past the DIE's subtree" ]]
+	unchanged fwd.o
 }
 
 # The encoder fuzzer's oracle (tests/fuzz/dwarf_oracle.h), as a command:

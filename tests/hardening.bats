@@ -47,16 +47,19 @@ archive() {
 
 # ---- 1. crashes ----
 
-# A second DW_AT_name in one abbreviation (once read as "no name" here,
-# where libdw reads the first: the encoder fuzzer's oracle, issue 36) is
-# a bad abbreviation table.
+# A second DW_AT_name in one abbreviation (GCC 12 writes one for some base
+# types) is read past: the first is the DIE's, as libdw reads it (this
+# reader once took the second: the encoder fuzzer's oracle, issue 36).
 @test "hardening: a subprogram whose second DW_AT_name is no string" {
 	gcc -gdwarf-4 -O2 -c fwd.c -o name.o
 	python3 "$CRAFT" second-name name.o
 	keep name.o
 	run --separate-stderr timeout 60 "$CC_BTF" --encode -o name.btf name.o
-	one_error cc-btf 1 "name.o: " "an attribute named twice in one abbreviation"
-	[ ! -e name.btf ]
+	[ "$status" -eq 0 ]
+	[ -s name.btf ]
+	# the function keeps the name of its first DW_AT_name
+	bpftool btf dump file name.btf | grep -q "FUNC '"
+	rm name.btf
 	unchanged name.o
 }
 

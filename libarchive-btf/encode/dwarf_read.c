@@ -470,63 +470,52 @@ static int form_size(const struct dw_abbrevs *t, uint64_t form)
 }
 
 /* The attributes take_attr() reads; every other one is skipped. */
-static bool attr_wanted(uint64_t name)
+static const uint16_t wanted_attrs[] = {
+	DW_AT_name, DW_AT_type, DW_AT_abstract_origin, DW_AT_specification,
+	DW_AT_sibling, DW_AT_byte_size, DW_AT_encoding, DW_AT_bit_size,
+	DW_AT_data_bit_offset, DW_AT_bit_offset, DW_AT_count,
+	DW_AT_lower_bound, DW_AT_upper_bound, DW_AT_language,
+	DW_AT_str_offsets_base, DW_AT_addr_base, DW_AT_GNU_addr_base,
+	DW_AT_data_member_location, DW_AT_const_value, DW_AT_location,
+	DW_AT_declaration, DW_AT_external, DW_AT_GNU_dwo_name,
+	DW_AT_GNU_dwo_id, DW_AT_signature, DW_AT_low_pc, DW_AT_ranges,
+	DW_AT_calling_convention, DW_AT_loclists_base, DW_AT_producer,
+};
+
+_Static_assert(ARRAY_SIZE(wanted_attrs) <= 64, "add_spec()'s mask");
+
+/* @name's index in wanted_attrs[], or -1 if the encoder skips it. */
+static int attr_index(uint64_t name)
 {
-	switch (name) {
-	case DW_AT_name:
-	case DW_AT_type:
-	case DW_AT_abstract_origin:
-	case DW_AT_specification:
-	case DW_AT_sibling:
-	case DW_AT_byte_size:
-	case DW_AT_encoding:
-	case DW_AT_bit_size:
-	case DW_AT_data_bit_offset:
-	case DW_AT_bit_offset:
-	case DW_AT_count:
-	case DW_AT_lower_bound:
-	case DW_AT_upper_bound:
-	case DW_AT_language:
-	case DW_AT_str_offsets_base:
-	case DW_AT_addr_base:
-	case DW_AT_GNU_addr_base:
-	case DW_AT_data_member_location:
-	case DW_AT_const_value:
-	case DW_AT_location:
-	case DW_AT_declaration:
-	case DW_AT_external:
-	case DW_AT_GNU_dwo_name:
-	case DW_AT_GNU_dwo_id:
-	case DW_AT_signature:
-	case DW_AT_low_pc:
-	case DW_AT_ranges:
-	case DW_AT_calling_convention:
-	case DW_AT_loclists_base:
-	case DW_AT_producer:
-		return true;
-	default:
-		return false;
-	}
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(wanted_attrs); i++)
+		if (wanted_attrs[i] == name)
+			return (int)i;
+	return -1;
 }
 
-static int add_spec(struct dw_abbrevs *t, size_t *cap, uint32_t first,
-		    uint64_t name, uint64_t form, int64_t implicit)
+static bool attr_wanted(uint64_t name)
 {
+	return attr_index(name) >= 0;
+}
+
+/*
+ * Add attribute @name of @form to the abbreviation whose specs start at
+ * @first; @seen has bit i set once wanted_attrs[i] is in it. A second one
+ * of a name the encoder reads is read past, not taken: libdw takes the
+ * first (dwarf_attr()), and GCC 12 writes a base type's DW_AT_name twice.
+ */
+static int add_spec(struct dw_abbrevs *t, size_t *cap, uint32_t first,
+		    uint64_t name, uint64_t form, int64_t implicit,
+		    uint64_t *seen)
+{
+	int idx = attr_index(name);
+	bool dup = idx >= 0 && (*seen >> idx & 1);
 	int size = form_size(t, form);
 	struct dw_spec *last = t->nr_specs > first ?
 			       &t->specs[t->nr_specs - 1] : NULL;
 
-	uint32_t i;
-
-	/*
-	 * An attribute twice in one abbreviation: libdw reads the first,
-	 * and the DIE's value is either. Only those the encoder reads keep
-	 * their names here, so those are the ones checked.
-	 */
-	if (attr_wanted(name))
-		for (i = first; i < t->nr_specs; i++)
-			if (t->specs[i].name == name)
-				return -EEXIST;
 	if (!attr_wanted(name) && size >= 0) {
 		if (last && !last->name) {	/* extend the run */
 			last->size += size;
@@ -544,8 +533,11 @@ static int add_spec(struct dw_abbrevs *t, size_t *cap, uint32_t first,
 	last->fd = name && form_of(form) ? *form_of(form) :
 					    (struct dw_form){ 0 };
 	last->size = size > 0 ? size : 0;
-	last->want = name && attr_wanted(name);
+	last->want = name && attr_wanted(name) && !dup;
+	last->dup = dup;
 	last->implicit = implicit;
+	if (idx >= 0)
+		*seen |= (uint64_t)1 << idx;
 	return 0;
 }
 
@@ -581,6 +573,7 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 	for (;;) {
 		uint64_t code = get_uleb(&c), tag, name, form, children;
 		uint32_t first = t->nr_specs;
+		uint64_t seen = 0;	/* add_spec()'s */
 
 		if (c.bad || !code)
 			break;
@@ -607,12 +600,8 @@ static int parse_abbrevs(struct dw_file *f, struct dw_abbrevs *t,
 				implicit = get_sleb(&c);
 			if (!name || name > 0xffff || !form || form > 0xffff)
 				goto out_bad;
-			err = add_spec(t, &cap, first, name, form, implicit);
-			if (err == -EEXIST) {
-				*why = "bad abbreviation table: an attribute "
-				       "named twice in one abbreviation";
-				return -EINVAL;
-			}
+			err = add_spec(t, &cap, first, name, form, implicit,
+				       &seen);
 			if (err)
 				return err;
 		}
@@ -1149,7 +1138,7 @@ static int read_attrs(struct dw_file *f, struct dw_die *die, struct cur *c,
 			d = form_of(form);
 			size = -1;
 		}
-		if (s->name == DW_AT_name) {
+		if (s->name == DW_AT_name && !s->dup) {
 			bool unsupported = false, bad = false;
 
 			die->name = read_string(f, die->cu, c, d, size,
@@ -1409,6 +1398,90 @@ int dw_unit__check_end(const struct dw_file *f, const struct dw_die *cu,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The DW_AT_sibling of @die, if it has one, names @end: where its subtree ends. */
+static int check_sibling(const struct dw_die *die, uint64_t end,
+			 const char **why)
+{
+	if ((die->have & DW_HAVE_SIBLING) && die->sibling != end) {
+		*why = "DW_AT_sibling does not point past the DIE's subtree";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dw_die__subtree_end(struct dw_file *f, const struct dw_die *die,
+			uint64_t *end, const char **why)
+{
+	uint64_t *want = NULL, off = die->end;
+	size_t cap = 0, depth = 0;
+	struct dw_die d = *die;
+	int err = 0;
+
+	/* per open level, where its DIE's DW_AT_sibling points (or ~0) */
+	if (die->children) {
+		if (abtf_grow(want, cap, 1))
+			return -ENOMEM;
+		want[depth++] = (die->have & DW_HAVE_SIBLING) ? die->sibling :
+				~(uint64_t)0;
+	} else {
+		err = check_sibling(die, off, why);
+	}
+	while (!err && depth) {
+		if (off >= die->cu->end) {
+			*why = "a list of DIEs runs past the end of its unit";
+			err = -EINVAL;
+			break;
+		}
+		err = dw_die__read(f, die->cu, off, &d, why);
+		if (err)
+			break;
+		off = d.end;
+		if (!d.tag) {		/* the list of want[depth - 1] ends */
+			if (want[--depth] != ~(uint64_t)0 &&
+			    want[depth] != off) {
+				*why = "DW_AT_sibling does not point past the "
+				       "DIE's subtree";
+				err = -EINVAL;
+			}
+		} else if (d.children) {
+			if (abtf_grow(want, cap, depth + 1)) {
+				err = -ENOMEM;
+				break;
+			}
+			want[depth++] = (d.have & DW_HAVE_SIBLING) ?
+					d.sibling : ~(uint64_t)0;
+		} else {
+			err = check_sibling(&d, off, why);
+		}
+	}
+	free(want);
+	if (!err)
+		*end = off;
+	return err;
+}
+
+int dw_die__next_at(struct dw_file *f, struct dw_die *die, uint64_t end,
+		    const char **why)
+{
+	struct dw_unit *u = die->cu;
+	int err = check_sibling(die, end, why);
+	struct dw_die next;
+
+	if (err)
+		return err;
+	if (die->off == u->die)	/* no siblings: its tree ends the unit */
+		return 1;
+	if (end >= u->end) {
+		*why = "the unit ends before its list of DIEs does";
+		return -EINVAL;
+	}
+	err = dw_die__read(f, u, end, &next, why);
+	if (err)
+		return err;	/* @die stays, f->bad_off names the DIE */
+	*die = next;
+	return die->tag ? 0 : 1;
 }
 
 int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why)

@@ -35,6 +35,8 @@ struct dw_spec {
 	uint16_t form;		/* DW_FORM_* */
 	uint32_t size;		/* the value's size if fixed by the form */
 	bool want;		/* the encoder reads this attribute */
+	bool dup;		/* its name came before in the abbreviation:
+				 * read past (libdw takes the first) */
 	struct dw_form fd;	/* the form's, looked up once (known: false for
 				 * a form the reader does not know) */
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
@@ -183,6 +185,22 @@ int dw_die__child(struct dw_file *f, const struct dw_die *die,
 		  struct dw_die *child, const char **why);
 /* The next sibling of @die, in place: 0, 1 after the last, or < 0. */
 int dw_die__sibling(struct dw_file *f, struct dw_die *die, const char **why);
+/*
+ * Where @die's subtree ends (past the null entry of its list of children,
+ * or @die's own end if it has none) into *@end, read DIE by DIE without
+ * following DW_AT_sibling; every DW_AT_sibling met on the way (@die's too)
+ * must name the end of its own DIE's subtree, or a DIE would be passed over
+ * unread by whoever follows it (libdw does). 0, -EINVAL (*why) or -ENOMEM.
+ */
+int dw_die__subtree_end(struct dw_file *f, const struct dw_die *die,
+			uint64_t *end, const char **why);
+/*
+ * The next sibling of @die, in place, for a walker that read @die's subtree
+ * and knows where it ends, @end: 0, 1 after the last, or < 0 (-EINVAL when
+ * @die's DW_AT_sibling names another place than @end).
+ */
+int dw_die__next_at(struct dw_file *f, struct dw_die *die, uint64_t end,
+		    const char **why);
 /*
  * Whether the unit DIE @cu's tree, read to @end (past the null entry of
  * its list of children, or past @cu if it has none), takes its whole

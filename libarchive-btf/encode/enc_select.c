@@ -320,17 +320,27 @@ static int encode_var(struct enc_select *s, struct dw_die *die)
 	return add_placed(s, id, sym);
 }
 
+/* Deeper nesting is refused: walk_die() recurses once per level. */
+#define MAX_DIE_DEPTH	1024
+
 /*
- * @die and its subtree; with @end, where its list of children ends (past
- * its null entry; @die's own end if it has none).
+ * @die and its subtree, and where the subtree ends into *@end (past the
+ * null entry of its children, or @die's own end if it has none). Each
+ * DW_AT_sibling in it must name the end of its DIE's subtree: one that
+ * names another place would make libdw (and this reader's other walks,
+ * dw_die__sibling()) pass DIEs over unread or read them twice.
  */
 static int walk_die(struct enc_select *s, struct dw_die *die, int depth,
 		    uint64_t *end)
 {
 	const char *why = NULL;
 	struct dw_die child;
+	uint64_t sub = 0;
 	int err = 0, res;
 
+	if (depth >= MAX_DIE_DEPTH)
+		return bad_dwarf(s, die, -EINVAL, "DIEs nested more than "
+				 "1024 levels deep");
 	if (dwarf_types__is_type_tag(die->tag))
 		err = dwarf_types__type_of_die(s->ir, die);
 	else if (depth == 1 && die->tag == DW_TAG_subprogram)
@@ -341,26 +351,37 @@ static int walk_die(struct enc_select *s, struct dw_die *die, int depth,
 		return err;
 	/*
 	 * A type's children are its members, enumerators, subranges and
-	 * parameters: converted with it, and GCC defines no C type there.
-	 * Every other subtree is walked, inlined copies and call sites too
-	 * (GCC defines a function's local types in its abstract instance,
-	 * not there): jumping over them through DW_AT_sibling saved 4 % of
-	 * the encoder's instructions, and left a damaged DIE inside them
-	 * unread, the tree libdw walks unchecked (issue 36) and a type a
-	 * compiler put there lost.
+	 * parameters: converted with it, and GCC defines no C type there;
+	 * they are only read here for where the type's subtree ends. Every
+	 * other subtree is walked, inlined copies and call sites too (GCC
+	 * defines a function's local types in its abstract instance, not
+	 * there): jumping over them through DW_AT_sibling saved 4 % of the
+	 * encoder's instructions, and left a damaged DIE inside them unread,
+	 * the tree libdw walks unchecked (issue 36) and a type a compiler put
+	 * there lost.
 	 */
-	if (dwarf_types__is_type_tag(die->tag))
-		return 0;
-	for (res = dw_die__child(&s->dw->f, die, &child, &why); !res;
-	     res = dw_die__sibling(&s->dw->f, &child, &why)) {
-		err = walk_die(s, &child, depth + 1, NULL);
-		if (err)
-			return err;
+	if (dwarf_types__is_type_tag(die->tag)) {
+		res = dw_die__subtree_end(&s->dw->f, die, end, &why);
+		return res ? bad_dwarf(s, die, res, why) : 0;
 	}
+	res = dw_die__child(&s->dw->f, die, &child, &why);
 	if (res < 0)
 		return bad_dwarf(s, die, res, why);
-	if (end)	/* the null entry read last, or no list at all */
-		*end = die->children ? child.end : die->end;
+	while (!res) {
+		err = walk_die(s, &child, depth + 1, &sub);
+		if (err)
+			return err;
+		/*
+		 * A DW_AT_sibling that is wrong names the child; a DIE after
+		 * it that cannot be read is named under @die (bad_off).
+		 */
+		res = dw_die__next_at(&s->dw->f, &child, sub, &why);
+		if (res < 0)
+			return bad_dwarf(s, s->dw->f.bad_off ? die : &child,
+					 res, why);
+	}
+	/* the null entry read last, or no list at all */
+	*end = die->children ? child.end : die->end;
 	return 0;
 }
 
