@@ -265,6 +265,28 @@ COMPUTE_REF='static int compute(int count, const char *name, ...)'
 	[ "$stderr" = "btf-link: error: missing.btf: cannot open: No such file or directory" ]
 }
 
+# Found by fuzzing (issue 36): a 26-byte header, its two extra bytes zero,
+# which libbpf reads; every type record then lay misaligned (UBSan).
+@test "compare: a BTF whose types are not 4-byte aligned is refused" {
+	need_tools
+	variant base
+	python3 - base.btf odd.btf <<-'EOF'
+	import struct, sys
+	b = open(sys.argv[1], 'rb').read()
+	assert struct.unpack_from('<I', b, 4)[0] == 24
+	out = bytearray(b[:24]) + bytes(2) + b[24:]
+	struct.pack_into('<I', out, 4, 26)
+	open(sys.argv[2], 'wb').write(out)
+	EOF
+	run --separate-stderr "$BTF_LINK" --compare odd.btf base.btf
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: odd.btf: "* ]]
+	run --separate-stderr "$BTF_LINK" --base odd.btf -o out.btf base.btf
+	[ "$status" -eq 2 ]
+	[[ $stderr == "btf-link: error: odd.btf: "* ]]
+	[ ! -e out.btf ]
+}
+
 @test "btf-link: usage errors and a missing file exit 2" {
 	run --separate-stderr "$BTF_LINK" --compare only-one.btf
 	[ "$status" -eq 2 ]

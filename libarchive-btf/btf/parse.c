@@ -185,7 +185,7 @@ ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	if (btf || (errno != ENOTSUP && errno != EOPNOTSUPP))
-		return btf;
+		return abtf__btf_aligned(btf);
 	err = read_btf_bytes(path, &buf, &size);
 	if (!err && abtf__btf_cut_layout(buf, &size))
 		err = cut_header(buf, &size);

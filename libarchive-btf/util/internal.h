@@ -243,6 +243,12 @@ uint32_t abtf__hash32(const void *data, size_t size);
  * does not export (util.c). NULL with errno set.
  */
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
+/*
+ * @btf, or NULL with errno EINVAL (@btf freed) if its own types do not
+ * start on a 4-byte boundary: libbpf reads a header of 26 bytes, say, and
+ * its records would then be read misaligned. NULL stays NULL.
+ */
+struct btf *abtf__btf_aligned(struct btf *btf);
 
 /* ---- the layout feature (btf/layout.c) ---- */
 

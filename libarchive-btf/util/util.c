@@ -479,6 +479,24 @@ bool abtf__is_thinlto_name(const char *sym, const char *name, size_t len)
  * libbpf 1.1 declares btf__new_split() but does not export it, so split
  * BTF is parsed from an anonymous in-memory file with btf__parse_raw_split().
  */
+struct btf *abtf__btf_aligned(struct btf *btf)
+{
+	const struct btf *base;
+	uint32_t first;
+
+	if (!btf)
+		return NULL;
+	base = btf__base_btf(btf);
+	first = base ? btf__type_cnt(base) : 1;
+	if (btf__type_cnt(btf) > first &&
+	    ((uintptr_t)btf__type_by_id(btf, first) & 3)) {
+		btf__free(btf);
+		errno = EINVAL;
+		return NULL;
+	}
+	return btf;
+}
+
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
 {
 	char path[64];
@@ -486,7 +504,7 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
 	int fd, err = 0;
 
 	if (!base)
-		return btf__new(raw, size);
+		return abtf__btf_aligned(btf__new(raw, size));
 	fd = memfd_create("abtf-split-btf", MFD_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -498,5 +516,5 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
 		err = errno;
 	close(fd);
 	errno = err;
-	return btf;
+	return abtf__btf_aligned(btf);
 }
