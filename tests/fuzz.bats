@@ -34,7 +34,7 @@ runs() {
 	link-raw) echo 130000 ;;
 	encode) echo 160000 ;;
 	parse) echo 100000 ;;
-	split) echo 30000 ;;
+	split) echo 150000 ;;
 	esac
 }
 
