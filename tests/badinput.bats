@@ -284,6 +284,26 @@ poke() {
 	unchanged fwd.o
 }
 
+# The oracle (issue 36): a typedef inside an enum's children (a mutant's
+# enumerator abbreviation turned DW_TAG_typedef), which no member refers
+# to, was lost with exit 0: the walk went over a type's children unread.
+# It now walks every type among them, as any other.
+@test "badinput: a type among a type's children is encoded, not lost" {
+	need_tools
+	need_cmd python3 bpftool
+	gcc -gdwarf-4 -O0 -c "$FIXTURES/enums.c" -o en.o
+	# enumerator (0x28), name strp, const_value data1 -> typedef (0x16)
+	elf_patch en.o bytes .debug_abbrev 032800030e1c0b 031600030e1c0b
+	run --separate-stderr "$CC_BTF" --encode -o en.btf en.o
+	[ "$status" -eq 0 ]
+	bpftool btf dump file en.btf > dump
+	grep -q "TYPEDEF 'P_ZERO' type_id=0" dump
+	dwarf_oracle_prog ./oracle
+	run ./oracle en.o en.btf
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 # The encoder fuzzer's oracle (tests/fuzz/dwarf_oracle.h), as a command:
 # it must find each mutant above (which encoded with exit 0 before the
 # reader was fixed), a type lost from the BTF, and nothing on the fixtures.

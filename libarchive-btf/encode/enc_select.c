@@ -350,25 +350,33 @@ static int walk_die(struct enc_select *s, struct dw_die *die, int depth,
 	if (err < 0)
 		return err;
 	/*
-	 * A type's children are its members, enumerators, subranges and
-	 * parameters: converted with it, and GCC defines no C type there;
-	 * they are only read here for where the type's subtree ends. Every
-	 * other subtree is walked, inlined copies and call sites too (GCC
+	 * Every subtree is walked, inlined copies and call sites too (GCC
 	 * defines a function's local types in its abstract instance, not
 	 * there): jumping over them through DW_AT_sibling saved 4 % of the
 	 * encoder's instructions, and left a damaged DIE inside them unread,
 	 * the tree libdw walks unchecked (issue 36) and a type a compiler put
 	 * there lost.
 	 */
-	if (dwarf_types__is_type_tag(die->tag)) {
-		res = dw_die__subtree_end(&s->dw->f, die, end, &why);
-		return res ? bad_dwarf(s, die, res, why) : 0;
-	}
 	res = dw_die__child(&s->dw->f, die, &child, &why);
 	if (res < 0)
 		return bad_dwarf(s, die, res, why);
 	while (!res) {
-		err = walk_die(s, &child, depth + 1, &sub);
+		/*
+		 * Under a type, its members, enumerators, subranges and
+		 * parameters were converted with it: only read for where
+		 * they end. A type among them (clang's anonymous unions in
+		 * a struct) is walked as any other: converted if nothing
+		 * referred to it, not lost.
+		 */
+		if (dwarf_types__is_type_tag(die->tag) &&
+		    !dwarf_types__is_type_tag(child.tag)) {
+			err = dw_die__subtree_end(&s->dw->f, &child, &sub,
+						  &why);
+			if (err)
+				return bad_dwarf(s, &child, err, why);
+		} else {
+			err = walk_die(s, &child, depth + 1, &sub);
+		}
 		if (err)
 			return err;
 		/*
