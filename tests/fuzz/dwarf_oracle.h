@@ -10,8 +10,11 @@
  * - end: libdw's tree takes its whole unit: from the end of the last DIE
  *   libdw walks (its attributes measured here from libdw's values, not by
  *   our reader) to the unit's end, only zero bytes (null entries, padding);
- * - types: every named struct, union, enum and typedef libdw walks in a
- *   unit that is not Rust has a BTF type of its name in the encoder's BTF.
+ * - types: every named struct, union, enum and typedef libdw walks has a
+ *   BTF type of its name in the encoder's BTF.
+ *
+ * A Rust unit (DW_AT_language, as both read it) is left out, as the
+ * encoder leaves it out unread (pahole's --lang_exclude=rust).
  *
  * The three mutants of issue 36 (a duplicate abbreviation code, a unit DIE
  * whose children flag was cleared, a DIE read with another abbreviation)
@@ -243,6 +246,11 @@ static inline int oracle_unit(struct oracle *o, Dwarf_Die *cudie,
 
 	rust = dwarf_formudata(dwarf_attr(cudie, DW_AT_language, &at),
 			       &lang) == 0 && lang == DW_LANG_Rust;
+	/* the encoder leaves Rust units out unread, as pahole does */
+	if (rust && dw_die__read(&o->f, u, u->die, &stack_b[0], &why) == 0 &&
+	    (stack_b[0].have & DW_HAVE_LANGUAGE) &&
+	    stack_b[0].language == DW_LANG_Rust)
+		return 0;
 	stack_a[0] = *cudie;
 	if (dw_die__read(&o->f, u, u->die, &stack_b[0], &why))
 		return oracle_fail(o, "unit DIE 0x%" PRIx64 ": the encoder's "
