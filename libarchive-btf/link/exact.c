@@ -11,14 +11,11 @@
  * linker"): same kind, name, sizes, members and values, and every type
  * they refer to mapped to the very type the node's refers to. Whether a
  * FWD stands for a struct depends on every struct of its name in the
- * archive: where the name may stand for two types (ambig.c), a FWD is
- * only the same as a FWD and what reaches it stays new, for the root's
- * deduplication alone to decide (design.md says why deciding it here, in
- * a part of the archive, merged types libbpf's dedup keeps apart: issue
- * 19); where it has one meaning, a FWD and a struct of the name are equal
- * inside a walk, as in libbpf's (fwd_settled()). The linker now gives no
- * node an answer (linker_merge.c's settle_names_below_root is off: that
- * equality is not libbpf's), so every FWD counts as ambiguous here.
+ * archive and on the order of libbpf's walks, so here a FWD is only the
+ * same as a FWD, and what reaches a FWD stays new, for the root's
+ * deduplication alone to decide (docs/design.md says why deciding it in a
+ * part of the archive merges types libbpf's dedup keeps apart: issue 19,
+ * and "names of one meaning", a rule since refuted).
  *
  * How (the scheme of libbpf's own dedup):
  *  - types without a cycle through them (everything but structs and
@@ -84,7 +81,6 @@ struct exact {
 	uint32_t end_old;	/* node IDs below this existed before the input */
 	uint8_t *rec;		/* one record, mapped, for hashing */
 	size_t rec_cap;
-	const struct abtf_ambig *amb;	/* names of more than one meaning */
 	int err;
 };
 
@@ -300,19 +296,16 @@ int abtf__exact_index(struct node *n)
 
 /*
  * The held bits of child @c's @nr_types types by its local type ID, as a
- * parent merging it under the names @amb would work them out, or NULL
- * where they are not known so for each of them. Its types keep their
- * references through the merge, and what they map to reaches no FWD, so
- * a child type reaches a FWD exactly where its member's copy did. Every
- * merge into @c was under its names, c->amb (merge.c), unless they were a
- * recorder's, which leaves the bits unknown.
+ * parent merging it would work them out, or NULL where they are not known
+ * for each of them. Its types keep their references through the merge,
+ * and what they map to reaches no FWD, so a child type reaches a FWD
+ * exactly where its member's copy did.
  */
-const uint8_t *abtf__exact_held(const struct node *c,
-				const struct abtf_ambig *amb, uint32_t nr_types)
+const uint8_t *abtf__exact_held(const struct node *c, uint32_t nr_types)
 {
 	const struct exact_index *ex = &c->ex;
 
-	if (ex->held_unknown || c->amb != amb || ex->nr_held != nr_types)
+	if (ex->held_unknown || ex->nr_held != nr_types)
 		return NULL;
 	return ex->held;
 }
@@ -492,83 +485,6 @@ static bool equal_record(struct exact *x, const struct btf_type *a,
 	}
 }
 
-/* Is @t a FWD, struct or union named like @u, of its kind, one a FWD? */
-static bool fwd_pair_kinds(const struct btf_type *t, const struct btf_type *u)
-{
-	int kt = BTF_INFO_KIND(t->info), ku = BTF_INFO_KIND(u->info);
-	bool ut, uu;
-
-	if (kt != BTF_KIND_FWD && ku != BTF_KIND_FWD)
-		return false;
-	if ((kt != BTF_KIND_FWD && !is_composite(t)) ||
-	    (ku != BTF_KIND_FWD && !is_composite(u)))
-		return false;
-	ut = kt == BTF_KIND_FWD ? BTF_INFO_KFLAG(t->info) : kt == BTF_KIND_UNION;
-	uu = ku == BTF_KIND_FWD ? BTF_INFO_KFLAG(u->info) : ku == BTF_KIND_UNION;
-	return ut == uu;
-}
-
-/* The node's string @off names one meaning in the whole archive. */
-static bool node_name_settled(const struct exact *x, uint32_t off)
-{
-	return off && off < x->n->strs.len &&
-	       !abtf__ambig_fwd(x->amb, x->n->strs.data + off);
-}
-
-/*
- * Input type @a and node type @b are a FWD and a struct (or union) of one
- * name, or two FWDs, whose name has one meaning in the whole archive
- * (ambig.c): they stand for the same type, as libbpf's walk takes them.
- * Nothing is mapped: each is decided on its own, and the root resolves
- * the FWD to the one struct of its name.
- */
-static bool fwd_settled(struct exact *x, const struct btf_type *ta,
-			const struct btf_type *tb)
-{
-	return x->amb && fwd_pair_kinds(ta, tb) &&
-	       same_str(x, ta->name_off, tb->name_off) &&
-	       node_name_settled(x, tb->name_off);
-}
-
-/* Reference kinds node_fwd_equal() looks through. */
-static bool is_ref_kind(int kind)
-{
-	switch (kind) {
-	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_CONST:
-	case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/*
- * Node types @m and @b are the same but for a FWD where the other has a
- * struct (or union) of its name, a name of one meaning (fwd_settled()),
- * through pointers, qualifiers and typedefs: an input type mapped to @m
- * (or paired with it) is then equal to @b as well.
- */
-static bool node_fwd_equal(const struct exact *x, uint32_t m, uint32_t b,
-			   int depth)
-{
-	const struct node *n = x->n;
-	const struct btf_type *tm, *tb;
-
-	if (m == b)
-		return true;
-	if (!x->amb || m < n->first_id || b < n->first_id ||
-	    m >= n->next_id || b >= n->next_id || depth > 8)
-		return false;
-	tm = node_type(n, m);
-	tb = node_type(n, b);
-	if (fwd_pair_kinds(tm, tb))
-		return tm->name_off == tb->name_off &&
-		       node_name_settled(x, tb->name_off);
-	return tm->info == tb->info && tm->name_off == tb->name_off &&
-	       is_ref_kind(BTF_INFO_KIND(tm->info)) &&
-	       node_fwd_equal(x, tm->type, tb->type, depth + 1);
-}
-
 /* The pairs walked from index @from on become mappings. */
 static void commit(struct exact *x, uint32_t from)
 {
@@ -597,11 +513,11 @@ static bool walk(struct exact *x, uint32_t a, uint32_t b, int depth,
 	const struct btf_type *ta, *tb;
 	uint32_t i, mine;
 
-	if (x->state[a] == T_DONE)	/* mapped to another node type */
-		return node_fwd_equal(x, x->map[a], b, 0);
+	if (x->state[a] == T_DONE)	/* decided: equal if mapped to @b */
+		return x->map[a] == b;
 	if (x->hyp[a]) {
 		if (x->hyp[a] != b)	/* paired with another */
-			return node_fwd_equal(x, x->hyp[a], b, 0);
+			return false;
 		if (x->widx[a] < *low)
 			*low = x->widx[a];
 		return true;
@@ -612,8 +528,6 @@ static bool walk(struct exact *x, uint32_t a, uint32_t b, int depth,
 	tb = node_type(x->n, b);
 	if (!can_map(ta))
 		return false;
-	if (fwd_settled(x, ta, tb))
-		return true;
 	i = mine = x->nr_walked++;
 	x->walked[i] = a;
 	x->widx[a] = i;
@@ -811,17 +725,6 @@ static bool is_fwd_like(const struct btf_type *t)
 		!BTF_INFO_VLEN(t->info));
 }
 
-/* A FWD-like type whose name may stand for two types in the archive. */
-static bool fwd_ambiguous(const struct btf_type *t, const char *strs,
-			  uint32_t str_len, const struct abtf_ambig *amb)
-{
-	uint32_t off = t->name_off;
-
-	if (!amb || off >= str_len || !memchr(strs + off, 0, str_len - off))
-		return true;
-	return abtf__ambig_fwd(amb, strs + off);
-}
-
 struct reach {
 	const uint8_t *types;
 	const uint32_t *off;
@@ -876,34 +779,27 @@ static int reach_edges(struct reach *r)
 
 /*
  * @fwd[id] = 1 for every type 1..@nr of @types (records at @off[id])
- * that reaches a FWD, or an enum without values, of a name @amb calls
- * ambiguous, through one reference or more. Such a type means something
- * only once the root has decided what each FWD stands for (libbpf's walks
- * bind a FWD to whichever struct of its name they meet first, in the
- * order of the whole archive): no step below the root may merge it with
- * another (docs/design.md, "one meaning"). The FWDs themselves are not
- * marked: libbpf merges equal FWDs unconditionally. A recorder (a leaf's
- * first merge) marks nothing: ambig.c asks the leaf's result afterwards.
+ * that reaches a FWD, or an enum without values, through one reference
+ * or more. Such a type means something only once the root has decided
+ * what each FWD stands for (libbpf's walks bind a FWD to whichever struct
+ * of its name they meet first, in the order of the whole archive): no
+ * step below the root may merge it with another (docs/design.md, "one
+ * meaning"). The FWDs themselves are not marked: libbpf merges equal
+ * FWDs unconditionally.
  */
 int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
-		    const char *strs, uint32_t str_len,
-		    const struct abtf_ambig *amb, uint8_t *fwd)
+		    uint8_t *fwd)
 {
 	struct reach r = { .types = types, .off = off, .nr = nr };
 	uint32_t id, i, *queue, head = 0, tail = 0;
 	int err;
 
 	memset(fwd, 0, (size_t)nr + 1);
-	/* a leaf's first merge: the names are asked of its result, after */
-	if (abtf__ambig_records(amb))
-		return 0;
 	queue = malloc(((size_t)nr + 1) * sizeof(*queue));
 	if (!queue)
 		return -ENOMEM;
 	for (id = 1; id <= nr; id++)
-		if (is_fwd_like((const void *)(types + off[id])) &&
-		    fwd_ambiguous((const void *)(types + off[id]), strs,
-				  str_len, amb))
+		if (is_fwd_like((const void *)(types + off[id])))
 			queue[tail++] = id;
 	if (!tail) {
 		free(queue);
@@ -935,17 +831,16 @@ int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
  * Map the input types @map marks EXACT_NEW to equal node types where
  * there are some; the rest stay EXACT_NEW. @toff: each input type's
  * record offset. @held[id] (room for every input type) is set for the
- * types that reach a FWD of an ambiguous name (abtf__fwd_reach()): they
- * stay new here, and no later input maps to them either (a type of one
- * meaning with them reaches a FWD of that name too, and is held back in
- * its turn), so abtf__exact_add() need not index them.
+ * types that reach a FWD (abtf__fwd_reach()): they stay new here, and no
+ * later input maps to them either (a type of one meaning with them
+ * reaches a FWD of that name too, and is held back in its turn), so
+ * abtf__exact_add() need not index them.
  */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, const struct abtf_ambig *amb,
-		    uint8_t *held)
+		    const uint32_t *toff, uint8_t *held)
 {
 	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
-			   .end_old = n->next_id, .amb = amb };
+			   .end_old = n->next_id };
 	size_t cnt = (size_t)in->nr_types + 1;
 	uint32_t id;
 
@@ -953,10 +848,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 	if (in->held)
 		memcpy(held, in->held, cnt);
 	else
-		x.err = abtf__fwd_reach(in->types, toff, in->nr_types,
-					in->strs, in->str_len, amb, held);
-	if (abtf__ambig_records(amb))
-		n->ex.held_unknown = true;	/* a recorder marks nothing */
+		x.err = abtf__fwd_reach(in->types, toff, in->nr_types, held);
 	if (x.err || !n->ex.map.cnt)
 		return x.err;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));
@@ -967,7 +859,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 		x.err = -ENOMEM;
 		goto out;
 	}
-	/* what reaches an ambiguous name's FWD stays new: the root decides */
+	/* what reaches a FWD stays new: the root decides */
 	for (id = 1; id < cnt; id++)
 		x.state[id] = map[id] && can_map(in_type(&x, id)) && !held[id] ?
 			      T_OPEN : T_DONE;

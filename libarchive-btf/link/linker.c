@@ -20,8 +20,8 @@
  *  2. Leaves (parallel): read the leaf's members one at a time, validate
  *     each once and merge them (merge.c), which merges every copy that
  *     may be merged there; a type that reaches a FWD is left to the root.
- *     (ambig.c's names of one meaning, which let the leaves pair a FWD
- *     with a struct, are off: linker_merge.c says why.)
+ *     (Letting the leaves pair a FWD with a struct of a name of one
+ *     meaning was refuted: docs/design.md, "Names of one meaning".)
  *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
  *     more make levels), in order, and deduplicate them with libbpf's
  *     algorithm; it also rebuilds the DATASECs and deduplicates against
@@ -146,7 +146,6 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	abtf__link_symbols_free(&l->sym);
 	funcs__rules_free(&l->fn_rules);
 	abtf__free_kfuncs(&l->kfuncs);
-	abtf__ambig_free(l->ambig);
 	abtf__link_file_free(&l->file);
 	free(l->where);
 	free(l->path);

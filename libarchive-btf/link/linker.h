@@ -27,7 +27,6 @@
 #include "btf/archive.h"
 
 struct btf;
-struct abtf_ambig;
 
 /* ---- the input, read once at open; threads never call libelf ---- */
 
@@ -128,10 +127,10 @@ struct exact_index {
 	uint32_t *pending;	/* structs appended, indexed after the input */
 	size_t nr_pending, cap_pending;
 	/*
-	 * 1 + ID - first_id -> held back (abtf__fwd_reach() by the node's
-	 * names, n->amb), [0] unused: a parent takes it as its input's
-	 * reach instead of working it out again, where it is known for
-	 * every type (held_unknown false). Kept until the node is freed.
+	 * 1 + ID - first_id -> held back (abtf__fwd_reach()), [0] unused:
+	 * a parent takes it as its input's reach instead of working it out
+	 * again, where it is known for every type (held_unknown false).
+	 * Kept until the node is freed.
 	 */
 	uint8_t *held;
 	size_t nr_held, cap_held;
@@ -160,8 +159,6 @@ struct node_vars {
 struct node {
 	size_t first, nr;	/* members or child nodes */
 	bool leaf, root;
-	/* which FWDs hold back what reaches them: NULL all (ambig.c) */
-	const struct abtf_ambig *amb;
 	bool libbpf_dedup;	/* deduplicated by btf__dedup() */
 	double t;		/* seconds its thread spent on it */
 
@@ -299,13 +296,6 @@ struct abtf_linker {
 	struct kfunc_list kfuncs;	/* kfuncs.c (decl_tag_kfuncs) */
 	struct func_rules fn_rules;	/* funcs.c (optimized_func...) */
 
-	/*
-	 * ambig.c's names of more than one meaning, built by linker_merge.c
-	 * once the leaves are in (abtf__ambig_build()); freed by ambig.c's
-	 * abtf__ambig_free().
-	 */
-	struct abtf_ambig *ambig;
-
 	struct btf *base;	/* linker.c: --base, loaded before planning */
 	/* the result: the root's (linker_merge.c), or the input (linker.c) */
 	struct btf *btf;
@@ -344,11 +334,10 @@ abtf__link_endianness(const struct abtf_linker *l)
 #define ABTF_LEAF_BYTES	(16u << 20)
 #endif
 /*
- * The root merges every leaf: below it, a type that reaches a FWD of an
- * ambiguous name is never merged (docs/design.md, "one meaning"); when
- * that was every FWD, a level between the leaves and the root copied most
- * of its input up again (the 6.12 test image: 1.1 s at level 1, 673,000
- * types passed up). With ambig.c, levels may pay again: not measured.
+ * The root merges every leaf: below it, a type that reaches a FWD is
+ * never merged (docs/design.md, "one meaning"), so a level between the
+ * leaves and the root copied most of its input up again (the 6.12 test
+ * image: 1.1 s at level 1, 673,000 types passed up).
  */
 #ifndef ABTF_FAN_IN
 #define ABTF_FAN_IN	4096
@@ -531,20 +520,16 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 /* exact.c */
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
 int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, const struct abtf_ambig *amb,
-		    uint8_t *held);
+		    const uint32_t *toff, uint8_t *held);
 int abtf__exact_add(struct node *n, uint32_t id, size_t off,
 		    const uint8_t *held);
-const uint8_t *abtf__exact_held(const struct node *c,
-				const struct abtf_ambig *amb, uint32_t nr_types);
+const uint8_t *abtf__exact_held(const struct node *c, uint32_t nr_types);
 /*
  * @fwd[id]: type @id of @types (at @off[id]) reaches a FWD, or an enum
- * without values, whose name @amb (NULL: every name) says may stand for
- * more than one type (exact.c). @strs: the types' strings.
+ * without values (exact.c).
  */
 int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
-		    const char *strs, uint32_t str_len,
-		    const struct abtf_ambig *amb, uint8_t *fwd);
+		    uint8_t *fwd);
 /*
  * A struct member type's signature, which every type a walk (exact.c's,
  * or libbpf's in node_dedup.c) may find equal to it shares: its records
@@ -563,27 +548,5 @@ int64_t exact__member_sig(const struct abtf_sig_src *s, uint32_t id);
 int abtf__exact_index(struct node *n);
 void abtf__exact_free_index(struct exact_index *ex);
 void abtf__exact_free(struct exact_index *ex);
-
-/*
- * ambig.c: the names of the archive that may stand for more than one type
- * (docs/design.md, "one meaning"), read from the leaves' results; *@out,
- * or a negative errno.
- */
-int abtf__ambig_build(struct abtf_linker *l, struct node *leaves, size_t nr,
-		      struct abtf_ambig **out);
-/*
- * May a FWD (or enum without values) named @name stand for two types?
- * NULL: every name may. A recorder says no to every name and notes it.
- */
-bool abtf__ambig_fwd(const struct abtf_ambig *a, const char *name);
-struct abtf_ambig *abtf__ambig_recorder(void);
-/* Is @a a recorder (no FWD holds anything back)? */
-bool abtf__ambig_records(const struct abtf_ambig *a);
-/* 1 if @rec was asked of a name @known calls ambiguous; 0; a -errno. */
-int abtf__ambig_asked(const struct abtf_ambig *rec,
-		      const struct abtf_ambig *known);
-/* How many names are ambiguous; *@names: how many were seen. */
-size_t abtf__ambig_count(const struct abtf_ambig *a, size_t *names);
-void abtf__ambig_free(struct abtf_ambig *a);
 
 #endif /* __ABTF_LINKER_H */

@@ -127,7 +127,7 @@ static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
 		struct input in;
 
 		abtf__child_input(c, &in);
-		in.held = abtf__exact_held(c, n->amb, in.nr_types);
+		in.held = abtf__exact_held(c, in.nr_types);
 		err = merge__node_merge(l, n, &in);
 		merge__node_free(c);	/* merged: its memory can go */
 	}
@@ -186,7 +186,6 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 			break;
 		}
 		for (i = 0; i < nup; i++) {
-			up[i].amb = l->ambig;
 			up[i].first = i * ABTF_FAN_IN;
 			up[i].nr = nr - up[i].first < ABTF_FAN_IN ?
 				   nr - up[i].first : ABTF_FAN_IN;
@@ -208,112 +207,17 @@ static int merge_tree(struct abtf_linker *l, struct node *level, size_t nr)
 	return err;
 }
 
-struct redo {
-	const struct node *leaves;
-	const bool *again;
-};
-
-/* A leaf ambig.c found wrong merged again, from scratch, knowing. */
-static int redo_leaf(struct abtf_linker *l, struct node *n, void *ctx)
-{
-	const struct redo *r = ctx;
-	struct node fresh = { .first = n->first, .nr = n->nr, .leaf = true,
-			      .pr = n->pr, .amb = l->ambig };
-
-	if (!r->again[n - r->leaves])
-		return 0;
-	merge__node_free(n);
-	*n = fresh;
-	return merge_leaf(l, n, NULL);
-}
-
-/*
- * The names of more than one meaning, once the leaves are in: each leaf
- * merged taking every name for settled (a recorder, @recs[i]); one that
- * asked of a name that is not merges again, knowing (docs/design.md,
- * "names of one meaning").
- */
-static int settle_names(struct abtf_linker *l, struct node *leaves, size_t nr,
-			struct abtf_ambig **recs)
-{
-	size_t i, names, amb, again = 0;
-	struct redo r = { .leaves = leaves };
-	bool *redo;
-	int err;
-
-	err = abtf__ambig_build(l, leaves, nr, &l->ambig);
-	if (err)
-		return err;
-	redo = calloc(nr, sizeof(*redo));
-	if (!redo)
-		return -ENOMEM;
-	for (i = 0; !err && i < nr; i++) {
-		err = abtf__ambig_asked(recs[i], l->ambig);
-		if (err > 0) {
-			redo[i] = true;
-			again++;
-			err = 0;
-		}
-	}
-	amb = abtf__ambig_count(l->ambig, &names);
-	pr_debug(&l->pr, "%s: names: %zu of %zu of more than one meaning; "
-		 "%zu of %zu leaves merged again", l->path, amb, names, again,
-		 nr);
-	if (!err && again) {
-		r.again = redo;
-		err = abtf__run_level(l, leaves, nr, redo_leaf, &r);
-	}
-	free(redo);
-	return err;
-}
-
-/*
- * Whether the leaves may merge a FWD and a struct of a name ambig.c finds
- * of one meaning. Off: below the root every type that reaches a FWD is
- * held back, and the root alone pairs them, as libbpf's dedup does. The
- * argument for settling (ambig.c) takes libbpf's walk for a bisimulation
- * in which a FWD and a struct of one name are equal; it is not one:
- * its hypothetical map pairs each canonical type with one candidate per
- * walk, so a walk that meets a canonical struct once against a FWD and
- * once against the struct fails, and libbpf keeps two copies where the
- * leaves had merged them. Found on the large configuration's archive
- * without crypto/jitterentropy.o (tests/dedup/oracle.c: an extra FWD
- * ttm_device, drm_device's copies missing); with it, its own u8 made
- * 5,705 names ambiguous and hid the fault (docs/performance.md).
- */
-static const bool settle_names_below_root = false;
-
 /* The leaves merged, then the tree above them up to the final BTF. */
 int abtf__merge_levels(struct abtf_linker *l, struct node *leaves,
 		       size_t nr)
 {
-	struct abtf_ambig **recs = NULL;
 	double t1 = abtf__now(), t2;
 	size_t i;
-	int err = 0;
+	int err;
 
-	/* one leaf is the root: it knows nothing of the names (all held) */
-	if (settle_names_below_root && nr > 1 && !l->base) {
-		recs = calloc(nr, sizeof(*recs));
-		err = recs ? 0 : -ENOMEM;
-		for (i = 0; !err && i < nr; i++) {
-			recs[i] = abtf__ambig_recorder();
-			if (!recs[i])
-				err = -ENOMEM;
-			leaves[i].amb = recs[i];
-		}
-	}
-	if (!err)
-		err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
+	err = abtf__run_level(l, leaves, nr, merge_leaf, NULL);
 	if (!err)
 		level_report(l, 0, leaves, nr, abtf__now() - t1);
-	if (!err && recs)
-		err = settle_names(l, leaves, nr, recs);
-	for (i = 0; recs && i < nr; i++) {
-		leaves[i].amb = l->ambig;
-		abtf__ambig_free(recs[i]);
-	}
-	free(recs);
 	t2 = abtf__now();
 	l->st.t_merge += t2 - t1;
 	count_nodes(l, leaves, nr);

@@ -498,7 +498,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	if (!err && !l->opts.no_exact && !l->base) {
 		sc->held = malloc((size_t)in->nr_types + 1);
 		err = sc->held ? abtf__exact_map(n, in, sc->map, sc->toff,
-						 n->amb, sc->held) : -ENOMEM;
+						 sc->held) : -ENOMEM;
 	}
 	if (err)
 		return err;

@@ -167,9 +167,9 @@ static const struct dcase cases[] = {
 {
 	.name = "fwd-of-one-meaning-merged-below-the-root",
 	.why = "every s4 of the archive is { int a; }: a FWD s4 stands for "
-	       "it, so the three s3 are one (ambig.c lets exact.c take the FWD "
-	       "and the struct for one type below the root, as libbpf's walk "
-	       "does)",
+	       "it, so the three s3 are one (libbpf's walk takes the FWD and "
+	       "the struct for one type; below the root nothing that reaches "
+	       "a FWD is merged, and the root decides as libbpf does)",
 	.nr = 3,
 	.in = {
 		{	/* tu0: s3 sees s4 only as a FWD */
