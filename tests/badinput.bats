@@ -284,6 +284,22 @@ poke() {
 	unchanged fwd.o
 }
 
+# The oracle (issue 36): a DW_AT_sibling of form DW_FORM_ref_addr (of the
+# size of ref4, so the reader stays in step), which libdw does not follow
+# (dwarf_formref()) and this reader did.
+@test "badinput: a DW_AT_sibling of form DW_FORM_ref_addr" {
+	need_tools
+	need_cmd python3
+	gcc -g -O2 -c "$FIXTURES/functions.c" -o refaddr.o
+	# the last attribute of an abbreviation: sibling (0x01), ref4 (0x13)
+	elf_patch refaddr.o bytes .debug_abbrev 01130000 01100000
+	keep refaddr.o
+	run --separate-stderr "$CC_BTF" --encode refaddr.o
+	one_error cc-btf 1 refaddr.o
+	[[ $stderr == *"DW_AT_sibling of form DW_FORM_ref_addr" ]]
+	unchanged refaddr.o
+}
+
 # The oracle (issue 36): a typedef inside an enum's children (a mutant's
 # enumerator abbreviation turned DW_TAG_typedef), which no member refers
 # to, was lost with exit 0: the walk went over a type's children unread.

@@ -982,6 +982,11 @@ static int take_attr(struct dw_die *die, uint16_t name,
 	case DW_AT_specification:
 		return set_ref(die, v, &die->origin, DW_HAVE_ORIGIN, why);
 	case DW_AT_sibling:
+		/* within the unit: libdw follows no other (dwarf_formref()) */
+		if (v->form == DW_FORM_ref_addr) {
+			*why = "DW_AT_sibling of form DW_FORM_ref_addr";
+			return -EINVAL;
+		}
 		return set_ref(die, v, &die->sibling, DW_HAVE_SIBLING, why);
 	case DW_AT_byte_size:
 		set_udata(die, v, &die->byte_size, DW_HAVE_BYTE_SIZE);
