@@ -264,19 +264,9 @@ poke() {
 	unchanged sib.o
 	# one past its subtree: libdw jumps over what lies between, and the
 	# encoder did too (the oracle's "tree ends before its unit")
-	python3 - fwd.o "0x$at" <<-'EOF'
-	import subprocess, sys
-	obj, off = sys.argv[1], int(sys.argv[2], 0)
-	for line in subprocess.run(["readelf", "-SW", obj], capture_output=True,
-	                           text=True).stdout.splitlines():
-	    f = line.replace("[ ", "[").split()
-	    if len(f) > 5 and f[1] == ".debug_info":
-	        at = int(f[4], 16) + off
-	d = bytearray(open(obj, "rb").read())
-	v = int.from_bytes(d[at:at + 4], "little") + 1
-	d[at:at + 4] = v.to_bytes(4, "little")
-	open(obj, "wb").write(d)
-	EOF
+	# the ref4's low byte + 1: another place than its subtree's end
+	v=$(od -An -tu1 -j $((0x$(debug_info_at fwd.o) + 0x$at)) -N1 fwd.o)
+	poke fwd.o .debug_info "0x$at" $(((v + 1) & 255)) "$v"
 	keep fwd.o
 	run --separate-stderr "$CC_BTF" --encode fwd.o
 	one_error cc-btf 1 fwd.o
