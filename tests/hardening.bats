@@ -45,6 +45,19 @@ archive() {
 	cat "$@" >"$out"
 }
 
+# linked_prog OBJ.c...: prog, linked from a start object and each C file
+# compiled through cc-btf (their BTF archive in .BTF).
+linked_prog() {
+	local c objs=(start.o)
+	printf 'void link_start(void) {}\n' >start.c
+	"$CC_BTF" gcc -g -O2 -c start.c -o start.o
+	for c in "$@"; do
+		"$CC_BTF" gcc -g -O2 -c "$c" -o "${c%.c}.o"
+		objs+=("${c%.c}.o")
+	done
+	ld -T "$FIXTURES/link.lds" -o prog "${objs[@]}"
+}
+
 # ---- 1. crashes ----
 
 # A second DW_AT_name in one abbreviation (GCC 12 writes one for some base
@@ -129,10 +142,7 @@ archive() {
 	run --separate-stderr timeout 60 "$CC_BTF" --encode name.o
 	one_error cc-btf 1 "name.o: section " "sh_name is not a string of the section name table" "(83886080)"
 	unchanged name.o
-	printf 'void link_start(void) {}\n' >start.c
-	"$CC_BTF" gcc -g -O2 -c start.c -o start.o
-	"$CC_BTF" gcc -g -O2 -c fwd.c -o fwd.o
-	ld -T "$FIXTURES/link.lds" -o prog start.o fwd.o
+	linked_prog fwd.c
 	python3 "$CRAFT" name prog .text 0x5000000
 	keep prog
 	run --separate-stderr timeout 60 "$BTF_LINK" prog
@@ -169,10 +179,7 @@ archive() {
 }
 
 @test "hardening: btf-link refuses an image with a bogus sh_addralign" {
-	printf 'void link_start(void) {}\n' >start.c
-	"$CC_BTF" gcc -g -O2 -c start.c -o start.o
-	"$CC_BTF" gcc -g -O2 -c fwd.c -o fwd.o
-	ld -T "$FIXTURES/link.lds" -o prog start.o fwd.o
+	linked_prog fwd.c
 	python3 "$CRAFT" align prog .text 0x800000000
 	keep prog
 	run --separate-stderr timeout 60 "$BTF_LINK" prog
