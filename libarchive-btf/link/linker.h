@@ -467,13 +467,15 @@ int merge__node_finish(struct abtf_linker *l, struct node *n);
 struct btf *merge__root_btf(struct abtf_linker *l, struct node *n);
 void merge__node_free(struct node *n);
 /*
- * node_dedup.c: deduplicate the raw BTF *@raw (no base; header, types,
- * strings) as btf__dedup() would, into a new *@raw of *@size bytes. 0;
- * 1 when libbpf must decide (*@raw is then the same BTF, its strings
- * already deduplicated); a negative errno with *@raw as it was. Run at
- * the root of the merge tree only.
+ * node_dedup.c: deduplicate the raw BTF *@raw (header, types, strings;
+ * split on @base, whose strings take @base_str_len bytes, if not NULL)
+ * as btf__dedup() would, into a new *@raw of *@size bytes. 0; 1 when
+ * libbpf must decide (*@raw is then the same BTF, its strings already
+ * deduplicated); a negative errno with *@raw as it was. Run at the root
+ * of the merge tree only.
  */
-int node_dedup__run(void **raw, size_t *size);
+int node_dedup__run(void **raw, size_t *size, const struct btf *base,
+		    uint32_t base_str_len);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);

@@ -608,6 +608,18 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	return raw;
 }
 
+/* Split BTF names its own strings from the end of the base's. */
+static uint32_t base_str_len(const struct btf *base)
+{
+	const struct btf_header *hdr;
+	uint32_t size;
+
+	if (!base)
+		return 0;
+	hdr = btf__raw_data(base, &size);
+	return hdr ? hdr->str_len : 0;
+}
+
 /* What node @n merged, for messages: its members, or its child nodes. */
 static void node_place(const struct node *n, char *buf, size_t size)
 {
@@ -649,8 +661,8 @@ static struct btf *libbpf_dedup(const struct abtf_linker *l, struct node *n,
 /*
  * Deduplicate the node's merged BTF @raw (consumed) into *@raw_out, or
  * into *@btf_out where libbpf decides: at the root by libbpf's algorithm
- * (node_dedup.c, or btf__dedup() for split BTF, a shape whose result is
- * libbpf's table order's, and opts.libbpf_dedup). Below the root nothing
+ * (node_dedup.c, a module's split BTF too; btf__dedup() for a shape whose
+ * result is libbpf's table order's, and with opts.libbpf_dedup). Below the root nothing
  * is left to do: exact.c has merged, as each input came, every type that
  * may be merged there (docs/design.md, "one meaning"), and a second pass
  * found nothing more on any kernel (it cost 14 % of the link).
@@ -667,8 +679,8 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 	*btf_out = NULL;
 	if (!n->root)
 		ret = 0;	/* left to the root */
-	else if (!base && !l->opts.libbpf_dedup)
-		ret = node_dedup__run(&raw, &size);
+	else if (!l->opts.libbpf_dedup)
+		ret = node_dedup__run(&raw, &size, base, base_str_len(base));
 	if (ret < 0) {
 		node_place(n, place, sizeof(place));
 		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",
@@ -877,18 +889,6 @@ static int append_datasecs(struct abtf_linker *l, struct node *n)
 	return err;
 }
 
-/* Split BTF names its own strings from the end of the base's. */
-static uint32_t base_str_len(const struct btf *base)
-{
-	const struct btf_header *hdr;
-	uint32_t size;
-
-	if (!base)
-		return 0;
-	hdr = btf__raw_data(base, &size);
-	return hdr ? hdr->str_len : 0;
-}
-
 /* A DECL_TAG @value on the whole of type @id (component -1). */
 static int append_decl_tag(struct node *n, const char *value, uint32_t id)
 {
@@ -961,7 +961,7 @@ struct btf *merge__root_btf(struct abtf_linker *l, struct node *n)
 		return NULL;
 	}
 	if (!btf) {
-		btf = btf__new(out, size);
+		btf = abtf__new_btf(out, size, l->base);
 		err = btf ? 0 : errno;
 		free(out);
 		errno = err;

@@ -43,8 +43,17 @@
  * and an enum forward declaration (an ENUM without values) is resolved
  * through a walk of the same table. node_dedup__run() then returns 1
  * and leaves the BTF to btf__dedup(); none of the kernels we test has
- * either. Split BTF (a module over vmlinux) also goes to btf__dedup():
- * its base changes the rules, and a module's BTF is small.
+ * either.
+ *
+ * Split BTF (a module over vmlinux) is deduplicated here too, as libbpf
+ * does with a base (docs/design.md, "Split BTF for modules"): a string
+ * the base has takes the base's offset; the base's types are canonical
+ * as they are and candidates for ours (named ones only where one of ours
+ * has their name); a walk that pairs a base FWD with a struct of ours
+ * points the FWD at it and keeps our struct; our types are numbered after
+ * the base's. Where a base's duplicates make the choice libbpf's table
+ * order's, the module goes to btf__dedup() as above. btf__dedup() would
+ * rebuild an index of every base string and type in each module's link.
  *
  * No recursion over type references: the walk and the reference types
  * use explicit stacks, so a chain of 100,000 typedefs costs no stack.
@@ -80,8 +89,17 @@ struct frame {
 
 struct ndd {
 	uint8_t *types;		/* the records, rewritten in place */
-	uint32_t nr;		/* types 1..nr; 0 is void */
-	uint32_t *off;		/* type ID -> offset in types */
+	uint32_t nr;		/* the last type ID; 0 is void */
+	uint32_t first;		/* the first of ours: 1, or after the base's */
+	uint32_t *off;		/* type ID - first -> offset in types */
+	const struct btf *base;	/* split BTF: the base, or NULL */
+	const char *base_strs;	/* the base's strings, and their length */
+	uint32_t base_str_len;
+	struct abtf_hmap base_idx; /* a base string's hash -> offset + 1 */
+	struct abtf_hmap names;	/* over a base: the names of our types */
+	uint32_t *rel;		/* the base's types in the table, in order */
+	uint32_t nr_rel;
+	bool adjust;		/* the walk met a base FWD of a struct of ours */
 	uint32_t *map;		/* type ID -> canonical, or UNPROCESSED */
 	uint32_t *hypot;	/* the walk's map; then compacted IDs */
 	uint32_t *hlist;	/* hypot's entries, in the walk's order */
@@ -95,11 +113,14 @@ struct ndd {
 
 static const struct btf_type void_type;
 
+/* Type @id: ours (first to nr), the base's below, or void. */
 static struct btf_type *type_of(const struct ndd *d, uint32_t id)
 {
+	if (id >= d->first)
+		return (struct btf_type *)(d->types + d->off[id - d->first]);
 	if (!id)
 		return (struct btf_type *)&void_type;
-	return (struct btf_type *)(d->types + d->off[id]);
+	return (struct btf_type *)btf__type_by_id(d->base, id);
 }
 
 static uint16_t kind_of(const struct btf_type *t)
@@ -120,6 +141,20 @@ static bool is_composite(uint16_t kind)
 static bool is_mapped(const struct ndd *d, uint32_t id)
 {
 	return d->map[id] <= MAX_ID;
+}
+
+/*
+ * The types a pass over all of them must see: the base's that may meet
+ * ours (base_types()), then ours. @i from 0 to nr_seen() - 1.
+ */
+static uint32_t nr_seen(const struct ndd *d)
+{
+	return d->nr_rel + (d->nr - d->first + 1);
+}
+
+static uint32_t seen_id(const struct ndd *d, uint32_t i)
+{
+	return i < d->nr_rel ? d->rel[i] : d->first + (i - d->nr_rel);
 }
 
 /* Follow the map to the canonical type; a chain is at most nr long. */
@@ -305,6 +340,34 @@ static int table_add(struct ndd *d, uint32_t hash, uint32_t id)
 	return abtf__hmap_add(&d->table, 1 << 14, hash, id);
 }
 
+typedef bool (*equal_fn)(const struct btf_type *, const struct btf_type *);
+
+/*
+ * Map @id to the canonical candidate of hash @h equal to it, or make it
+ * canonical. Without a base no two canonical types are equal; a base's
+ * are canonical as they come, and two equal ones there (a base libbpf
+ * did not deduplicate) leave the choice to libbpf's table order: 1.
+ */
+static int map_equal(struct ndd *d, uint32_t id, uint32_t h, equal_fn equal)
+{
+	const struct btf_type *t = type_of(d, id);
+	struct abtf_hent *e;
+	uint32_t to = id;
+
+	for (e = abtf__hmap_first(&d->table, h); e->val;
+	     e = abtf__hmap_next(&d->table, e)) {
+		if (e->hash != h || !equal(t, type_of(d, e->val)))
+			continue;
+		if (to != id)
+			return 1;
+		to = e->val;
+		if (!d->base)
+			break;
+	}
+	d->map[id] = to;
+	return to == id ? table_add(d, h, id) : 0;
+}
+
 /* ---- 1. strings ---- */
 
 struct str_pass {
@@ -321,6 +384,72 @@ static uint32_t off_hash(uint32_t off)
 	return h ^ (h >> 16);	/* a bijection: equal hash, equal offset */
 }
 
+/*
+ * The base's strings, indexed as libbpf's btf__find_str() finds them:
+ * each string that starts after a NUL, the first of equal ones.
+ */
+static int index_base_strs(struct ndd *d)
+{
+	const char *strs = d->base_strs;
+	uint32_t len = d->base_str_len, at;
+	struct abtf_hent *e;
+	size_t n;
+	uint32_t h;
+
+	if (!len || strs[len - 1])
+		return -EINVAL;
+	/* a vmlinux's strings average 40 bytes: it grows if need be */
+	if (abtf__hmap_reset(&d->base_idx, len / 32))
+		return -ENOMEM;
+	for (at = 0; at < len; at += n + 1) {
+		h = abtf__str_hash(strs + at, &n);
+		if (abtf__hmap_reserve(&d->base_idx, 1 << 14))
+			return -ENOMEM;
+		for (e = abtf__hmap_first(&d->base_idx, h); e->val;
+		     e = abtf__hmap_next(&d->base_idx, e))
+			if (e->hash == h && !strcmp(strs + e->val - 1, strs + at))
+				break;
+		if (!e->val)
+			abtf__hmap_fill(&d->base_idx, e, h, at + 1);
+	}
+	return 0;
+}
+
+/* The base's offset of string @s, or -1. */
+static int64_t base_str(const struct ndd *d, const char *s)
+{
+	struct abtf_hent *e;
+	size_t n;
+	uint32_t h = abtf__str_hash(s, &n);
+
+	for (e = abtf__hmap_first(&d->base_idx, h); e->val;
+	     e = abtf__hmap_next(&d->base_idx, e))
+		if (e->hash == h && !strcmp(d->base_strs + e->val - 1, s))
+			return e->val - 1;
+	return -1;
+}
+
+/*
+ * A string of ours, first met: the base's offset where the base has it,
+ * else its offset in the new table, after the base's strings.
+ */
+static int64_t new_str(struct ndd *d, const char *s)
+{
+	int64_t off = d->base ? base_str(d, s) : -1;
+
+	if (off >= 0)
+		return off;
+	off = abtf__strtab_add(&d->strs, s);
+	if (off < 0)
+		return off;
+	off += d->base_str_len;
+	return off < UINT32_MAX ? off : -E2BIG;
+}
+
+/*
+ * libbpf's strs_dedup_remap_str_off(): an offset into the base's strings
+ * stays, one into ours is that string's new offset.
+ */
 static int remap_str(uint32_t *off, void *ctx)
 {
 	struct str_pass *sp = ctx;
@@ -328,9 +457,9 @@ static int remap_str(uint32_t *off, void *ctx)
 	struct abtf_hent *e;
 	int64_t s;
 
-	if (!*off)
+	if (*off < sp->d->base_str_len || !*off)
 		return 0;
-	if (*off >= sp->old_len)
+	if (*off - sp->d->base_str_len >= sp->old_len)
 		return -EINVAL;
 	if (abtf__hmap_reserve(&sp->seen, 1 << 14))
 		return -ENOMEM;
@@ -340,7 +469,7 @@ static int remap_str(uint32_t *off, void *ctx)
 			*off = e->val - 1;
 			return 0;
 		}
-	s = abtf__strtab_add(&sp->d->strs, sp->old + *off);
+	s = new_str(sp->d, sp->old + (*off - sp->d->base_str_len));
 	if (s < 0)
 		return (int)s;
 	abtf__hmap_fill(&sp->seen, e, h, (uint32_t)s + 1);
@@ -355,16 +484,18 @@ static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len)
 	int err;
 
 	/* the section ends in a NUL, so every string in it does */
-	if (!old_len || old[old_len - 1])
+	if (old_len ? old[old_len - 1] : !d->base)
 		return -EINVAL;
 	/* sized once: about as many strings as types, the same bytes */
-	if (abtf__hmap_reset(&sp.seen, d->nr) ||
-	    abtf__hmap_reset(&d->strs.map, d->nr) ||
+	if (abtf__hmap_reset(&sp.seen, d->nr - d->first + 1) ||
+	    abtf__hmap_reset(&d->strs.map, d->nr - d->first + 1) ||
 	    abtf_grow(d->strs.data, d->strs.cap, old_len))
 		err = -ENOMEM;
+	else if (d->base)	/* libbpf adds no "" to a split BTF's strings */
+		err = index_base_strs(d);
 	else
 		err = abtf__strtab_add(&d->strs, "") < 0 ? -ENOMEM : 0;
-	for (id = 1; !err && id <= d->nr; id++)
+	for (id = d->first; !err && id <= d->nr; id++)
 		err = abtf__for_each_str_off(type_of(d, id), remap_str, &sp);
 	abtf__hmap_free(&sp.seen);
 	return err;
@@ -396,27 +527,43 @@ static bool compat_enum(const struct btf_type *a, const struct btf_type *b)
  * resolves to is not, as long as a name has at most one full enum
  * (enum_order_matters() checks that afterwards): all of that name
  * then resolve to the first full one, or without one to the first FWD.
+ * Over a base that argument fails (the base's enum FWDs and full enums
+ * are all canonical, and which of them an enum of ours meets first
+ * decides whether the FWD is mapped): there an enum with more than one
+ * compatible candidate is libbpf's to decide, 1.
  */
-static uint32_t dedup_enum(struct ndd *d, uint32_t id, uint32_t h)
+static int dedup_enum(struct ndd *d, uint32_t id, uint32_t h)
 {
 	const struct btf_type *t = type_of(d, id);
 	struct abtf_hent *e;
+	uint32_t to = id, nr = 0;
 
+	for (e = abtf__hmap_first(&d->table, h); d->base && e->val;
+	     e = abtf__hmap_next(&d->table, e))
+		if (e->hash == h && compat_enum(t, type_of(d, e->val)))
+			nr++;
+	if (nr > 1)
+		return 1;
 	for (e = abtf__hmap_first(&d->table, h); e->val;
 	     e = abtf__hmap_next(&d->table, e)) {
 		const struct btf_type *c = type_of(d, e->val);
 
 		if (e->hash != h)
 			continue;
-		if (equal_enum(t, c))
-			return e->val;
+		if (equal_enum(t, c)) {
+			to = e->val;
+			break;
+		}
 		if (!compat_enum(t, c))
 			continue;
-		if (is_enum_fwd(t))
-			return e->val;
+		if (is_enum_fwd(t)) {
+			to = e->val;
+			break;
+		}
 		d->map[e->val] = id;
 	}
-	return id;
+	d->map[id] = to;
+	return to == id ? table_add(d, h, id) : 0;
 }
 
 /* 1 if a name has an enum FWD and two different full enums. */
@@ -424,13 +571,13 @@ static int enum_order_matters(const struct ndd *d)
 {
 	struct abtf_hmap names = { 0 };
 	struct abtf_hent *e;
-	uint32_t id, h, pass;
+	uint32_t i, id, h, pass;
 	int ret = 0;
 
 	/* first the names of enum FWDs, then each full enum's against them */
 	for (pass = 0; pass < 2 && !ret; pass++)
-		for (id = 1; id <= d->nr && !ret; id++) {
-			const struct btf_type *t = type_of(d, id);
+		for (i = 0; i < nr_seen(d) && !ret; i++) {
+			const struct btf_type *t = type_of(d, id = seen_id(d, i));
 
 			if (kind_of(t) != BTF_KIND_ENUM &&
 			    kind_of(t) != BTF_KIND_ENUM64)
@@ -458,9 +605,8 @@ static int enum_order_matters(const struct ndd *d)
 static int dedup_prim(struct ndd *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
-	bool (*equal)(const struct btf_type *, const struct btf_type *);
-	struct abtf_hent *e;
-	uint32_t h, to = id;
+	equal_fn equal;
+	uint32_t h;
 
 	switch (kind_of(t)) {
 	case BTF_KIND_INT:
@@ -469,10 +615,7 @@ static int dedup_prim(struct ndd *d, uint32_t id)
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		h = mix(0x2545f491u, t->name_off);
-		to = dedup_enum(d, id, h);
-		d->map[id] = to;
-		return to == id ? table_add(d, h, id) : 0;
+		return dedup_enum(d, id, mix(0x2545f491u, t->name_off));
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
 		h = hash_common(t);
@@ -481,14 +624,7 @@ static int dedup_prim(struct ndd *d, uint32_t id)
 	default:
 		return 0;
 	}
-	for (e = abtf__hmap_first(&d->table, h); e->val;
-	     e = abtf__hmap_next(&d->table, e))
-		if (e->hash == h && equal(t, type_of(d, e->val))) {
-			to = e->val;
-			break;
-		}
-	d->map[id] = to;
-	return to == id ? table_add(d, h, id) : 0;
+	return map_equal(d, id, h, equal);
 }
 
 /* ---- 3. structs and unions: the walk ---- */
@@ -543,6 +679,7 @@ static void hypot_clear(struct ndd *d)
 	for (i = 0; i < d->nr_hlist; i++)
 		d->hypot[d->hlist[i]] = UNPROCESSED;
 	d->nr_hlist = 0;
+	d->adjust = false;
 }
 
 /*
@@ -604,9 +741,13 @@ static int pair_equal(struct ndd *d, uint32_t cand, uint32_t canon)
 	if ((kx == BTF_KIND_FWD || ky == BTF_KIND_FWD) && kx != ky) {
 		const struct btf_type *fwd = kx == BTF_KIND_FWD ? x : y;
 		uint16_t real = kx == BTF_KIND_FWD ? ky : kx;
+		bool eq = real == (BTF_INFO_KFLAG(fwd->info) ?
+				   BTF_KIND_UNION : BTF_KIND_STRUCT);
 
-		return real == (BTF_INFO_KFLAG(fwd->info) ? BTF_KIND_UNION :
-						      BTF_KIND_STRUCT);
+		/* a base FWD that a struct of ours would resolve */
+		if (eq && ky == BTF_KIND_FWD && canon < d->first)
+			d->adjust = true;
+		return eq;
 	}
 	if (kx != ky)
 		return 0;
@@ -663,7 +804,11 @@ static int is_equiv(struct ndd *d, uint32_t cand, uint32_t canon)
 	return eq;
 }
 
-/* libbpf's btf_dedup_merge_hypot_map(), for BTF without a base. */
+/*
+ * libbpf's btf_dedup_merge_hypot_map(). A walk that met a base FWD
+ * paired with a struct of ours (d->adjust) only points such FWDs at
+ * their structs: for the rest, the two were not equivalent.
+ */
 static void merge_hypot(struct ndd *d)
 {
 	size_t i;
@@ -676,6 +821,8 @@ static void merge_hypot(struct ndd *d)
 
 		if (tk != BTF_KIND_FWD && ck == BTF_KIND_FWD)
 			d->map[c] = t;
+		if (d->adjust)
+			continue;
 		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
 			d->map[t] = c;
 		if (is_composite(tk) && ck != BTF_KIND_FWD &&
@@ -684,25 +831,35 @@ static void merge_hypot(struct ndd *d)
 	}
 }
 
+/* A struct's hash: libbpf's fields, and its members' signatures. */
+static uint32_t struct_hash(const struct ndd *d, const struct btf_type *t)
+{
+	const struct btf_member *m = (const void *)(t + 1);
+	uint32_t h = hash_struct(t);
+	uint16_t i;
+
+	for (i = 0; i < vlen_of(t); i++)
+		h = mix(h, member_sig(d, m[i].type));
+	return h;
+}
+
 /*
  * Decide struct or union @id. 1 where two canonical candidates pass the
  * walk: libbpf takes the one its table lists first, which is not ours to
- * know.
+ * know. Over a base, a walk that passes by pointing a base FWD at a
+ * struct of ours counts as one that passes (libbpf merges its map and
+ * tries the next candidate), and leaves @id canonical.
  */
 static int dedup_struct(struct ndd *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
-	const struct btf_member *m = (const void *)(t + 1);
 	uint32_t h, to = id, last = 0;
 	struct abtf_hent *e;
-	uint16_t i;
 	int eq;
 
 	if (is_mapped(d, id) || !is_composite(kind_of(t)))
 		return 0;
-	h = hash_struct(t);
-	for (i = 0; i < vlen_of(t); i++)
-		h = mix(h, member_sig(d, m[i].type));
+	h = struct_hash(d, t);
 	for (e = abtf__hmap_first(&d->table, h); e->val;
 	     e = abtf__hmap_next(&d->table, e)) {
 		if (e->hash != h || !shallow_equal_struct(t, type_of(d, e->val)))
@@ -722,6 +879,8 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 		if (last != to && is_equiv(d, id, to) <= 0)
 			return -EINVAL;
 		merge_hypot(d);
+		if (d->adjust)
+			to = id;	/* not really equivalent */
 	}
 	d->map[id] = to;
 	return to == id ? table_add(d, h, id) : 0;
@@ -733,11 +892,11 @@ static int resolve_fwds(struct ndd *d)
 {
 	struct abtf_hmap names = { 0 };
 	struct abtf_hent *e;
-	uint32_t id, h;
+	uint32_t i, id, h;
 	int err = 0;
 
-	for (id = 1; !err && id <= d->nr; id++) {
-		const struct btf_type *t = type_of(d, id);
+	for (i = 0; !err && i < nr_seen(d); i++) {
+		const struct btf_type *t = type_of(d, id = seen_id(d, i));
 
 		if (!is_composite(kind_of(t)) || d->map[id] != id)
 			continue;
@@ -754,7 +913,7 @@ static int resolve_fwds(struct ndd *d)
 		else
 			abtf__hmap_fill(&names, e, h, id);
 	}
-	for (id = 1; !err && id <= d->nr; id++) {
+	for (id = d->first; !err && id <= d->nr; id++) {
 		const struct btf_type *t = type_of(d, id), *s;
 
 		if (kind_of(t) != BTF_KIND_FWD || d->map[id] != id)
@@ -801,9 +960,8 @@ static uint32_t *ref_field(struct btf_type *t, uint32_t k)
 static int ref_finish(struct ndd *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
-	bool (*equal)(const struct btf_type *, const struct btf_type *);
-	struct abtf_hent *e;
-	uint32_t h, to = id;
+	equal_fn equal;
+	uint32_t h;
 
 	switch (kind_of(t)) {
 	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT:
@@ -827,14 +985,7 @@ static int ref_finish(struct ndd *d, uint32_t id)
 	default:
 		return -EINVAL;
 	}
-	for (e = abtf__hmap_first(&d->table, h); e->val;
-	     e = abtf__hmap_next(&d->table, e))
-		if (e->hash == h && equal(t, type_of(d, e->val))) {
-			to = e->val;
-			break;
-		}
-	d->map[id] = to;
-	return to == id ? table_add(d, h, id) : 0;
+	return map_equal(d, id, h, equal);
 }
 
 /*
@@ -898,11 +1049,13 @@ static int remap_id(uint32_t *id, void *ctx)
 /* Canonical types in order, renumbered; returns the bytes they take. */
 static int compact(struct ndd *d, uint32_t *len)
 {
-	uint32_t id, next = 1, at = 0;
+	uint32_t id, next = d->first, at = 0;
 	int err = 0;
 
 	d->hypot[0] = 0;
-	for (id = 1; id <= d->nr; id++) {
+	for (id = 1; id < d->first; id++)
+		d->hypot[id] = id;	/* the base's keep their IDs */
+	for (id = d->first; id <= d->nr; id++) {
 		struct btf_type *t = type_of(d, id);
 		size_t sz = abtf__record_size(t);
 
@@ -911,11 +1064,11 @@ static int compact(struct ndd *d, uint32_t *len)
 			continue;
 		}
 		memmove(d->types + at, t, sz);
-		d->off[next] = at;
+		d->off[next - d->first] = at;
 		d->hypot[id] = next++;
 		at += sz;
 	}
-	for (id = 1; !err && id < next; id++)
+	for (id = d->first; !err && id < next; id++)
 		err = abtf__for_each_type_id(type_of(d, id), remap_id, d);
 	*len = at;
 	return err;
@@ -928,6 +1081,7 @@ static int index_types(struct ndd *d, uint32_t len)
 	uint32_t at = 0;
 	size_t cap = 0;
 
+	d->nr = d->first - 1;
 	while (at < len) {
 		size_t sz;
 
@@ -936,12 +1090,14 @@ static int index_types(struct ndd *d, uint32_t len)
 		sz = abtf__record_size((const void *)(d->types + at));
 		if (!sz || sz > len - at)
 			return -EINVAL;
-		if (abtf_grow(d->off, cap, (size_t)d->nr + 2))
+		if (d->nr >= MAX_ID - 1)
+			return -E2BIG;
+		if (abtf_grow(d->off, cap, (size_t)d->nr + 2 - d->first))
 			return -ENOMEM;
-		d->off[++d->nr] = at;
+		d->off[++d->nr - d->first] = at;
 		at += sz;
 	}
-	return d->nr >= MAX_ID ? -E2BIG : 0;
+	return 0;
 }
 
 static int check_id(uint32_t *id, void *ctx)
@@ -949,39 +1105,152 @@ static int check_id(uint32_t *id, void *ctx)
 	return *id > ((struct ndd *)ctx)->nr ? -EINVAL : 0;
 }
 
+/* The hash under which each phase looks for a type of @t's kind. */
+static int table_hash(const struct ndd *d, const struct btf_type *t,
+		      uint32_t *h)
+{
+	switch (kind_of(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_DECL_TAG:
+		*h = hash_int_tag(t);
+		return 0;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		*h = mix(0x2545f491u, t->name_off);
+		return 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		*h = struct_hash(d, t);
+		return 0;
+	case BTF_KIND_ARRAY:
+		*h = hash_array(t);
+		return 0;
+	case BTF_KIND_FUNC_PROTO:
+		*h = hash_proto(t);
+		return 0;
+	case BTF_KIND_FWD: case BTF_KIND_FLOAT: case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC: case BTF_KIND_TYPE_TAG:
+		*h = hash_common(t);
+		return 0;
+	default:
+		return -EINVAL;	/* libbpf's btf_dedup_prep() fails too */
+	}
+}
+
+/* The names of our types (their new offsets), for base_types(). */
+static int own_names(struct ndd *d)
+{
+	struct abtf_hent *e;
+	uint32_t id, h;
+
+	if (abtf__hmap_reset(&d->names, d->nr - d->first + 1))
+		return -ENOMEM;
+	for (id = d->first; id <= d->nr; id++) {
+		uint32_t off = type_of(d, id)->name_off;
+
+		if (!off)
+			continue;
+		h = off_hash(off);
+		for (e = abtf__hmap_first(&d->names, h); e->val;
+		     e = abtf__hmap_next(&d->names, e))
+			if (e->hash == h)
+				break;
+		if (!e->val)	/* room made by the reset */
+			abtf__hmap_fill(&d->names, e, h, 1);
+	}
+	return 0;
+}
+
+/* Whether one of our types is named by string offset @off. */
+static bool named_here(const struct ndd *d, uint32_t off)
+{
+	uint32_t h = off_hash(off);
+	struct abtf_hent *e;
+
+	for (e = abtf__hmap_first(&d->names, h); e->val;
+	     e = abtf__hmap_next(&d->names, e))
+		if (e->hash == h)
+			return true;
+	return false;
+}
+
+/*
+ * libbpf's btf_dedup_prep(): the base's types are canonical, each its
+ * own, and candidates for ours (but VARs and DATASECs). A named base
+ * type none of ours shares its name with is left out of the table: every
+ * test of a candidate (libbpf's btf_equal_*(), btf_compat_enum(),
+ * btf_shallow_equal_struct()) first wants the same name offset, so that
+ * it could never be taken, nor make a choice ambiguous. Of a large
+ * vmlinux's types that leaves the anonymous ones and a few hundred; the
+ * passes over all types (resolve_fwds(), enum_order_matters()) see those
+ * and ours only: a FWD of ours, an enum of ours, has a name of ours.
+ */
+static int base_types(struct ndd *d)
+{
+	size_t cap = 0;
+	uint32_t id, h;
+	int err = d->first > 1 ? own_names(d) : 0;
+
+	for (id = 1; !err && id < d->first; id++) {
+		const struct btf_type *t = type_of(d, id);
+
+		d->map[id] = id;
+		d->hypot[id] = UNPROCESSED;
+		if (kind_of(t) == BTF_KIND_VAR || kind_of(t) == BTF_KIND_DATASEC)
+			continue;
+		if (t->name_off && !named_here(d, t->name_off))
+			continue;
+		err = table_hash(d, t, &h);
+		if (!err)
+			err = table_add(d, h, id);
+		if (!err && abtf_grow(d->rel, cap, (size_t)d->nr_rel + 1))
+			err = -ENOMEM;
+		if (!err)
+			d->rel[d->nr_rel++] = id;
+	}
+	return err;
+}
+
 static int run(struct ndd *d)
 {
 	uint32_t id;
 	int err = 0;
 
-	for (id = 1; !err && id <= d->nr; id++)
+	for (id = d->first; !err && id <= d->nr; id++)
 		err = abtf__for_each_type_id(type_of(d, id), check_id, d);
 	if (err)
 		return err;
 
 	d->map = malloc((d->nr + 1) * sizeof(*d->map));
 	d->hypot = malloc((d->nr + 1) * sizeof(*d->hypot));
-	/* at most one candidate per type */
-	if (!d->map || !d->hypot || abtf__hmap_reset(&d->table, d->nr))
+	/*
+	 * At most one candidate per type of ours; of a base's, about half
+	 * (base_types()): each page of the table is a page fault in every
+	 * module's link. It grows if need be.
+	 */
+	if (!d->map || !d->hypot ||
+	    abtf__hmap_reset(&d->table, d->nr - (d->first - 1) / 2))
 		return -ENOMEM;
 	d->map[0] = 0;
 	d->hypot[0] = UNPROCESSED;
-	for (id = 1; id <= d->nr; id++) {
+	err = base_types(d);
+	for (id = d->first; id <= d->nr; id++) {
 		uint16_t k = kind_of(type_of(d, id));
 
 		d->map[id] = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC ?
 			     id : UNPROCESSED;
 		d->hypot[id] = UNPROCESSED;
 	}
-	for (id = 1; !err && id <= d->nr; id++)
+	for (id = d->first; !err && id <= d->nr; id++)
 		err = dedup_prim(d, id);
 	if (!err)
 		err = enum_order_matters(d);
-	for (id = 1; !err && id <= d->nr; id++)
+	for (id = d->first; !err && id <= d->nr; id++)
 		err = dedup_struct(d, id);
 	if (!err)
 		err = resolve_fwds(d);
-	for (id = 1; !err && id <= d->nr; id++)
+	for (id = d->first; !err && id <= d->nr; id++)
 		err = dedup_ref(d, id);
 	return err;
 }
@@ -1015,17 +1284,29 @@ static void ndd_free(struct ndd *d)
 	free(d->hlist);
 	free(d->stack);
 	abtf__hmap_free(&d->table);
+	abtf__hmap_free(&d->base_idx);
+	abtf__hmap_free(&d->names);
+	free(d->rel);
 	abtf__strtab_free(&d->strs);
 }
 
-int node_dedup__run(void **raw, size_t *size)
+int node_dedup__run(void **raw, size_t *size, const struct btf *base,
+		    uint32_t base_str_len)
 {
 	const struct btf_header *hdr = *raw;
-	struct ndd d = { 0 };
+	struct ndd d = { .first = 1 };
 	uint32_t type_len = 0;
 	int err, ret = 0;
 	void *out;
 
+	if (base) {
+		d.base = base;
+		d.first = btf__type_cnt(base);
+		d.base_strs = btf__str_by_offset(base, 0);
+		d.base_str_len = base_str_len;
+		if (!d.first || !d.base_strs)
+			return -EINVAL;
+	}
 	if (*size < sizeof(*hdr) || hdr->hdr_len != sizeof(*hdr) ||
 	    hdr->type_off || hdr->str_off != hdr->type_len ||
 	    *size != sizeof(*hdr) + (size_t)hdr->type_len + hdr->str_len)

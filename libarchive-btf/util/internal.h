@@ -322,8 +322,11 @@ bool abtf__is_thinlto_name(const char *sym, const char *name, size_t len);
 struct strtab {
 	char *data;		/* the strings, each NUL-terminated */
 	size_t len, cap;
-	struct abtf_hmap map;	/* by str_hash(): offset + 1 */
+	struct abtf_hmap map;	/* by abtf__str_hash(): offset + 1 */
 };
+
+/* A hash of the string @s, odd, and its length in *@len. */
+uint32_t abtf__str_hash(const char *s, size_t *len);
 
 int64_t abtf__strtab_add(struct strtab *st, const char *s);
 void abtf__strtab_free(struct strtab *st);

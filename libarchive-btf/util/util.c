@@ -293,7 +293,7 @@ int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz)
  */
 
 /* The string's length, then its bytes eight at a time (the tail alone). */
-static uint32_t str_hash(const char *s, size_t *len)
+uint32_t abtf__str_hash(const char *s, size_t *len)
 {
 	size_t n = strlen(s), i;
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
@@ -319,7 +319,7 @@ int64_t abtf__strtab_add(struct strtab *st, const char *s)
 {
 	struct abtf_hent *e;
 	size_t len;
-	uint32_t h = str_hash(s, &len);
+	uint32_t h = abtf__str_hash(s, &len);
 
 	if (abtf__hmap_reserve(&st->map, 1 << 14))
 		return -ENOMEM;
