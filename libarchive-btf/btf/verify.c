@@ -38,6 +38,7 @@
  * BTF was written: they are followed, never reported. The verifier only
  * reads; its cost is linear in the types checked (docs/design.md).
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +58,7 @@ enum { NEW, ON_STACK, DONE };
 struct vctx {
 	const struct abtf_vsrc *src;
 	uint32_t total;			/* highest type ID + 1 */
+	const struct btf_type **own;	/* a libbpf BTF's types to check */
 	uint8_t *state;
 	uint32_t *size;			/* resolved size, or NOSIZE */
 	struct abtf_vfault *f;
@@ -70,6 +72,8 @@ static const struct btf_type *type_at(const struct vctx *c, uint32_t id)
 
 	if (!id || id >= c->total)
 		return &void_type;
+	if (c->own && id >= s->start_id)
+		return c->own[id - s->start_id];
 	if (s->btf)
 		return btf__type_by_id(s->btf, id);
 	return (const void *)(s->types + s->offs[id]);
@@ -140,6 +144,8 @@ static bool name_ok(const struct vctx *c, uint32_t off, bool may_be_anon)
 	 */
 	if (c->src->member)
 		return true;
+	if (c->src->base && c->src->str_len)	/* the section's, known */
+		return off < c->src->str_len;
 	if (c->src->base)
 		return str_at(c->src, off);
 	return is_ident(str_at(c->src, off));
@@ -707,8 +713,13 @@ int abtf__verify(const struct abtf_vsrc *src, struct abtf_vfault *f)
 	c.state = calloc(end, 1);
 	c.size = calloc(end, sizeof(*c.size));
 	stack = malloc(end * sizeof(*stack));
-	if (!c.state || !c.size || !stack)
+	/* libbpf's lookup, once per type: the passes read each many times */
+	if (src->btf)
+		c.own = malloc((src->nr_types + 1) * sizeof(*c.own));
+	if (!c.state || !c.size || !stack || (src->btf && !c.own))
 		goto out;
+	for (id = src->start_id; src->btf && id < end; id++)
+		c.own[id - src->start_id] = btf__type_by_id(src->btf, id);
 	c.state[0] = DONE;
 	c.size[0] = NOSIZE;
 	for (id = src->start_id; id < end; id++)
@@ -722,6 +733,7 @@ int abtf__verify(const struct abtf_vsrc *src, struct abtf_vfault *f)
 			goto out;
 	err = 0;
 out:
+	free(c.own);
 	free(stack);
 	free(c.size);
 	free(c.state);
@@ -923,6 +935,22 @@ void abtf__vfault_str(const struct abtf_vsrc *src, const struct abtf_vfault *f,
 }
 
 /* @btf's own types (split BTF: not its base's), checked into @msg. */
+/* The length of @btf's string section (not split), or 0. */
+static uint32_t base_strs_len(const struct btf *btf)
+{
+	const struct btf_header *hdr;
+	uint32_t size;
+
+	/* in the other byte order libbpf would swap a copy: looked up */
+	if (btf__endianness(btf) != (htons(1) == 1 ? BTF_BIG_ENDIAN :
+						     BTF_LITTLE_ENDIAN))
+		return 0;
+	hdr = btf__raw_data(btf, &size);
+	if (!hdr || size < sizeof(*hdr) || hdr->magic != BTF_MAGIC)
+		return 0;
+	return hdr->str_len;
+}
+
 static int verify_own(const struct btf *btf, bool member, bool is_base,
 		      char *msg, size_t size)
 {
@@ -934,6 +962,8 @@ static int verify_own(const struct btf *btf, bool member, bool is_base,
 	src.start_id = base ? btf__type_cnt(base) : 1;
 	src.nr_types = btf__type_cnt(btf) - src.start_id;
 	src.ptr_size = btf__pointer_size(btf) == 4 ? 4 : 8;
+	if (is_base && !base)	/* a name's offset, against the section's */
+		src.str_len = base_strs_len(btf);
 	err = abtf__verify(&src, &f);
 	if (err == -EINVAL && size)
 		abtf__vfault_str(&src, &f, msg, size);
