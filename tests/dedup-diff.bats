@@ -130,6 +130,34 @@ fixtures() {
 	[ "$(bpftool btf dump file enum-fwd.out | grep -c "ENUM 'E'")" -eq 1 ]
 }
 
+@test "dedup-diff: over a base, node_dedup.c gives btf__dedup()'s bytes or leaves it the order" {
+	# a module's split BTF: dup-int (a base with two equal INTs) and
+	# base-enum (the base's enum FWD and definition) depend on libbpf's
+	# table order and go to btf__dedup(); base-fwd (a struct of the
+	# module resolves the base's FWD of its name) node_dedup.c decides
+	local s want
+	need_cmd bpftool
+	gcc -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-shapes.c" -lbpf \
+		-o dedup-shapes
+	for s in dup-int base-enum base-fwd; do
+		./dedup-shapes "$s" "$s.base" "$s.mod"
+		run ./dedup-diff dedup "$s.mod" "$s.base"
+		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+		"$BTF_LINK" -f -v --base "$s.base" -o "$s.out" "$s.mod" 2> "$s.log"
+		want=1
+		[ "$s" != base-fwd ] || want=0
+		grep -q "merge tree: 1 node, $want deduplicated by libbpf" \
+			"$s.log" || { cat "$s.log"; return 1; }
+	done
+	# the module keeps its struct X and its S, the base's FWD resolved
+	bpftool btf dump -B base-fwd.base file base-fwd.out > fwd.dump
+	[ "$(grep -c "STRUCT 'X'" fwd.dump)" -eq 1 ]
+	[ "$(grep -c "STRUCT 'S'" fwd.dump)" -eq 1 ]
+	# libbpf points the module's INT at one of the base's two
+	bpftool btf dump -B dup-int.base file dup-int.out > int.dump
+	grep -q "^\[3\] PTR '(anon)' type_id=[12]$" int.dump
+}
+
 @test "dedup-diff: a struct paired with a FWD and then met alone stays one struct" {
 	# exact.c pairs c's struct tun with b's FWD inside struct cb's walk,
 	# which maps c's pointer to it onto the node's pointer to the FWD; then

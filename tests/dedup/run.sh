@@ -18,7 +18,9 @@
 #           executable, whose .BTF is the archive; the oracle links it,
 #           and btf-link in place must write the bytes of btf-link -o;
 #   split   the first half of the files linked and made final (btf-link in
-#           place) as a base, the other half's raw archive split on it.
+#           place) as a base, the other half's raw archive split on it;
+#           and its deduplication (node_dedup.c over the base) byte for
+#           byte btf__dedup()'s on the same merged types (dedup-diff).
 #
 # Prints a line per failing program and check (with the oracle's lines),
 # and keeps its directory under DIR (-k; default: none kept); ends with
@@ -56,7 +58,9 @@ ABTF_TOP=$TOP ABTF_BUILD=$BUILD
 # shellcheck source=tests/lib/build.bash
 . "$TOP/tests/lib/build.bash"
 dedup_oracle_prog "$WORK/dedup-oracle" || exit 2
+FIXTURES=$TOP/tests/fixtures dedup_diff_prog "$WORK/dedup-diff" || exit 2
 export ORACLE=$WORK/dedup-oracle CC_BTF=$BUILD/bin/cc-btf
+export DEDUP_DIFF=$WORK/dedup-diff
 export BTF_LINK=$BUILD/bin/btf-link GEN=$TOP/tests/dedup/gen.py
 
 # check SEED: check one program in $WORK/pSEED; prints its failures,
@@ -115,6 +119,7 @@ check() {
 		{ echo "seed $s: base link failed"; return 1; }
 	cat $(ls tu*.btf | sort -V | tail -n +"$((half + 1))") > mod.btf
 	out=$("$ORACLE" mod.btf base 2>&1); report split "$out" $?
+	out=$("$DEDUP_DIFF" dedup mod.btf base 2>&1); report "split bytes" "$out" $?
 	return $fail
 }
 

@@ -10,15 +10,44 @@
  * so that a mutation damages the base, the module or both. The base is read
  * and verified, the module linked on it (the archive reader, merge, the
  * split deduplication), the final split BTF compared with itself (which
- * must find no difference) and written out as a raw file.
+ * must find no difference) and written out as a raw file. The module is
+ * linked again with btf__dedup() in node_dedup.c's place: the two must be
+ * the same bytes (what tests/dedup-diff.bats holds on chosen inputs).
  *
  * Seeds: tests/fuzz/make-corpus.sh. Run: make fuzz (docs/reliability.md).
  */
+#include <bpf/btf.h>
+
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	return fuzz_init();
+}
+
+/* The link of @in with libbpf's deduplication: the bytes of @btf. */
+static void check_libbpf(const char *in, struct abtf_link_opts *opts,
+			 const struct btf *btf)
+{
+	struct abtf_linker *l;
+	const void *a, *b;
+	uint32_t na, nb;
+
+	opts->libbpf_dedup = true;
+	l = abtf_linker__new(in, opts);
+	if (!l || abtf_linker__link(l)) {
+		fprintf(stderr, "fuzz harness: the link with btf__dedup() "
+			"failed where node_dedup.c's did not\n");
+		abort();
+	}
+	a = btf__raw_data(btf, &na);
+	b = btf__raw_data(abtf_linker__btf(l), &nb);
+	if (!a || !b || na != nb || memcmp(a, b, na)) {
+		fprintf(stderr, "fuzz harness: node_dedup.c's split BTF is "
+			"not btf__dedup()'s (%u and %u bytes)\n", na, nb);
+		abort();
+	}
+	abtf_linker__free(l);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -46,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	if (abtf_linker__link(l) == 0) {
 		fuzz_check_self(abtf_linker__btf(l), "split");
+		check_libbpf(in, &opts, abtf_linker__btf(l));
 		abtf_linker__write_raw(l, fuzz_path(out, sizeof(out),
 						    "out.btf"));
 	}
