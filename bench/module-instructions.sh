@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark: what each module's BTF step costs, btf-link --base vmlinux on
+# the module's archive against pahole -J --btf_base vmlinux on its DWARF,
+# as kbuild runs each once per module: instructions counted by valgrind's
+# callgrind (user space, all threads), module by module and summed, and
+# CPU time (user + system, exact to the microsecond: bench/rusage.py)
+# summed over all modules, the best of -r runs.
+#
+# Usage: bench/module-instructions.sh [-r RUNS] BUILD
+#
+#   BUILD   a kernel build directory made with CC="cc-btf ..." and the
+#           tree's series (tests/kernel-e2e-7.3.bats's cc-btf/, say): its
+#           vmlinux and every *.ko under it, each still holding its
+#           archive (btf-link --keep-archive, as kbuild-patches do).
+#   -r N    CPU time: the best of N runs over all modules (default 5)
+#
+# One line per module: btf-link's and pahole's millions of instructions
+# and their ratio; then their sums, and the two tools' CPU seconds over
+# all modules. pahole runs with the flags the tree gives it
+# (PAHOLE_FLAGS; default: 7.3's list for pahole 1.26 and later, with -j1,
+# or --btf_gen_floats for older ones, and --lang_exclude=rust), its
+# output detached; btf-link with its defaults and -j1.
+# Environment: BTF_LINK (default: build/bin/btf-link, or
+# $ABTF_BUILD/bin/btf-link), PAHOLE (default: pahole).
+#
+# This is a benchmark, not a test: it never fails on a slow result.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+BTF_LINK=${BTF_LINK:-${ABTF_BUILD:-$TOP/build}/bin/btf-link}
+PAHOLE=${PAHOLE:-pahole}
+RUNS=5
+
+die() { echo "module-instructions.sh: error: $*" >&2; exit 1; }
+# shellcheck source=bench/callgrind.sh
+. "$HERE/callgrind.sh"
+
+while getopts r: opt; do
+	case $opt in
+	r) RUNS=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { sed -n '10,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+B=$1
+need_callgrind "$BTF_LINK" "$PAHOLE"
+[ -f "$B/vmlinux" ] || die "$B: no vmlinux"
+
+if [ -z "${PAHOLE_FLAGS:-}" ]; then
+	v=$("$PAHOLE" --version | tr -dc '0-9')
+	if [ "${v:-0}" -ge 126 ]; then
+		PAHOLE_FLAGS="-j1 --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func"
+	else
+		PAHOLE_FLAGS=--btf_gen_floats
+	fi
+	PAHOLE_FLAGS="$PAHOLE_FLAGS --lang_exclude=rust"
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/abtf-modinstr.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# the commands, "{obj}" the module and "{out}" the output (rusage.py's)
+# shellcheck disable=SC2206 # PAHOLE_FLAGS is a list
+LINK=("$BTF_LINK" -j1 --base "$B/vmlinux" -o "{out}" "{obj}")
+PAH=("$PAHOLE" -J $PAHOLE_FLAGS --btf_base "$B/vmlinux"
+     --btf_encode_detached="{out}" "{obj}")
+
+# on CMD...: the instructions of CMD on module $ko, its output in $TMP
+on() {
+	local a args=()
+	for a in "$@"; do
+		a=${a//\{obj\}/$ko}
+		args+=("${a//\{out\}/$TMP/out.btf}")
+	done
+	instructions "${args[@]}"
+}
+
+# cpu CMD...: the least CPU seconds of $RUNS runs of CMD on every module
+cpu() {
+	local i
+	for ((i = 0; i < RUNS; i++)); do
+		python3 "$HERE/rusage.py" "$TMP/list" "$TMP/out" -- "$@" |
+			awk '$2 != 0 { print "failed"; exit } { print $3 }'
+	done | sort -g | head -n 1
+}
+
+find "$B" -name '*.ko' | LC_ALL=C sort > "$TMP/list"
+[ -s "$TMP/list" ] || die "$B: no modules"
+mkdir "$TMP/out"
+while read -r ko; do
+	echo "${ko#"$B"/} $(on "${LINK[@]}") $(on "${PAH[@]}")"
+done < "$TMP/list" | awk '{
+	printf "%-40s btf-link %7.1f M, pahole %7.1f M, %.2f\n",
+		$1, $2 / 1e6, $3 / 1e6, $3 ? $2 / $3 : 0
+	l += $2; p += $3; n++
+} END {
+	printf "%d modules: btf-link %.1f M, pahole %.1f M, %.2f\n",
+		n, l / 1e6, p / 1e6, p ? l / p : 0
+}'
+l=$(cpu "${LINK[@]}")
+p=$(cpu "${PAH[@]}")
+awk -v l="$l" -v p="$p" 'BEGIN {
+	printf "CPU, all modules (best of runs): btf-link %.3f s, pahole %.3f s, %.2f\n",
+		l, p, p ? l / p : 0 }'
