@@ -66,7 +66,9 @@ struct vctx {
 
 static const struct btf_type void_type;
 
-static const struct btf_type *type_at(const struct vctx *c, uint32_t id)
+/* inlined: the passes call it for every reference of every type */
+static inline __attribute__((always_inline)) const struct btf_type *
+type_at(const struct vctx *c, uint32_t id)
 {
 	const struct abtf_vsrc *s = c->src;
 
@@ -713,12 +715,12 @@ int abtf__verify(const struct abtf_vsrc *src, struct abtf_vfault *f)
 	c.state = calloc(end, 1);
 	c.size = calloc(end, sizeof(*c.size));
 	stack = malloc(end * sizeof(*stack));
-	/* libbpf's lookup, once per type: the passes read each many times */
-	if (src->btf)
+	/* a base's, looked up once: the passes read each type many times */
+	if (src->btf && src->base)
 		c.own = malloc((src->nr_types + 1) * sizeof(*c.own));
-	if (!c.state || !c.size || !stack || (src->btf && !c.own))
+	if (!c.state || !c.size || !stack || (src->btf && src->base && !c.own))
 		goto out;
-	for (id = src->start_id; src->btf && id < end; id++)
+	for (id = src->start_id; c.own && id < end; id++)
 		c.own[id - src->start_id] = btf__type_by_id(src->btf, id);
 	c.state[0] = DONE;
 	c.size[0] = NOSIZE;

@@ -91,7 +91,7 @@ struct ndd {
 	uint8_t *types;		/* the records, rewritten in place */
 	uint32_t nr;		/* the last type ID; 0 is void */
 	uint32_t first;		/* the first of ours: 1, or after the base's */
-	uint32_t *off;		/* type ID - first -> offset in types */
+	uint32_t *off;		/* type ID (first to nr) -> offset in types */
 	const struct btf *base;	/* split BTF: the base, or NULL */
 	const char *base_strs;	/* the base's strings, and their length */
 	uint32_t base_str_len;
@@ -114,13 +114,14 @@ struct ndd {
 static const struct btf_type void_type;
 
 /* Type @id: ours (first to nr), the base's below, or void. */
-static struct btf_type *type_of(const struct ndd *d, uint32_t id)
+static inline __attribute__((always_inline)) struct btf_type *
+type_of(const struct ndd *d, uint32_t id)
 {
-	if (id >= d->first)
-		return (struct btf_type *)(d->types + d->off[id - d->first]);
-	if (!id)
-		return (struct btf_type *)&void_type;
-	return (struct btf_type *)btf__type_by_id(d->base, id);
+	/* without a base first is 1: the one test of void */
+	if (__builtin_expect(id < d->first, 0))
+		return id ? (struct btf_type *)btf__type_by_id(d->base, id) :
+			    (struct btf_type *)&void_type;
+	return (struct btf_type *)(d->types + d->off[id]);
 }
 
 static uint16_t kind_of(const struct btf_type *t)
@@ -141,20 +142,6 @@ static bool is_composite(uint16_t kind)
 static bool is_mapped(const struct ndd *d, uint32_t id)
 {
 	return d->map[id] <= MAX_ID;
-}
-
-/*
- * The types a pass over all of them must see: the base's that may meet
- * ours (base_types()), then ours. @i from 0 to nr_seen() - 1.
- */
-static uint32_t nr_seen(const struct ndd *d)
-{
-	return d->nr_rel + (d->nr - d->first + 1);
-}
-
-static uint32_t seen_id(const struct ndd *d, uint32_t i)
-{
-	return i < d->nr_rel ? d->rel[i] : d->first + (i - d->nr_rel);
 }
 
 /* Follow the map to the canonical type; a chain is at most nr long. */
@@ -348,7 +335,8 @@ typedef bool (*equal_fn)(const struct btf_type *, const struct btf_type *);
  * are canonical as they come, and two equal ones there (a base libbpf
  * did not deduplicate) leave the choice to libbpf's table order: 1.
  */
-static int map_equal(struct ndd *d, uint32_t id, uint32_t h, equal_fn equal)
+static inline __attribute__((always_inline)) int
+map_equal(struct ndd *d, uint32_t id, uint32_t h, equal_fn equal)
 {
 	const struct btf_type *t = type_of(d, id);
 	struct abtf_hent *e;
@@ -457,7 +445,9 @@ static int remap_str(uint32_t *off, void *ctx)
 	struct abtf_hent *e;
 	int64_t s;
 
-	if (*off < sp->d->base_str_len || !*off)
+	if (!*off)
+		return 0;
+	if (*off < sp->d->base_str_len)
 		return 0;
 	if (*off - sp->d->base_str_len >= sp->old_len)
 		return -EINVAL;
@@ -566,38 +556,55 @@ static int dedup_enum(struct ndd *d, uint32_t id, uint32_t h)
 	return to == id ? table_add(d, h, id) : 0;
 }
 
-/* 1 if a name has an enum FWD and two different full enums. */
+/*
+ * Enum @id in enum_order_matters()'s @pass: 0 notes an enum FWD's name,
+ * 1 a canonical full enum's against them; 1 for a second full enum.
+ */
+static inline __attribute__((always_inline)) int
+enum_name(const struct ndd *d, struct abtf_hmap *names, uint32_t id,
+	  uint32_t pass)
+{
+	const struct btf_type *t = type_of(d, id);
+	struct abtf_hent *e;
+	uint32_t h;
+
+	if (kind_of(t) != BTF_KIND_ENUM && kind_of(t) != BTF_KIND_ENUM64)
+		return 0;
+	if (pass != !is_enum_fwd(t) || (pass && d->map[id] != id))
+		return 0;
+	h = off_hash(t->name_off);
+	if (abtf__hmap_reserve(names, 1 << 6))
+		return -ENOMEM;
+	for (e = abtf__hmap_first(names, h); e->val;
+	     e = abtf__hmap_next(names, e))
+		if (e->hash == h)
+			break;
+	if (!pass && !e->val)
+		abtf__hmap_fill(names, e, h, NOT_UNIQUE);
+	else if (pass && e->val == NOT_UNIQUE)
+		e->val = id;
+	else if (pass && e->val)
+		return 1;	/* a second full enum */
+	return 0;
+}
+
+/*
+ * 1 if a name has an enum FWD and two different full enums: of ours and
+ * of the base's that may meet ours (base_types()).
+ */
 static int enum_order_matters(const struct ndd *d)
 {
 	struct abtf_hmap names = { 0 };
-	struct abtf_hent *e;
-	uint32_t i, id, h, pass;
+	uint32_t i, id, pass;
 	int ret = 0;
 
 	/* first the names of enum FWDs, then each full enum's against them */
-	for (pass = 0; pass < 2 && !ret; pass++)
-		for (i = 0; i < nr_seen(d) && !ret; i++) {
-			const struct btf_type *t = type_of(d, id = seen_id(d, i));
-
-			if (kind_of(t) != BTF_KIND_ENUM &&
-			    kind_of(t) != BTF_KIND_ENUM64)
-				continue;
-			if (pass != !is_enum_fwd(t) || (pass && d->map[id] != id))
-				continue;
-			h = off_hash(t->name_off);
-			if (abtf__hmap_reserve(&names, 1 << 6))
-				return -ENOMEM;
-			for (e = abtf__hmap_first(&names, h); e->val;
-			     e = abtf__hmap_next(&names, e))
-				if (e->hash == h)
-					break;
-			if (!pass && !e->val)
-				abtf__hmap_fill(&names, e, h, NOT_UNIQUE);
-			else if (pass && e->val == NOT_UNIQUE)
-				e->val = id;
-			else if (pass && e->val)
-				ret = 1;	/* a second full enum */
-		}
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		for (i = 0; i < d->nr_rel && !ret; i++)
+			ret = enum_name(d, &names, d->rel[i], pass);
+		for (id = d->first; id <= d->nr && !ret; id++)
+			ret = enum_name(d, &names, id, pass);
+	}
 	abtf__hmap_free(&names);
 	return ret;
 }
@@ -888,6 +895,31 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 
 /* ---- 4. FWDs left: the one struct or union of their name ---- */
 
+/* A canonical struct or union @id into @names: its ID, or NOT_UNIQUE. */
+static inline __attribute__((always_inline)) int
+struct_name(const struct ndd *d, struct abtf_hmap *names, uint32_t id)
+{
+	const struct btf_type *t = type_of(d, id);
+	struct abtf_hent *e;
+	uint32_t h;
+
+	if (!is_composite(kind_of(t)) || d->map[id] != id)
+		return 0;
+	h = off_hash(t->name_off);
+	if (abtf__hmap_reserve(names, 1 << 12))
+		return -ENOMEM;
+	for (e = abtf__hmap_first(names, h); e->val;
+	     e = abtf__hmap_next(names, e))
+		if (e->hash == h)
+			break;
+	if (e->val)
+		e->val = NOT_UNIQUE;
+	else
+		abtf__hmap_fill(names, e, h, id);
+	return 0;
+}
+
+/* libbpf's btf_dedup_resolve_fwds(), the base's structs included. */
 static int resolve_fwds(struct ndd *d)
 {
 	struct abtf_hmap names = { 0 };
@@ -895,24 +927,10 @@ static int resolve_fwds(struct ndd *d)
 	uint32_t i, id, h;
 	int err = 0;
 
-	for (i = 0; !err && i < nr_seen(d); i++) {
-		const struct btf_type *t = type_of(d, id = seen_id(d, i));
-
-		if (!is_composite(kind_of(t)) || d->map[id] != id)
-			continue;
-		h = off_hash(t->name_off);
-		err = abtf__hmap_reserve(&names, 1 << 12);
-		for (e = abtf__hmap_first(&names, h); !err && e->val;
-		     e = abtf__hmap_next(&names, e))
-			if (e->hash == h)
-				break;
-		if (err)
-			break;
-		if (e->val)
-			e->val = NOT_UNIQUE;
-		else
-			abtf__hmap_fill(&names, e, h, id);
-	}
+	for (i = 0; !err && i < d->nr_rel; i++)
+		err = struct_name(d, &names, d->rel[i]);
+	for (id = d->first; !err && id <= d->nr; id++)
+		err = struct_name(d, &names, id);
 	for (id = d->first; !err && id <= d->nr; id++) {
 		const struct btf_type *t = type_of(d, id), *s;
 
@@ -1064,7 +1082,7 @@ static int compact(struct ndd *d, uint32_t *len)
 			continue;
 		}
 		memmove(d->types + at, t, sz);
-		d->off[next - d->first] = at;
+		d->off[next] = at;
 		d->hypot[id] = next++;
 		at += sz;
 	}
@@ -1092,9 +1110,9 @@ static int index_types(struct ndd *d, uint32_t len)
 			return -EINVAL;
 		if (d->nr >= MAX_ID - 1)
 			return -E2BIG;
-		if (abtf_grow(d->off, cap, (size_t)d->nr + 2 - d->first))
+		if (abtf_grow(d->off, cap, (size_t)d->nr + 2))
 			return -ENOMEM;
-		d->off[++d->nr - d->first] = at;
+		d->off[++d->nr] = at;
 		at += sz;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "archive_btf.h"
 #include "util/hashmap.h"
@@ -325,8 +326,29 @@ struct strtab {
 	struct abtf_hmap map;	/* by abtf__str_hash(): offset + 1 */
 };
 
-/* A hash of the string @s, odd, and its length in *@len. */
-uint32_t abtf__str_hash(const char *s, size_t *len);
+/*
+ * A hash of the string @s, odd, and its length in *@len: its length,
+ * then its bytes eight at a time (the tail alone). Inline: interning
+ * calls it for every string of a link.
+ */
+static inline uint32_t abtf__str_hash(const char *s, size_t *len)
+{
+	size_t n = strlen(s), i;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	*len = n;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	for (w = 0, i = 0; i < n; i++)
+		w = w << 8 | (unsigned char)s[i];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 32;
+	return (uint32_t)h | 1;	/* odd, as when 0 marked empty slots */
+}
+
 
 int64_t abtf__strtab_add(struct strtab *st, const char *s);
 void abtf__strtab_free(struct strtab *st);

@@ -292,25 +292,6 @@ int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz)
  * again by its hash.
  */
 
-/* The string's length, then its bytes eight at a time (the tail alone). */
-uint32_t abtf__str_hash(const char *s, size_t *len)
-{
-	size_t n = strlen(s), i;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
-
-	*len = n;
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	for (w = 0, i = 0; i < n; i++)
-		w = w << 8 | (unsigned char)s[i];
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 32;
-	return (uint32_t)h | 1;	/* odd, as when 0 marked empty slots */
-}
-
 /*
  * The offset of @s in the table, adding it if new; -ENOMEM on failure,
  * -E2BIG past BTF's 4 GiB of strings.
