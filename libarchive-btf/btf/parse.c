@@ -171,6 +171,64 @@ ABTF_API int abtf_btf__is_split(const char *path)
 	return err;
 }
 
+/* The one .BTF section of @elf, if it is plain data; else NULL. */
+static Elf_Scn *one_btf_section(Elf *elf)
+{
+	Elf_Scn *scn = NULL, *found = NULL;
+	size_t shstrndx, nr = 0;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			return NULL;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, SEC_BTF))
+			continue;
+		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED))
+			return NULL;
+		found = scn;
+		nr++;
+	}
+	return nr == 1 ? found : NULL;
+}
+
+/*
+ * An ELF file's BTF read from the mapped file, where libbpf's
+ * btf__parse() reads the section into a buffer and copies it again:
+ * vmlinux's BTF, 2 MB and more, in every module's link. NULL, errno 0,
+ * for anything less simple (not ELF, no or two .BTF sections, compressed,
+ * a BTF libbpf refuses): btf__parse() decides then, and words it.
+ */
+static struct btf *parse_mapped(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct btf *btf = NULL;
+	Elf_Data *d = NULL;
+	Elf_Scn *scn;
+	Elf *elf;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && (scn = one_btf_section(elf)))
+		d = elf_rawdata(scn, NULL);
+	if (d && d->d_buf && d->d_size)
+		btf = btf__new(d->d_buf, d->d_size);
+	if (btf)	/* as btf__parse() sets it */
+		btf__set_pointer_size(btf, gelf_getclass(elf) == ELFCLASS32 ?
+					   4 : 8);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	errno = 0;
+	return btf;
+}
+
 ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)
 {
 	struct btf *btf;
@@ -182,6 +240,9 @@ ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)
 		errno = EINVAL;
 		return NULL;
 	}
+	btf = base ? NULL : parse_mapped(path);
+	if (btf)
+		return abtf__btf_aligned(btf);
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	if (btf || (errno != ENOTSUP && errno != EOPNOTSUPP))
