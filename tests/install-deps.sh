@@ -24,7 +24,7 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu \
 	libc6-dev-arm64-cross qemu-system-arm rsync kmod \
 	libc6-dev-riscv64-cross libc6-dev-s390x-cross qemu-system-misc opensbi \
-	libclang-rt-14-dev clang-19 lld-19 llvm-19
+	libclang-rt-14-dev clang-19 lld-19 llvm-19 rustc
 
 # Linux 7.3's source (linux-source-7.3, architecture-independent, needing
 # only binutils and xz-utils) is in a newer suite of the same Debian
