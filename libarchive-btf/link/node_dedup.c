@@ -557,6 +557,26 @@ static int dedup_enum(struct ndd *d, uint32_t id, uint32_t h)
 }
 
 /*
+ * The slot of name offset @off in @names, a map by name: its entry, or
+ * the empty slot that abtf__hmap_fill() may take (room made first, a map
+ * without slots getting @first). NULL: no memory.
+ */
+static struct abtf_hent *name_slot(struct abtf_hmap *names, uint32_t off,
+				   size_t first)
+{
+	uint32_t h = off_hash(off);
+	struct abtf_hent *e;
+
+	if (abtf__hmap_reserve(names, first))
+		return NULL;
+	for (e = abtf__hmap_first(names, h); e->val;
+	     e = abtf__hmap_next(names, e))
+		if (e->hash == h)
+			break;
+	return e;
+}
+
+/*
  * Enum @id in enum_order_matters()'s @pass: 0 notes an enum FWD's name,
  * 1 a canonical full enum's against them; 1 for a second full enum.
  */
@@ -566,21 +586,16 @@ enum_name(const struct ndd *d, struct abtf_hmap *names, uint32_t id,
 {
 	const struct btf_type *t = type_of(d, id);
 	struct abtf_hent *e;
-	uint32_t h;
 
 	if (kind_of(t) != BTF_KIND_ENUM && kind_of(t) != BTF_KIND_ENUM64)
 		return 0;
 	if (pass != !is_enum_fwd(t) || (pass && d->map[id] != id))
 		return 0;
-	h = off_hash(t->name_off);
-	if (abtf__hmap_reserve(names, 1 << 6))
+	e = name_slot(names, t->name_off, 1 << 6);
+	if (!e)
 		return -ENOMEM;
-	for (e = abtf__hmap_first(names, h); e->val;
-	     e = abtf__hmap_next(names, e))
-		if (e->hash == h)
-			break;
 	if (!pass && !e->val)
-		abtf__hmap_fill(names, e, h, NOT_UNIQUE);
+		abtf__hmap_fill(names, e, off_hash(t->name_off), NOT_UNIQUE);
 	else if (pass && e->val == NOT_UNIQUE)
 		e->val = id;
 	else if (pass && e->val)
@@ -901,21 +916,16 @@ struct_name(const struct ndd *d, struct abtf_hmap *names, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
 	struct abtf_hent *e;
-	uint32_t h;
 
 	if (!is_composite(kind_of(t)) || d->map[id] != id)
 		return 0;
-	h = off_hash(t->name_off);
-	if (abtf__hmap_reserve(names, 1 << 12))
+	e = name_slot(names, t->name_off, 1 << 12);
+	if (!e)
 		return -ENOMEM;
-	for (e = abtf__hmap_first(names, h); e->val;
-	     e = abtf__hmap_next(names, e))
-		if (e->hash == h)
-			break;
 	if (e->val)
 		e->val = NOT_UNIQUE;
 	else
-		abtf__hmap_fill(names, e, h, id);
+		abtf__hmap_fill(names, e, off_hash(t->name_off), id);
 	return 0;
 }
 
@@ -1160,7 +1170,7 @@ static int table_hash(const struct ndd *d, const struct btf_type *t,
 static int own_names(struct ndd *d)
 {
 	struct abtf_hent *e;
-	uint32_t id, h;
+	uint32_t id;
 
 	if (abtf__hmap_reset(&d->names, d->nr - d->first + 1))
 		return -ENOMEM;
@@ -1169,13 +1179,11 @@ static int own_names(struct ndd *d)
 
 		if (!off)
 			continue;
-		h = off_hash(off);
-		for (e = abtf__hmap_first(&d->names, h); e->val;
-		     e = abtf__hmap_next(&d->names, e))
-			if (e->hash == h)
-				break;
-		if (!e->val)	/* room made by the reset */
-			abtf__hmap_fill(&d->names, e, h, 1);
+		e = name_slot(&d->names, off, 16);	/* the reset made room */
+		if (!e)
+			return -ENOMEM;
+		if (!e->val)
+			abtf__hmap_fill(&d->names, e, off_hash(off), 1);
 	}
 	return 0;
 }
