@@ -47,6 +47,26 @@ fixtures() {
 	[ "$n" -gt 30 ]
 }
 
+# shapes_prog: tests/fixtures/dedup-shapes.c as ./dedup-shapes.
+shapes_prog() {
+	need_cmd bpftool
+	gcc -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-shapes.c" -lbpf \
+		-o dedup-shapes
+}
+
+# shape_links WANT FILE [BASE]: node_dedup.c gives btf__dedup()'s bytes
+# on FILE (split on BASE), and btf-link -v says WANT nodes (0 or 1) went
+# to libbpf; its output is FILE's name with .out for the extension.
+shape_links() {
+	local want=$1 file=$2 base=()
+	[ $# -lt 3 ] || base=(--base "$3")
+	run ./dedup-diff dedup "$file" ${3:+"$3"}
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	"$BTF_LINK" -f -v "${base[@]}" -o "${file%.*}.out" "$file" 2> "$file.log"
+	grep -q "merge tree: 1 node, $want deduplicated by libbpf" \
+		"$file.log" || { cat "$file.log"; return 1; }
+}
+
 @test "dedup-diff: gcc -O2 fixtures: ir_dedup.c gives btf__dedup()'s bytes" {
 	fixtures gcc -O2
 	run ./dedup-diff encode ./*.o
@@ -111,19 +131,11 @@ fixtures() {
 	# btf__dedup() takes whichever its hash table lists first, so
 	# node_dedup.c hands those nodes over; an enum FWD with one
 	# definition it resolves itself.
-	local s want
-	need_cmd bpftool
-	gcc -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-shapes.c" -lbpf \
-		-o dedup-shapes
+	local s
+	shapes_prog
 	for s in two-pass enum-two enum-fwd; do
 		./dedup-shapes "$s" "$s.btf"
-		run ./dedup-diff dedup "$s.btf"
-		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-		"$BTF_LINK" -f -v -o "$s.out" "$s.btf" 2> "$s.log"
-		want=1
-		[ "$s" != enum-fwd ] || want=0
-		grep -q "merge tree: 1 node, $want deduplicated by libbpf" \
-			"$s.log" || { cat "$s.log"; return 1; }
+		shape_links "$([ "$s" = enum-fwd ] && echo 0 || echo 1)" "$s.btf"
 	done
 	# and the shapes are what they say: libbpf keeps both S, one enum
 	[ "$(bpftool btf dump file two-pass.out | grep -c "STRUCT 'S'")" -eq 2 ]
@@ -135,19 +147,12 @@ fixtures() {
 	# base-enum (the base's enum FWD and definition) depend on libbpf's
 	# table order and go to btf__dedup(); base-fwd (a struct of the
 	# module resolves the base's FWD of its name) node_dedup.c decides
-	local s want
-	need_cmd bpftool
-	gcc -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-shapes.c" -lbpf \
-		-o dedup-shapes
+	local s
+	shapes_prog
 	for s in dup-int base-enum base-fwd; do
 		./dedup-shapes "$s" "$s.base" "$s.mod"
-		run ./dedup-diff dedup "$s.mod" "$s.base"
-		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
-		"$BTF_LINK" -f -v --base "$s.base" -o "$s.out" "$s.mod" 2> "$s.log"
-		want=1
-		[ "$s" != base-fwd ] || want=0
-		grep -q "merge tree: 1 node, $want deduplicated by libbpf" \
-			"$s.log" || { cat "$s.log"; return 1; }
+		shape_links "$([ "$s" = base-fwd ] && echo 0 || echo 1)" \
+			"$s.mod" "$s.base"
 	done
 	# the module keeps its struct X and its S, the base's FWD resolved
 	bpftool btf dump -B base-fwd.base file base-fwd.out > fwd.dump
