@@ -624,6 +624,45 @@ static int enum_order_matters(const struct ndd *d)
 	return ret;
 }
 
+static uint32_t struct_hash(const struct ndd *d, const struct btf_type *t);
+
+/*
+ * The hash under which a type of @t's kind is a candidate in the table:
+ * the one choice for the base's types (base_types()) and for ours (each
+ * phase), which must agree or a base candidate is never met.
+ */
+static int table_hash(const struct ndd *d, const struct btf_type *t,
+		      uint32_t *h)
+{
+	switch (kind_of(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_DECL_TAG:
+		*h = hash_int_tag(t);
+		return 0;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		*h = mix(0x2545f491u, t->name_off);
+		return 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		*h = struct_hash(d, t);
+		return 0;
+	case BTF_KIND_ARRAY:
+		*h = hash_array(t);
+		return 0;
+	case BTF_KIND_FUNC_PROTO:
+		*h = hash_proto(t);
+		return 0;
+	case BTF_KIND_FWD: case BTF_KIND_FLOAT: case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC: case BTF_KIND_TYPE_TAG:
+		*h = hash_common(t);
+		return 0;
+	default:
+		return -EINVAL;	/* libbpf's btf_dedup_prep() fails too */
+	}
+}
+
 static int dedup_prim(struct ndd *d, uint32_t id)
 {
 	const struct btf_type *t = type_of(d, id);
@@ -632,20 +671,20 @@ static int dedup_prim(struct ndd *d, uint32_t id)
 
 	switch (kind_of(t)) {
 	case BTF_KIND_INT:
-		h = hash_int_tag(t);
 		equal = equal_int_tag;
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		return dedup_enum(d, id, mix(0x2545f491u, t->name_off));
+		table_hash(d, t, &h);
+		return dedup_enum(d, id, h);
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
-		h = hash_common(t);
 		equal = equal_common;
 		break;
 	default:
 		return 0;
 	}
+	table_hash(d, t, &h);
 	return map_equal(d, id, h, equal);
 }
 
@@ -881,7 +920,7 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 
 	if (is_mapped(d, id) || !is_composite(kind_of(t)))
 		return 0;
-	h = struct_hash(d, t);
+	table_hash(d, t, &h);
 	for (e = abtf__hmap_first(&d->table, h); e->val;
 	     e = abtf__hmap_next(&d->table, e)) {
 		if (e->hash != h || !shallow_equal_struct(t, type_of(d, e->val)))
@@ -995,24 +1034,21 @@ static int ref_finish(struct ndd *d, uint32_t id)
 	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT:
 	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC:
 	case BTF_KIND_TYPE_TAG:
-		h = hash_common(t);
 		equal = equal_common;
 		break;
 	case BTF_KIND_DECL_TAG:
-		h = hash_int_tag(t);
 		equal = equal_int_tag;
 		break;
 	case BTF_KIND_ARRAY:
-		h = hash_array(t);
 		equal = equal_array;
 		break;
 	case BTF_KIND_FUNC_PROTO:
-		h = hash_proto(t);
 		equal = equal_proto;
 		break;
 	default:
 		return -EINVAL;
 	}
+	table_hash(d, t, &h);
 	return map_equal(d, id, h, equal);
 }
 
@@ -1131,39 +1167,6 @@ static int index_types(struct ndd *d, uint32_t len)
 static int check_id(uint32_t *id, void *ctx)
 {
 	return *id > ((struct ndd *)ctx)->nr ? -EINVAL : 0;
-}
-
-/* The hash under which each phase looks for a type of @t's kind. */
-static int table_hash(const struct ndd *d, const struct btf_type *t,
-		      uint32_t *h)
-{
-	switch (kind_of(t)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_DECL_TAG:
-		*h = hash_int_tag(t);
-		return 0;
-	case BTF_KIND_ENUM:
-	case BTF_KIND_ENUM64:
-		*h = mix(0x2545f491u, t->name_off);
-		return 0;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		*h = struct_hash(d, t);
-		return 0;
-	case BTF_KIND_ARRAY:
-		*h = hash_array(t);
-		return 0;
-	case BTF_KIND_FUNC_PROTO:
-		*h = hash_proto(t);
-		return 0;
-	case BTF_KIND_FWD: case BTF_KIND_FLOAT: case BTF_KIND_CONST:
-	case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_PTR:
-	case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC: case BTF_KIND_TYPE_TAG:
-		*h = hash_common(t);
-		return 0;
-	default:
-		return -EINVAL;	/* libbpf's btf_dedup_prep() fails too */
-	}
 }
 
 /* The names of our types (their new offsets), for base_types(). */
