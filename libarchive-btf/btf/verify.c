@@ -38,7 +38,6 @@
  * BTF was written: they are followed, never reported. The verifier only
  * reads; its cost is linear in the types checked (docs/design.md).
  */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -58,7 +57,7 @@ enum { NEW, ON_STACK, DONE };
 struct vctx {
 	const struct abtf_vsrc *src;
 	uint32_t total;			/* highest type ID + 1 */
-	const struct btf_type **own;	/* a libbpf BTF's types to check */
+	const struct btf_type **own;	/* a base's types, looked up once */
 	uint8_t *state;
 	uint32_t *size;			/* resolved size, or NOSIZE */
 	struct abtf_vfault *f;
@@ -937,22 +936,6 @@ void abtf__vfault_str(const struct abtf_vsrc *src, const struct abtf_vfault *f,
 }
 
 /* @btf's own types (split BTF: not its base's), checked into @msg. */
-/* The length of @btf's string section (not split), or 0. */
-static uint32_t base_strs_len(const struct btf *btf)
-{
-	const struct btf_header *hdr;
-	uint32_t size;
-
-	/* in the other byte order libbpf would swap a copy: looked up */
-	if (btf__endianness(btf) != (htons(1) == 1 ? BTF_BIG_ENDIAN :
-						     BTF_LITTLE_ENDIAN))
-		return 0;
-	hdr = btf__raw_data(btf, &size);
-	if (!hdr || size < sizeof(*hdr) || hdr->magic != BTF_MAGIC)
-		return 0;
-	return hdr->str_len;
-}
-
 static int verify_own(const struct btf *btf, bool member, bool is_base,
 		      char *msg, size_t size)
 {
@@ -965,7 +948,7 @@ static int verify_own(const struct btf *btf, bool member, bool is_base,
 	src.nr_types = btf__type_cnt(btf) - src.start_id;
 	src.ptr_size = btf__pointer_size(btf) == 4 ? 4 : 8;
 	if (is_base && !base)	/* a name's offset, against the section's */
-		src.str_len = base_strs_len(btf);
+		src.str_len = abtf__btf_str_len(btf);
 	err = abtf__verify(&src, &f);
 	if (err == -EINVAL && size)
 		abtf__vfault_str(&src, &f, msg, size);

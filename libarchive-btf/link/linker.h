@@ -311,13 +311,6 @@ static inline size_t abtf__member_idx(const struct abtf_linker *l,
 	return mp - l->plan.members;
 }
 
-/* libbpf's name of the host's byte order. */
-static inline enum btf_endianness abtf__host_endianness(void)
-{
-	return __BYTE_ORDER == __LITTLE_ENDIAN ? BTF_LITTLE_ENDIAN :
-						 BTF_BIG_ENDIAN;
-}
-
 /* The input's byte order: the final BTF is written in it. */
 static inline enum btf_endianness
 abtf__link_endianness(const struct abtf_linker *l)

@@ -608,18 +608,6 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	return raw;
 }
 
-/* Split BTF names its own strings from the end of the base's. */
-static uint32_t base_str_len(const struct btf *base)
-{
-	const struct btf_header *hdr;
-	uint32_t size;
-
-	if (!base)
-		return 0;
-	hdr = btf__raw_data(base, &size);
-	return hdr ? hdr->str_len : 0;
-}
-
 /* What node @n merged, for messages: its members, or its child nodes. */
 static void node_place(const struct node *n, char *buf, size_t size)
 {
@@ -661,9 +649,9 @@ static struct btf *libbpf_dedup(const struct abtf_linker *l, struct node *n,
 /*
  * Deduplicate the node's merged BTF @raw (consumed) into *@raw_out, or
  * into *@btf_out where libbpf decides: at the root by libbpf's algorithm
- * (node_dedup.c, a module's split BTF too; btf__dedup() for a shape whose
- * result is libbpf's table order's, and with opts.libbpf_dedup). Below the root nothing
- * is left to do: exact.c has merged, as each input came, every type that
+ * (node_dedup.c, a module's split BTF too; btf__dedup() for a shape
+ * whose result is libbpf's table order's, and with opts.libbpf_dedup).
+ * Below the root nothing is left to do: exact.c has merged, as each input came, every type that
  * may be merged there (docs/design.md, "one meaning"), and a second pass
  * found nothing more on any kernel (it cost 14 % of the link).
  * Returns 0 or a negative errno.
@@ -680,7 +668,8 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 	if (!n->root)
 		ret = 0;	/* left to the root */
 	else if (!l->opts.libbpf_dedup)
-		ret = node_dedup__run(&raw, &size, base, base_str_len(base));
+		ret = node_dedup__run(&raw, &size, base,
+				      abtf__btf_str_len(base));
 	if (ret < 0) {
 		node_place(n, place, sizeof(place));
 		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",
@@ -950,7 +939,8 @@ struct btf *merge__root_btf(struct abtf_linker *l, struct node *n)
 		errno = -err;
 		return NULL;
 	}
-	raw = raw_btf(n, base_str_len(l->base), &size);
+	/* split BTF names its own strings from the end of the base's */
+	raw = raw_btf(n, abtf__btf_str_len(l->base), &size);
 	if (!raw) {
 		errno = ENOMEM;
 		return NULL;

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "archive_btf.h"
 #include "util/hashmap.h"
 
@@ -250,6 +252,19 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base);
  * its records would then be read misaligned. NULL stays NULL.
  */
 struct btf *abtf__btf_aligned(struct btf *btf);
+/*
+ * The length of the string section of @btf (not split BTF), from libbpf's
+ * raw data: 0 where it has none. In the host's byte order only (for the
+ * other, libbpf would build a swapped copy).
+ */
+uint32_t abtf__btf_str_len(const struct btf *btf);
+
+/* libbpf's name of the host's byte order. */
+static inline enum btf_endianness abtf__host_endianness(void)
+{
+	return __BYTE_ORDER == __LITTLE_ENDIAN ? BTF_LITTLE_ENDIAN :
+						 BTF_BIG_ENDIAN;
+}
 
 /* ---- the layout feature (btf/layout.c) ---- */
 
@@ -348,7 +363,6 @@ static inline uint32_t abtf__str_hash(const char *s, size_t *len)
 	h ^= h >> 32;
 	return (uint32_t)h | 1;	/* odd, as when 0 marked empty slots */
 }
-
 
 int64_t abtf__strtab_add(struct strtab *st, const char *s);
 void abtf__strtab_free(struct strtab *st);

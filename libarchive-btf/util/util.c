@@ -478,6 +478,19 @@ struct btf *abtf__btf_aligned(struct btf *btf)
 	return btf;
 }
 
+uint32_t abtf__btf_str_len(const struct btf *btf)
+{
+	const struct btf_header *hdr;
+	uint32_t size;
+
+	if (!btf || btf__endianness(btf) != abtf__host_endianness())
+		return 0;
+	hdr = btf__raw_data(btf, &size);
+	if (!hdr || size < sizeof(*hdr) || hdr->magic != BTF_MAGIC)
+		return 0;
+	return hdr->str_len;
+}
+
 struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
 {
 	char path[64];
