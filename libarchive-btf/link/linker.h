@@ -155,19 +155,11 @@ struct node_vars {
 	size_t nr, cap, cap_ids;
 };
 
-/* What node_dedup.c's struct phase did on other threads (-v). */
-struct node_dedup_stats {
-	uint32_t structs;	/* decisions taken (walks or none) */
-	uint32_t speculated;	/* of those, speculated and committed as such */
-	uint32_t threads;	/* threads that speculated, the caller's too */
-};
-
 /* One node of the merge tree: leaves take members, the others children. */
 struct node {
 	size_t first, nr;	/* members or child nodes */
 	bool leaf, root;
 	bool libbpf_dedup;	/* deduplicated by btf__dedup() */
-	struct node_dedup_stats dedup_stats;	/* the root's */
 	double t;		/* seconds its thread spent on it */
 
 	struct strtab strs;
@@ -473,32 +465,10 @@ void merge__node_free(struct node *n);
  * as btf__dedup() would, into a new *@raw of *@size bytes. 0; 1 when
  * libbpf must decide (*@raw is then the same BTF, its strings already
  * deduplicated); a negative errno with *@raw as it was. Run at the root
- * of the merge tree only. The struct phase speculates on up to
- * @nr_threads threads, with the same result at any count; @st (if not
- * NULL) gets what it did.
+ * of the merge tree only.
  */
 int node_dedup__run(void **raw, size_t *size, const struct btf *base,
-		    uint32_t base_str_len, unsigned int nr_threads,
-		    struct node_dedup_stats *st);
-
-/*
- * node_spec.c: ordered speculation. Chunks 0 to @nr - 1 of a serial
- * computation are speculated ahead (ops->speculate(ctx, wctx, k), on
- * @nr_workers threads and on the caller's while it waits, at most @ahead
- * chunks past the one being committed) and committed in order on the
- * caller's thread (ops->commit(ctx, k, done): done if the chunk was
- * speculated); a chunk speculated and never committed (after an error)
- * goes to ops->discard(). @wctx[0] is the caller's speculation context,
- * @wctx[i] worker i's. Returns the first commit's error, or 0.
- */
-#define NODE_SPEC_MAX_WORKERS	15
-struct spec_ops {
-	void (*speculate)(void *ctx, void *wctx, uint32_t k);
-	int (*commit)(void *ctx, uint32_t k, bool done);
-	void (*discard)(void *ctx, uint32_t k);
-};
-int node_spec__run(uint32_t nr, unsigned int nr_workers, uint32_t ahead,
-		   const struct spec_ops *ops, void *ctx, void **wctx);
+		    uint32_t base_str_len);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);

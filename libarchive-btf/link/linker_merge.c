@@ -154,12 +154,6 @@ static void level_report(const struct abtf_linker *l, unsigned int depth,
 		 "the slowest %.3fs", l->path, depth, nr,
 		 depth ? (nr == 1 ? "node" : "nodes") :
 			 (nr == 1 ? "leaf" : "leaves"), wall, all, slowest);
-	if (nr == 1 && nodes[0].root && nodes[0].dedup_stats.threads)
-		pr_debug(&l->pr, "%s: root: %u struct decisions, %u of them "
-			 "speculated ahead (%u threads)", l->path,
-			 nodes[0].dedup_stats.structs,
-			 nodes[0].dedup_stats.speculated,
-			 nodes[0].dedup_stats.threads);
 }
 
 /* The stats' count of merge-tree nodes, and of those libbpf deduplicated. */

@@ -81,9 +81,6 @@
 #define IN_PROGRESS	(UINT32_MAX - 1)
 #define NOT_UNIQUE	UINT32_MAX	/* a name of several structs */
 #define MAX_NESTING	256		/* identical_structs()'s depth */
-#define CHUNK		2048		/* type IDs a speculation takes */
-#define MIN_CHUNKS	4		/* fewer: the struct phase is serial */
-#define SEEN_SLOTS	4096		/* a speculation's cache of reads noted */
 
 /* A pair of the walk (cand, canon), or a reference type being resolved. */
 struct frame {
@@ -112,58 +109,6 @@ struct ndd {
 	struct abtf_hmap table;	/* canonical candidates by hash */
 	uint32_t budget;	/* identical_structs() steps left in a walk */
 	struct strtab strs;	/* the new string section */
-	uint32_t *cands;	/* a struct's candidates, in table order */
-	size_t nr_cands, cap_cands;
-	struct spec *spec;	/* a speculating thread's view, or NULL */
-	uint64_t *moves;	/* IDs the struct phase may map: structs, FWDs */
-	struct spec_out *outs;	/* the struct phase's speculations, by chunk */
-	struct node_dedup_stats *st;
-};
-
-/*
- * How the struct phase reads the map (map_get()): the serial
- * computation's (and the committer's) own; a speculation's, noting each
- * value its decision reads; a speculation's, not noting.
- */
-enum view { SERIAL, SPEC, SPEC_QUIET };
-
-/* One struct's speculative decision (spec_struct()), for commit_rec(). */
-struct spec_rec {
-	uint32_t id, h, to;
-	int ret;		/* struct_choose()'s: 0, 1 or a negative errno */
-	bool adjust;
-	size_t log, cands, pairs;	/* its first entries in the arrays */
-	uint32_t nr_log, nr_cands, nr_pairs;
-};
-
-/* A chunk's speculation: its decisions and what they read. */
-struct spec_out {
-	struct spec_rec *recs;
-	size_t nr_recs, cap_recs;
-	struct frame *log;	/* (type ID, the map's value read) */
-	size_t nr_log, cap_log;
-	uint32_t *cands;
-	size_t nr_cands, cap_cands;
-	struct frame *pairs;	/* the passing walk's (canonical, candidate) */
-	size_t nr_pairs, cap_pairs;
-};
-
-/*
- * A speculating thread: its own walk state (w: the shared records, map
- * and table read, never written) and its chunk's overlay, the map
- * entries and table entries its earlier decisions would have written.
- */
-struct spec {
-	struct ndd w;
-	struct spec_out *out;	/* the chunk being speculated */
-	uint64_t *ov_bits;	/* the type IDs the overlay has */
-	struct abtf_hmap ov;	/* type ID (mixed) -> index + 1 in ov_ent */
-	struct frame *ov_ent;	/* (type ID, value) */
-	size_t nr_ov, cap_ov;
-	struct abtf_hmap priv;	/* the chunk's canonical structs, by hash */
-	struct frame seen[SEEN_SLOTS];	/* (type ID, stamp) noted */
-	uint32_t stamp;		/* the decision being speculated */
-	bool bad;		/* out of memory noting: not to be used */
 };
 
 static const struct btf_type void_type;
@@ -194,73 +139,29 @@ static bool is_composite(uint16_t kind)
 	return kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION;
 }
 
-static uint32_t spec_read(const struct ndd *d, uint32_t id);
-static uint32_t view_read(const struct ndd *d, uint32_t id);
-
-/*
- * d->map[@id], as view @v reads it. The struct phase maps structs,
- * unions and FWDs only: the other entries a speculation reads as they
- * are, unnoted (they changed before it began, or change after it).
- */
-static inline __attribute__((always_inline)) uint32_t
-map_get(const struct ndd *d, uint32_t id, const enum view v)
-{
-	if (v != SERIAL && !(d->moves[id / 64] & (1ull << (id % 64))))
-		return d->map[id];
-	if (v == SPEC)
-		return spec_read(d, id);
-	if (v == SPEC_QUIET)
-		return view_read(d, id);
-	return d->map[id];
-}
-
-/*
- * The struct phase's writes: speculating threads read the map while the
- * committer writes it (relaxed: a speculation's reads are checked again
- * at its commit, never trusted).
- */
-static void map_set(struct ndd *d, uint32_t id, uint32_t to)
-{
-	__atomic_store_n(&d->map[id], to, __ATOMIC_RELAXED);
-}
-
-static inline __attribute__((always_inline)) bool
-mapped_in(const struct ndd *d, uint32_t id, const enum view v)
-{
-	return map_get(d, id, v) <= MAX_ID;
-}
-
 static bool is_mapped(const struct ndd *d, uint32_t id)
 {
-	return mapped_in(d, id, SERIAL);
+	return d->map[id] <= MAX_ID;
 }
 
 /* Follow the map to the canonical type; a chain is at most nr long. */
-static inline __attribute__((always_inline)) uint32_t
-resolve_in(const struct ndd *d, uint32_t id, const enum view v)
+static uint32_t resolve(const struct ndd *d, uint32_t id)
 {
-	uint32_t steps = 0, to;
+	uint32_t steps = 0;
 
-	while ((to = map_get(d, id, v)) <= MAX_ID && to != id &&
-	       steps++ <= d->nr)
-		id = to;
+	while (is_mapped(d, id) && d->map[id] != id && steps++ <= d->nr)
+		id = d->map[id];
 	return id;
 }
 
-static uint32_t resolve(const struct ndd *d, uint32_t id)
-{
-	return resolve_in(d, id, SERIAL);
-}
-
 /* A FWD resolved to its struct or union, if it is yet. */
-static inline __attribute__((always_inline)) uint32_t
-resolve_fwd_in(const struct ndd *d, uint32_t id, const enum view v)
+static uint32_t resolve_fwd(const struct ndd *d, uint32_t id)
 {
 	uint32_t r;
 
 	if (kind_of(type_of(d, id)) != BTF_KIND_FWD)
 		return id;
-	r = resolve_in(d, id, v);
+	r = resolve(d, id);
 	return kind_of(type_of(d, r)) != BTF_KIND_FWD ? r : id;
 }
 
@@ -931,15 +832,14 @@ static int pair_equal(struct ndd *d, uint32_t cand, uint32_t canon)
 }
 
 /* One pair of the walk: 1 equal (so far), 0 not, or a negative errno. */
-static inline __attribute__((always_inline)) int
-walk_pair(struct ndd *d, uint32_t cand, uint32_t canon, const enum view v)
+static int walk_pair(struct ndd *d, uint32_t cand, uint32_t canon)
 {
 	uint32_t h;
 	int err;
 
-	if (resolve_in(d, cand, v) == resolve_in(d, canon, v))
+	if (resolve(d, cand) == resolve(d, canon))
 		return 1;
-	canon = resolve_fwd_in(d, canon, v);
+	canon = resolve_fwd(d, canon);
 	h = d->hypot[canon];
 	if (h <= MAX_ID)
 		return h == cand || identical_arrays(d, h, cand) ||
@@ -949,8 +849,7 @@ walk_pair(struct ndd *d, uint32_t cand, uint32_t canon, const enum view v)
 }
 
 /* libbpf's btf_dedup_is_equiv(), depth first with an explicit stack. */
-static inline __attribute__((always_inline)) int
-equiv_in(struct ndd *d, uint32_t cand, uint32_t canon, const enum view v)
+static int is_equiv(struct ndd *d, uint32_t cand, uint32_t canon)
 {
 	int eq = 1;
 
@@ -961,32 +860,9 @@ equiv_in(struct ndd *d, uint32_t cand, uint32_t canon, const enum view v)
 	while (eq > 0 && d->nr_stack) {
 		struct frame f = d->stack[--d->nr_stack];
 
-		eq = walk_pair(d, f.a, f.b, v);
+		eq = walk_pair(d, f.a, f.b);
 	}
 	return eq;
-}
-
-static int is_equiv(struct ndd *d, uint32_t cand, uint32_t canon)
-{
-	return equiv_in(d, cand, canon, SERIAL);
-}
-
-static int is_equiv_spec(struct ndd *d, uint32_t cand, uint32_t canon)
-{
-	return equiv_in(d, cand, canon, SPEC);
-}
-
-static int ov_set(struct spec *s, uint32_t id, uint32_t to);
-
-/* merge_in()'s write in view @v: to the map, or to the overlay. */
-static inline __attribute__((always_inline)) int
-merge_set(struct ndd *d, uint32_t id, uint32_t to, const enum view v)
-{
-	if (v == SERIAL) {
-		map_set(d, id, to);
-		return 0;
-	}
-	return ov_set(d->spec, id, to);
 }
 
 /*
@@ -994,29 +870,26 @@ merge_set(struct ndd *d, uint32_t id, uint32_t to, const enum view v)
  * paired with a struct of ours (d->adjust) only points such FWDs at
  * their structs: for the rest, the two were not equivalent.
  */
-static inline __attribute__((always_inline)) int
-merge_in(struct ndd *d, const enum view v)
+static void merge_hypot(struct ndd *d)
 {
 	size_t i;
-	int err = 0;
 
-	for (i = 0; !err && i < d->nr_hlist; i++) {
-		uint32_t c = resolve_in(d, d->hlist[i], v);
-		uint32_t t = resolve_in(d, d->hypot[d->hlist[i]], v);
+	for (i = 0; i < d->nr_hlist; i++) {
+		uint32_t c = resolve(d, d->hlist[i]);
+		uint32_t t = resolve(d, d->hypot[d->hlist[i]]);
 		uint16_t ck = kind_of(type_of(d, c));
 		uint16_t tk = kind_of(type_of(d, t));
 
 		if (tk != BTF_KIND_FWD && ck == BTF_KIND_FWD)
-			err = merge_set(d, c, t, v);
-		if (err || d->adjust)
+			d->map[c] = t;
+		if (d->adjust)
 			continue;
 		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
-			err = merge_set(d, t, c, v);
-		if (!err && is_composite(tk) && ck != BTF_KIND_FWD &&
-		    mapped_in(d, c, v) && !mapped_in(d, t, v))
-			err = merge_set(d, t, c, v);
+			d->map[t] = c;
+		if (is_composite(tk) && ck != BTF_KIND_FWD &&
+		    is_mapped(d, c) && !is_mapped(d, t))
+			d->map[t] = c;
 	}
-	return err;
 }
 
 /* A struct's hash: libbpf's fields, and its members' signatures. */
@@ -1031,491 +904,47 @@ static uint32_t struct_hash(const struct ndd *d, const struct btf_type *t)
 	return h;
 }
 
-static int cand_push(struct ndd *d, uint32_t id)
-{
-	if (abtf_grow(d->cands, d->cap_cands, d->nr_cands + 1))
-		return -ENOMEM;
-	d->cands[d->nr_cands++] = id;
-	return 0;
-}
-
 /*
- * The canonical structs of hash @h shallowly equal to @t, in the
- * table's order, into d->cands. A speculation reads the shared table
- * as the committer fills it (relaxed: a slot half filled is skipped or
- * ends the probe, and the commit compares the list with its own), then
- * its chunk's own canonical structs, which come after in the table.
+ * Decide struct or union @id. 1 where two canonical candidates pass the
+ * walk: libbpf takes the one its table lists first, which is not ours to
+ * know. Over a base, a walk that passes by pointing a base FWD at a
+ * struct of ours counts as one that passes (libbpf merges its map and
+ * tries the next candidate), and leaves @id canonical.
  */
-static int gather_cands(struct ndd *d, const struct btf_type *t, uint32_t h,
-			const enum view v)
+static int dedup_struct(struct ndd *d, uint32_t id)
 {
-	const struct abtf_hent *e = abtf__hmap_first(&d->table, h);
-	uint32_t val;
-	int err = 0;
-
-	d->nr_cands = 0;
-	for (; !err; e = abtf__hmap_next(&d->table, e)) {
-		val = v == SERIAL ? e->val :
-		      __atomic_load_n(&e->val, __ATOMIC_RELAXED);
-		if (!val)
-			break;
-		if ((v == SERIAL ? e->hash :
-		     __atomic_load_n(&e->hash, __ATOMIC_RELAXED)) == h &&
-		    shallow_equal_struct(t, type_of(d, val)))
-			err = cand_push(d, val);
-	}
-	if (v == SERIAL)
-		return err;
-	for (e = abtf__hmap_first(&d->spec->priv, h); !err && e->val;
-	     e = abtf__hmap_next(&d->spec->priv, e))
-		if (e->hash == h && shallow_equal_struct(t, type_of(d, e->val)))
-			err = cand_push(d, e->val);
-	return err;
-}
-
-/*
- * libbpf's choice for struct @id among d->cands: the first that passes
- * the walk into *@to (@id if none), d->hlist and d->hypot then that
- * walk's pairs. 1 where two canonical candidates pass the walk: libbpf
- * takes the one its table lists first, which is not ours to know. Over
- * a base, a walk that passes by pointing a base FWD at a struct of ours
- * counts as one that passes (libbpf merges its map and tries the next
- * candidate).
- */
-static inline __attribute__((always_inline)) int
-struct_choose(struct ndd *d, uint32_t id, uint32_t *to, const enum view v)
-{
-	int (*equiv)(struct ndd *, uint32_t, uint32_t) =
-		v == SERIAL ? is_equiv : is_equiv_spec;
-	uint32_t last = 0;
-	size_t i;
+	const struct btf_type *t = type_of(d, id);
+	uint32_t h, to = id, last = 0;
+	struct abtf_hent *e;
 	int eq;
 
-	*to = id;
-	for (i = 0; i < d->nr_cands; i++) {
-		eq = equiv(d, id, d->cands[i]);
-		last = d->cands[i];
+	if (is_mapped(d, id) || !is_composite(kind_of(t)))
+		return 0;
+	table_hash(d, t, &h);
+	for (e = abtf__hmap_first(&d->table, h); e->val;
+	     e = abtf__hmap_next(&d->table, e)) {
+		if (e->hash != h || !shallow_equal_struct(t, type_of(d, e->val)))
+			continue;
+		eq = is_equiv(d, id, e->val);
+		last = e->val;
 		if (eq < 0)
 			return eq;
 		if (!eq)
 			continue;
-		if (*to != id)
+		if (to != id)
 			return 1;	/* a second one passes */
-		*to = d->cands[i];
+		to = e->val;
 	}
-	/* the walk that passed, again, for its pairs */
-	if (*to != id && last != *to && equiv(d, id, *to) <= 0)
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * Struct @id of hash @h decided for @to, d->hlist and d->hypot the
- * passing walk's pairs: merge them; a walk that passed by pointing a
- * base FWD at a struct of ours leaves @id canonical.
- */
-static int struct_settle(struct ndd *d, uint32_t id, uint32_t h, uint32_t to)
-{
 	if (to != id) {
-		merge_in(d, SERIAL);
+		/* the walk that passed, again, for its pairs */
+		if (last != to && is_equiv(d, id, to) <= 0)
+			return -EINVAL;
+		merge_hypot(d);
 		if (d->adjust)
 			to = id;	/* not really equivalent */
 	}
-	map_set(d, id, to);
+	d->map[id] = to;
 	return to == id ? table_add(d, h, id) : 0;
-}
-
-/* Decide struct or union @id: 0, 1 (libbpf decides) or a negative errno. */
-static int dedup_struct(struct ndd *d, uint32_t id)
-{
-	const struct btf_type *t = type_of(d, id);
-	uint32_t h, to;
-	int err;
-
-	if (is_mapped(d, id) || !is_composite(kind_of(t)))
-		return 0;
-	if (d->st)
-		d->st->structs++;
-	table_hash(d, t, &h);
-	err = gather_cands(d, t, h, SERIAL);
-	if (!err)
-		err = struct_choose(d, id, &to, SERIAL);
-	return err ? err : struct_settle(d, id, h, to);
-}
-
-/* ---- 3b. the struct phase in parallel: speculation, commit in order ---- */
-
-/*
- * The decisions of the struct phase, one struct after the other in ID
- * order, are libbpf's; each reads the map (resolve_in() and the walk)
- * and the table (gather_cands()) as the decisions before it left them,
- * and nothing else that changes. So a decision can be taken ahead, on
- * another thread, against the map as it is then (and the overlay of its
- * own chunk's earlier decisions), noting every map entry it read and
- * the candidates it met: at its turn, in order, the committer takes it
- * if every entry it read still holds that value and the table gives the
- * same candidates, and otherwise decides again. A map entry never comes
- * back to a value it left (unprocessed, then itself or another type, a
- * canonical FWD then its struct), so an entry read twice in a
- * speculation that holds its first value at the commit held it
- * throughout: the first read of each is enough to note. The committer
- * then merges the walk's pairs itself (struct_settle()), on the map as
- * it is: the result is the serial computation's, bytes for bytes, at
- * any thread count (node_spec.c).
- */
-
-static uint32_t ov_find(const struct spec *s, uint32_t id)
-{
-	uint32_t h = off_hash(id);
-	const struct abtf_hent *e;
-
-	for (e = abtf__hmap_first(&s->ov, h); e->val;
-	     e = abtf__hmap_next(&s->ov, e))
-		if (e->hash == h)	/* off_hash() is one to one */
-			return e->val - 1;
-	return UINT32_MAX;
-}
-
-/* The map as a speculation sees it: its overlay, else the shared map. */
-static uint32_t view_read(const struct ndd *d, uint32_t id)
-{
-	const struct spec *s = d->spec;
-
-	if (s->ov_bits[id / 64] & (1ull << (id % 64)))
-		return s->ov_ent[ov_find(s, id)].b;
-	return __atomic_load_n(&d->map[id], __ATOMIC_RELAXED);
-}
-
-static void note(struct spec *s, uint32_t id, uint32_t val)
-{
-	struct spec_out *o = s->out;
-
-	if (abtf_grow(o->log, o->cap_log, o->nr_log + 1)) {
-		s->bad = true;
-		return;
-	}
-	o->log[o->nr_log].a = id;
-	o->log[o->nr_log].b = val;
-	o->nr_log++;
-}
-
-/* A speculated decision's read of the map: the first of each ID noted. */
-static uint32_t spec_read(const struct ndd *d, uint32_t id)
-{
-	struct spec *s = d->spec;
-	struct frame *seen = &s->seen[id % SEEN_SLOTS];
-	uint32_t val = view_read(d, id);
-
-	if (seen->a != id || seen->b != s->stamp) {
-		seen->a = id;
-		seen->b = s->stamp;
-		note(s, id, val);
-	}
-	return val;
-}
-
-static int ov_set(struct spec *s, uint32_t id, uint32_t to)
-{
-	struct abtf_hent *e;
-	uint32_t h = off_hash(id);
-
-	if (s->ov_bits[id / 64] & (1ull << (id % 64))) {
-		s->ov_ent[ov_find(s, id)].b = to;
-		return 0;
-	}
-	if (abtf_grow(s->ov_ent, s->cap_ov, s->nr_ov + 1) ||
-	    abtf__hmap_reserve(&s->ov, 1 << 10))
-		return -ENOMEM;
-	for (e = abtf__hmap_first(&s->ov, h); e->val;
-	     e = abtf__hmap_next(&s->ov, e))
-		;
-	abtf__hmap_fill(&s->ov, e, h, s->nr_ov + 1);
-	s->ov_ent[s->nr_ov].a = id;
-	s->ov_ent[s->nr_ov++].b = to;
-	s->ov_bits[id / 64] |= 1ull << (id % 64);
-	return 0;
-}
-
-/* A new chunk: the overlay and the chunk's own table emptied. */
-static void ov_clear(struct spec *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr_ov; i++)
-		s->ov_bits[s->ov_ent[i].a / 64] = 0;
-	s->nr_ov = 0;
-	/* failing, each is left empty, and grows when added to */
-	abtf__hmap_reset(&s->ov, 1 << 9);
-	abtf__hmap_reset(&s->priv, 1 << 5);
-}
-
-static void out_free(struct spec_out *o)
-{
-	free(o->recs);
-	free(o->log);
-	free(o->cands);
-	free(o->pairs);
-	memset(o, 0, sizeof(*o));
-}
-
-/* The record's candidates and the passing walk's pairs, kept. */
-static int spec_keep(struct spec *s, struct spec_rec *r)
-{
-	struct spec_out *o = s->out;
-	const struct ndd *w = &s->w;
-	size_t i;
-
-	if (abtf_grow(o->cands, o->cap_cands, o->nr_cands + w->nr_cands) ||
-	    abtf_grow(o->pairs, o->cap_pairs, o->nr_pairs + w->nr_hlist) ||
-	    abtf_grow(o->recs, o->cap_recs, o->nr_recs + 1))
-		return -ENOMEM;
-	memcpy(o->cands + o->nr_cands, w->cands, w->nr_cands * sizeof(*w->cands));
-	o->nr_cands += r->nr_cands = w->nr_cands;
-	if (!r->ret && r->to != r->id) {
-		for (i = 0; i < w->nr_hlist; i++) {
-			o->pairs[o->nr_pairs + i].a = w->hlist[i];
-			o->pairs[o->nr_pairs + i].b = w->hypot[w->hlist[i]];
-		}
-		o->nr_pairs += r->nr_pairs = w->nr_hlist;
-		r->adjust = w->adjust;
-	}
-	r->nr_log = o->nr_log - r->log;
-	o->recs[o->nr_recs++] = *r;
-	return 0;
-}
-
-/*
- * Speculate struct @id's decision, keep it, and settle it in the
- * overlay for the chunk's later structs. false: the chunk's speculation
- * ends here (what is kept stays good).
- */
-static bool spec_struct(struct spec *s, uint32_t id)
-{
-	struct ndd *w = &s->w;
-	const struct btf_type *t = type_of(w, id);
-	struct spec_out *o = s->out;
-	struct spec_rec r = {
-		.id = id, .log = o->nr_log, .cands = o->nr_cands,
-		.pairs = o->nr_pairs,
-	};
-	uint32_t to = id;
-
-	s->stamp++;
-	s->bad = false;
-	table_hash(w, t, &r.h);
-	r.ret = gather_cands(w, t, r.h, SPEC);
-	if (!r.ret)
-		r.ret = struct_choose(w, id, &to, SPEC);
-	r.to = to;
-	if (s->bad || spec_keep(s, &r) || s->bad || r.ret)
-		return false;
-	if (to != id) {
-		if (merge_in(w, SPEC_QUIET))
-			return false;
-		if (w->adjust)
-			to = id;
-	}
-	if (ov_set(s, id, to))
-		return false;
-	return to != id || !abtf__hmap_add(&s->priv, 1 << 6, r.h, id);
-}
-
-static uint32_t chunk_last(const struct ndd *d, uint32_t k)
-{
-	uint64_t last = d->first + (uint64_t)(k + 1) * CHUNK - 1;
-
-	return last < d->nr ? (uint32_t)last : d->nr;
-}
-
-/* node_spec.c's speculate(): chunk @k's structs, on @wctx's thread. */
-static void spec_chunk(void *ctx, void *wctx, uint32_t k)
-{
-	struct ndd *d = ctx;
-	struct spec *s = wctx;
-	uint32_t id, last = chunk_last(d, k);
-
-	s->out = &d->outs[k];
-	ov_clear(s);
-	for (id = d->first + k * CHUNK; id <= last; id++) {
-		if (!is_composite(kind_of(type_of(d, id))) ||
-		    mapped_in(&s->w, id, SPEC_QUIET))
-			continue;
-		if (!spec_struct(s, id))
-			break;
-	}
-}
-
-/* Does speculation @r still hold: the same candidates, the same reads? */
-static bool rec_holds(struct ndd *d, const struct spec_out *o,
-		      const struct spec_rec *r)
-{
-	const struct frame *f = o->log + r->log;
-	uint32_t i;
-
-	if (r->ret < 0)
-		return false;
-	for (i = 0; i < r->nr_log; i++)
-		if (d->map[f[i].a] != f[i].b)
-			return false;
-	if (gather_cands(d, type_of(d, r->id), r->h, SERIAL) ||
-	    d->nr_cands != r->nr_cands)
-		return false;
-	return !memcmp(d->cands, o->cands + r->cands,
-		       r->nr_cands * sizeof(*d->cands));
-}
-
-/* Take speculation @r as the committer's decision. */
-static int commit_rec(struct ndd *d, const struct spec_out *o,
-		      const struct spec_rec *r)
-{
-	const struct frame *p = o->pairs + r->pairs;
-	uint32_t i;
-	int err = 0;
-
-	if (r->ret)
-		return r->ret;	/* 1: libbpf's table order decides */
-	hypot_clear(d);
-	for (i = 0; !err && i < r->nr_pairs; i++)
-		err = hypot_add(d, p[i].a, p[i].b);
-	d->adjust = r->adjust;
-	return err ? err : struct_settle(d, r->id, r->h, r->to);
-}
-
-/* node_spec.c's commit(): chunk @k's structs in order, on the map. */
-static int commit_chunk(void *ctx, uint32_t k, bool done)
-{
-	struct ndd *d = ctx;
-	struct spec_out *o = &d->outs[k];
-	uint32_t id, last = chunk_last(d, k);
-	size_t r = 0;
-	int err = 0;
-
-	for (id = d->first + k * CHUNK; !err && id <= last; id++) {
-		if (!is_composite(kind_of(type_of(d, id))) || is_mapped(d, id))
-			continue;
-		while (done && r < o->nr_recs && o->recs[r].id < id)
-			r++;
-		if (done && r < o->nr_recs && o->recs[r].id == id &&
-		    rec_holds(d, o, &o->recs[r])) {
-			d->st->structs++;
-			d->st->speculated++;
-			err = commit_rec(d, o, &o->recs[r]);
-		} else {
-			err = dedup_struct(d, id);
-		}
-	}
-	out_free(o);
-	return err;
-}
-
-static void discard_chunk(void *ctx, uint32_t k)
-{
-	out_free(&((struct ndd *)ctx)->outs[k]);
-}
-
-static void spec_free(struct spec *s)
-{
-	if (!s)
-		return;
-	free(s->w.hypot);
-	free(s->w.hlist);
-	free(s->w.stack);
-	free(s->w.cands);
-	free(s->ov_bits);
-	abtf__hmap_free(&s->ov);
-	free(s->ov_ent);
-	abtf__hmap_free(&s->priv);
-	free(s);
-}
-
-/* A speculating thread's state: @d's records, map and table, read only. */
-static struct spec *spec_new(const struct ndd *d)
-{
-	struct spec *s = calloc(1, sizeof(*s));
-
-	if (!s)
-		return NULL;
-	s->w = *d;
-	s->w.spec = s;
-	s->w.hlist = NULL;
-	s->w.stack = NULL;
-	s->w.cands = NULL;
-	s->w.nr_hlist = s->w.cap_hlist = 0;
-	s->w.nr_stack = s->w.cap_stack = 0;
-	s->w.nr_cands = s->w.cap_cands = 0;
-	s->w.hypot = malloc(((size_t)d->nr + 1) * sizeof(*s->w.hypot));
-	s->ov_bits = calloc((size_t)d->nr / 64 + 1, sizeof(*s->ov_bits));
-	if (!s->w.hypot || !s->ov_bits) {
-		spec_free(s);
-		return NULL;
-	}
-	memset(s->w.hypot, 0xff, ((size_t)d->nr + 1) * sizeof(*s->w.hypot));
-	return s;
-}
-
-/* d->moves: the structs, unions and FWDs, the base's too. */
-static uint64_t *moving_ids(const struct ndd *d)
-{
-	uint64_t *bits = calloc((size_t)d->nr / 64 + 1, sizeof(*bits));
-	uint32_t id;
-
-	for (id = 1; bits && id <= d->nr; id++) {
-		uint16_t k = kind_of(type_of(d, id));
-
-		if (is_composite(k) || k == BTF_KIND_FWD)
-			bits[id / 64] |= 1ull << (id % 64);
-	}
-	return bits;
-}
-
-static int serial_structs(struct ndd *d)
-{
-	uint32_t id;
-	int err = 0;
-
-	for (id = d->first; !err && id <= d->nr; id++)
-		err = dedup_struct(d, id);
-	return err;
-}
-
-/*
- * The struct phase on up to @nr_threads threads. Serial with one, for a
- * small BTF, or where the table could grow (speculations read its slots
- * as they are: it holds every type of ours already, but a base's may
- * have filled it).
- */
-static int dedup_structs(struct ndd *d, unsigned int nr_threads)
-{
-	static const struct spec_ops ops = {
-		spec_chunk, commit_chunk, discard_chunk,
-	};
-	uint32_t nr = d->nr - d->first + 1;
-	uint32_t chunks = nr / CHUNK + (nr % CHUNK != 0);
-	void *wctx[NODE_SPEC_MAX_WORKERS + 1] = { 0 };
-	unsigned int i, nt = nr_threads;
-	int err = -ENOMEM;
-
-	if (nt > NODE_SPEC_MAX_WORKERS + 1)
-		nt = NODE_SPEC_MAX_WORKERS + 1;
-	if (nt < 2 || chunks < MIN_CHUNKS ||
-	    d->table.cnt + nr > (d->table.mask + 1) / 2)
-		return serial_structs(d);
-	d->outs = calloc(chunks, sizeof(*d->outs));
-	d->moves = moving_ids(d);
-	for (i = 0; d->outs && d->moves && i < nt; i++)
-		if (!(wctx[i] = spec_new(d)))
-			break;
-	if (i == nt) {
-		d->st->threads = nt;
-		err = node_spec__run(chunks, nt - 1, nt, &ops, d, wctx);
-	}
-	for (i = 0; i < nt; i++)
-		spec_free(wctx[i]);
-	free(d->outs);
-	free(d->moves);
-	d->outs = NULL;
-	d->moves = NULL;
-	return err;
 }
 
 /* ---- 4. FWDs left: the one struct or union of their name ---- */
@@ -1812,7 +1241,7 @@ static int base_types(struct ndd *d)
 	return err;
 }
 
-static int run(struct ndd *d, unsigned int nr_threads)
+static int run(struct ndd *d)
 {
 	uint32_t id;
 	int err = 0;
@@ -1846,8 +1275,8 @@ static int run(struct ndd *d, unsigned int nr_threads)
 		err = dedup_prim(d, id);
 	if (!err)
 		err = enum_order_matters(d);
-	if (!err)
-		err = dedup_structs(d, nr_threads);
+	for (id = d->first; !err && id <= d->nr; id++)
+		err = dedup_struct(d, id);
 	if (!err)
 		err = resolve_fwds(d);
 	for (id = d->first; !err && id <= d->nr; id++)
@@ -1883,7 +1312,6 @@ static void ndd_free(struct ndd *d)
 	free(d->hypot);
 	free(d->hlist);
 	free(d->stack);
-	free(d->cands);
 	abtf__hmap_free(&d->table);
 	abtf__hmap_free(&d->base_idx);
 	abtf__hmap_free(&d->names);
@@ -1892,12 +1320,10 @@ static void ndd_free(struct ndd *d)
 }
 
 int node_dedup__run(void **raw, size_t *size, const struct btf *base,
-		    uint32_t base_str_len, unsigned int nr_threads,
-		    struct node_dedup_stats *st)
+		    uint32_t base_str_len)
 {
 	const struct btf_header *hdr = *raw;
-	struct node_dedup_stats local = { 0 };
-	struct ndd d = { .first = 1, .st = st ? st : &local };
+	struct ndd d = { .first = 1 };
 	uint32_t type_len = 0;
 	int err, ret = 0;
 	void *out;
@@ -1921,7 +1347,7 @@ int node_dedup__run(void **raw, size_t *size, const struct btf *base,
 				    hdr->str_len);
 	type_len = hdr->type_len;
 	if (!err)
-		err = run(&d, nr_threads);
+		err = run(&d);
 	if (err > 0) {
 		ret = 1;	/* btf__dedup() decides, on the new strings */
 		err = 0;

@@ -80,17 +80,12 @@ static inline struct abtf_hent *abtf__hmap_next(const struct abtf_hmap *m,
 	return &m->slots[(size_t)(e - m->slots + 1) & m->mask];
 }
 
-/*
- * Put @hash and @val (not 0) into the empty slot @e a lookup ended at.
- * Relaxed atomic stores (plain ones in the code made): node_dedup.c's
- * speculating threads read a table its owner fills, and check later
- * what they read.
- */
+/* Put @hash and @val (not 0) into the empty slot @e a lookup ended at. */
 static inline void abtf__hmap_fill(struct abtf_hmap *m, struct abtf_hent *e,
 				   uint32_t hash, uint32_t val)
 {
-	__atomic_store_n(&e->hash, hash, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->val, val, __ATOMIC_RELAXED);
+	e->hash = hash;
+	e->val = val;
 	m->cnt++;
 }
 
