@@ -467,18 +467,34 @@ static int remap_str(uint32_t *off, void *ctx)
 	return 0;
 }
 
+/* How many strings the section @s of @len bytes holds: its NULs. */
+static uint32_t count_strs(const char *s, uint32_t len)
+{
+	const char *end = s + len, *nul;
+	uint32_t n = 0;
+
+	for (; s < end && (nul = memchr(s, 0, end - s)); s = nul + 1)
+		n++;
+	return n;
+}
+
 static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len)
 {
 	struct str_pass sp = { .d = d, .old = old, .old_len = old_len };
-	uint32_t id;
+	uint32_t id, nr_strs;
 	int err;
 
 	/* the section ends in a NUL, so every string in it does */
 	if (old_len ? old[old_len - 1] : !d->base)
 		return -EINVAL;
-	/* sized once: about as many strings as types, the same bytes */
-	if (abtf__hmap_reset(&sp.seen, d->nr - d->first + 1) ||
-	    abtf__hmap_reset(&d->strs.map, d->nr - d->first + 1) ||
+	/*
+	 * Sized once, for every string the section holds: sized by the
+	 * types instead (a root holds about 15 of them to a string), each
+	 * table was 16 MB on the 7.3 image and every probe a cache miss.
+	 */
+	nr_strs = count_strs(old, old_len);
+	if (abtf__hmap_reset(&sp.seen, nr_strs) ||
+	    abtf__hmap_reset(&d->strs.map, nr_strs) ||
 	    abtf_grow(d->strs.data, d->strs.cap, old_len))
 		err = -ENOMEM;
 	else if (d->base)	/* libbpf adds no "" to a split BTF's strings */
@@ -1254,12 +1270,16 @@ static int run(struct ndd *d)
 	d->map = malloc((d->nr + 1) * sizeof(*d->map));
 	d->hypot = malloc((d->nr + 1) * sizeof(*d->hypot));
 	/*
-	 * At most one candidate per type of ours; of a base's, about half
-	 * (base_types()): each page of the table is a page fault in every
-	 * module's link. It grows if need be.
+	 * Room for one canonical type of ours in eight (the root of a
+	 * kernel keeps one in seventeen) and half a base's (base_types()):
+	 * a table sized for every type was 16 MB at the root of the 7.3
+	 * image, and each of its pages a page fault in every module's link.
+	 * It grows if need be; what a lookup finds does not depend on the
+	 * size: where two candidates could answer, libbpf decides (1).
 	 */
 	if (!d->map || !d->hypot ||
-	    abtf__hmap_reset(&d->table, d->nr - (d->first - 1) / 2))
+	    abtf__hmap_reset(&d->table, (d->nr - d->first + 1) / 8 +
+					(d->first - 1) / 2))
 		return -ENOMEM;
 	d->map[0] = 0;
 	d->hypot[0] = UNPROCESSED;
