@@ -8,13 +8,15 @@
 # CPU time (user + system, exact to the microsecond: bench/rusage.py)
 # summed over all modules, the best of -r runs.
 #
-# Usage: bench/module-instructions.sh [-r RUNS] BUILD
+# Usage: bench/module-instructions.sh [-C] [-r RUNS] BUILD
 #
 #   BUILD   a kernel build directory made with CC="cc-btf ..." and the
 #           tree's series (tests/kernel-e2e-7.3.bats's cc-btf/, say): its
 #           vmlinux and every *.ko under it, each still holding its
 #           archive (btf-link --keep-archive, as kbuild-patches do).
 #   -r N    CPU time: the best of N runs over all modules (default 5)
+#   -C      CPU time only, no callgrind: a distribution's thousand modules
+#           (tests/lab-kernel-e2e-7.3-cloud.bats's tree) in minutes
 #
 # One line per module: btf-link's and pahole's millions of instructions
 # and their ratio; then their sums, and the two tools' CPU seconds over
@@ -33,21 +35,23 @@ TOP=$(cd "$HERE/.." && pwd)
 BTF_LINK=${BTF_LINK:-${ABTF_BUILD:-$TOP/build}/bin/btf-link}
 PAHOLE=${PAHOLE:-pahole}
 RUNS=5
+CPU_ONLY=
 
 die() { echo "module-instructions.sh: error: $*" >&2; exit 1; }
 # shellcheck source=bench/callgrind.sh
 . "$HERE/callgrind.sh"
 
-while getopts r: opt; do
+while getopts Cr: opt; do
 	case $opt in
+	C) CPU_ONLY=1 ;;
 	r) RUNS=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '10,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+[ $# -eq 1 ] || { sed -n '10,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 B=$1
-need_callgrind "$BTF_LINK" "$PAHOLE"
+[ -n "$CPU_ONLY" ] || need_callgrind "$BTF_LINK" "$PAHOLE"
 [ -f "$B/vmlinux" ] || die "$B: no vmlinux"
 
 if [ -z "${PAHOLE_FLAGS:-}" ]; then
@@ -91,7 +95,7 @@ cpu() {
 find "$B" -name '*.ko' | LC_ALL=C sort > "$TMP/list"
 [ -s "$TMP/list" ] || die "$B: no modules"
 mkdir "$TMP/out"
-while read -r ko; do
+[ -n "$CPU_ONLY" ] || while read -r ko; do
 	echo "${ko#"$B"/} $(on "${LINK[@]}") $(on "${PAH[@]}")"
 done < "$TMP/list" | awk '{
 	printf "%-40s btf-link %7.1f M, pahole %7.1f M, %.2f\n",
@@ -103,6 +107,6 @@ done < "$TMP/list" | awk '{
 }'
 l=$(cpu "${LINK[@]}")
 p=$(cpu "${PAH[@]}")
-awk -v l="$l" -v p="$p" 'BEGIN {
-	printf "CPU, all modules (best of runs): btf-link %.3f s, pahole %.3f s, %.2f\n",
-		l, p, p ? l / p : 0 }'
+awk -v l="$l" -v p="$p" -v n="$(wc -l < "$TMP/list")" 'BEGIN {
+	printf "CPU, all %d modules (best of runs): btf-link %.3f s, pahole %.3f s, %.2f\n",
+		n, l, p, p ? l / p : 0 }'
