@@ -55,6 +55,15 @@
  * -D__DECOMPRESSOR, its assembly with -Wa,-gdwarf-2 and nothing that says
  * so: what tells them is their directory, arch/s390/boot/ (in the object
  * tree, which is make's working directory), all of it the decompressor's.
+ *
+ * x86's assembly under arch/x86/boot/ is the boot images' too: 7.x
+ * assembles arch/x86/boot/startup/efi-mixed.S (CONFIG_EFI_MIXED, which
+ * distributions set) with kbuild's -Wa,-gdwarf flags into a library that
+ * only the decompressor links, by a script with --orphan-handling=warn
+ * (its .BTF an orphan warning). The C there that goes into vmlinux
+ * (startup/'s obj-y, renamed __pi_*) keeps its BTF; no assembly there
+ * does, nor would a FUNC of it (a __pi_ name is no function of the DWARF's
+ * name).
  */
 #include <errno.h>
 #include <limits.h>
@@ -74,6 +83,7 @@
 #define KBUILD_BASENAME_OPT	"-DKBUILD_BASENAME="
 #define BUILD_VDSO_OPT		"-DBUILD_VDSO"	/* also BUILD_VDSO32, ... */
 #define S390_BOOT_DIR		"arch/s390/boot/"	/* s390's decompressor */
+#define X86_BOOT_DIR		"arch/x86/boot/"	/* x86's boot images */
 /* kbuild's assembly: __ASSEMBLY__, __ASSEMBLER__ in later trees */
 #define ASSEMBLY_OPT		"-D__ASSEMBLY__"
 #define ASSEMBLER_OPT		"-D__ASSEMBLER__"
@@ -259,17 +269,24 @@ static bool is_pic(const struct cc_btf *cb)
 	return pic;
 }
 
+/* Whether the command assembles: kbuild's __ASSEMBLY__ or __ASSEMBLER__. */
+static bool is_assembly(const struct cc_btf *cb)
+{
+	return has_arg_prefix(cb, ASSEMBLY_OPT) ||
+	       has_arg_prefix(cb, ASSEMBLER_OPT);
+}
+
 bool cc_btf__is_other_image(const struct cc_btf *cb)
 {
 	const char *marker = getenv(KBUILD_MARKER);
+	const char *out = output_arg(cb);
 
 	if (!is_kernel_object(cb) && !(marker && *marker))
 		return false;
 	return has_arg_prefix(cb, BUILD_VDSO_OPT) ||
-	       in_tree_dir(output_arg(cb), S390_BOOT_DIR) ||
-	       (in_vdso_dir(output_arg(cb)) &&
-		(is_pic(cb) || has_arg_prefix(cb, ASSEMBLY_OPT) ||
-		 has_arg_prefix(cb, ASSEMBLER_OPT)));
+	       in_tree_dir(out, S390_BOOT_DIR) ||
+	       (in_tree_dir(out, X86_BOOT_DIR) && is_assembly(cb)) ||
+	       (in_vdso_dir(out) && (is_pic(cb) || is_assembly(cb)));
 }
 
 int cc_btf__check_kbuild(const struct cc_btf *cb)

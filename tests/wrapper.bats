@@ -499,6 +499,32 @@ make_echo_cc() {
 	has_btf arch/s390/boot/u.o
 }
 
+@test "wrapper: x86's boot assembly (arch/x86/boot/) is assembled without BTF" {
+	# 7.x's arch/x86/boot/startup/efi-mixed.S: kbuild's -Wa,-gdwarf
+	# flags, linked only into the decompressor (--orphan-handling=warn)
+	cd src
+	mkdir -p arch/x86/boot/startup arch/x86/kernel
+	printf '\t.text\n\t.globl mf\n\t.type mf,@function\nmf:\n\tret\n\t.size mf,.-mf\n' > m.S
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLER__ -Wa,-gdwarf-5 \
+		-c m.S -o arch/x86/boot/startup/m.o
+	no_btf arch/x86/boot/startup/m.o
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLY__ -Wa,-gdwarf-5 \
+		-c m.S -o ./arch/x86/boot/startup/n.o
+	no_btf arch/x86/boot/startup/n.o
+	# the kernel's own assembly keeps its function
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLER__ -Wa,-gdwarf-5 \
+		-c m.S -o arch/x86/kernel/m.o
+	has_btf arch/x86/kernel/m.o
+	# C there goes into vmlinux (startup/'s obj-y): it keeps its BTF
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fPIC \
+		-c t.c -o arch/x86/boot/startup/c.o
+	has_btf arch/x86/boot/startup/c.o
+	# outside kbuild the directory means nothing to us
+	env -u CC_BTF_KBUILD "$CC_BTF" gcc -D__ASSEMBLER__ -Wa,-gdwarf-5 \
+		-c m.S -o arch/x86/boot/startup/u.o
+	has_btf arch/x86/boot/startup/u.o
+}
+
 @test "wrapper: --print-btf-link names the btf-link beside cc-btf, or none" {
 	local dir
 	run --separate-stderr "$CC_BTF" gcc --print-btf-link
