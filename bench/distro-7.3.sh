@@ -98,9 +98,12 @@ row() {
 	     "$(awk -v a="$(field "$3" 1)" -v b="$(field "$2" 1)" 'BEGIN { printf "%.2f", a / b }') |"
 }
 
+# secsize FILE SECTION: the section's size in bytes
 secsize() {
-	readelf -SW "$1" | awk -v s="$2" '$2 == s { print strtonum("0x" $6); exit }
-		$3 == s { print strtonum("0x" $7); exit }'
+	local hex
+	hex=$(readelf -SW "$1" | awk -v s="$2" '$2 == s { print $6; exit }
+		$3 == s { print $7; exit }')
+	echo $((16#${hex:-0}))
 }
 
 f=$(flags) || die "cannot read scripts/Makefile.btf"
