@@ -27,11 +27,13 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	libclang-rt-14-dev clang-19 lld-19 llvm-19 rustc
 
 # Linux 7.3's source (linux-source-7.3, architecture-independent, needing
-# only binutils and xz-utils) is in a newer suite of the same Debian
-# mirror, trixie-backports: read it through a sources list of our own,
-# built from the address apt's sources already use, and install that one
-# package from the file. Nothing else of the newer suite comes in, and
-# the system's sources are left as they are.
+# only binutils and xz-utils) and Debian's configurations of it
+# (linux-config-7.3, which needs nothing: check-lab's distribution kernel
+# starts from one) are in a newer suite of the same Debian mirror,
+# trixie-backports: read it through a sources list of our own, built from
+# the address apt's sources already use, and install those two packages
+# from their files. Nothing else of the newer suite comes in, and the
+# system's sources are left as they are.
 mirror_uri() {
 	local f
 	for f in /etc/apt/sources.list.d/*.sources; do
@@ -43,7 +45,8 @@ mirror_uri() {
 	fi
 }
 LINUX_73=/usr/src/linux-source-7.3.tar.xz
-if [ ! -f "$LINUX_73" ]; then
+CONFIG_73=/usr/src/linux-config-7.3
+if [ ! -f "$LINUX_73" ] || [ ! -d "$CONFIG_73" ]; then
 	uri=$(mirror_uri | head -n 1)
 	[ -n "$uri" ] || {
 		echo "install-deps.sh: error: no bookworm mirror in apt's sources to find linux-source-7.3 on" >&2
@@ -58,6 +61,7 @@ if [ ! -f "$LINUX_73" ]; then
 	   -o Dir::State::Lists="$tmp/lists" -o Dir::Cache="$tmp/cache"
 	   -o APT::Sandbox::User=root)
 	$SUDO apt-get "${APT_OPTS[@]}" "${o[@]}" update
-	(cd "$tmp" && $SUDO apt-get "${o[@]}" download linux-source-7.3)
-	$SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "$tmp"/linux-source-7.3_*.deb
+	(cd "$tmp" && $SUDO apt-get "${o[@]}" download linux-source-7.3 linux-config-7.3)
+	$SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
+		"$tmp"/linux-source-7.3_*.deb "$tmp"/linux-config-7.3_*.deb
 fi

@@ -115,6 +115,7 @@ TARBALL=${ABTF_KERNEL_TARBALL:-/usr/src/linux-source-$KVER.tar.xz}
 JOBS=${ABTF_KERNEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
 TOOLS=$(mkdir -p "${ABTF_BUILD:-$TOP/build}" && cd "${ABTF_BUILD:-$TOP/build}" && pwd)
 BOOT_TIMEOUT=${ABTF_E2E_TIMEOUT:-300}
+BOOT_MEM=256M
 ACCEL=${ABTF_E2E_ACCEL:-tcg}
 PATCHES=$TOP/kbuild-patches/v$KVER
 FRAGMENT=$HERE/config-fragment
@@ -240,9 +241,16 @@ ARCH_FRAGMENT=$HERE/config-fragment.$KARCH
 [ ! -f "$ARCH_FRAGMENT-$KVER" ] || ARCH_FRAGMENT=$ARCH_FRAGMENT-$KVER
 # ABTF_E2E_CONFIG=NAME: a variant of the configuration,
 # config-fragment.NAME (its "# drop:" lines and options, as an
-# architecture's), in a cache of its own (e2e-NAME, ...)
+# architecture's), in a cache of its own (e2e-NAME, ...). A variant with
+# a "# base: NAME" line starts instead from Debian's configuration NAME
+# of the kernel (linux-config-$KVER's config.NAME.xz), its own options
+# merged in, not tinyconfig and config-fragment: a distribution's kernel
+# (config-fragment.cloud-amd64), whose "# boot-modules:" lines name the
+# modules the boot phase loads (with what they depend on), not all.
 VARIANT=${ABTF_E2E_CONFIG:-}
 VARIANT_FRAGMENT=
+BASE_CONFIG=
+BOOT_MODULES=
 if [ -n "$VARIANT" ]; then
 	VARIANT_FRAGMENT=$HERE/config-fragment.$VARIANT
 	[ -f "$VARIANT_FRAGMENT" ] || {
@@ -250,6 +258,11 @@ if [ -n "$VARIANT" ]; then
 		exit 1
 	}
 	E2E=$E2E-$VARIANT
+	BASE_CONFIG=$(sed -n 's/^# base: *//p' "$VARIANT_FRAGMENT")
+	[ -z "$BASE_CONFIG" ] ||
+		BASE_CONFIG=/usr/src/linux-config-$KVER/config.$BASE_CONFIG.xz
+	BOOT_MODULES=$(sed -n 's/^# boot-modules: *//p' "$VARIANT_FRAGMENT" | tr '\n' ' ')
+	[ -z "$BASE_CONFIG" ] || BOOT_MEM=1G	# a distribution's kernel
 fi
 
 # ABTF_E2E_PAHOLE=PATH: another pahole (the lab's upstream one) configures
@@ -359,6 +372,38 @@ modules_of() {
 	sed -e 's/\.o$/.ko/' "$1/modules.order"
 }
 
+# boot_modules_of DIR: the modules the boot loads: all of them, or with a
+# variant's "# boot-modules:" list, those and what they depend on
+# (modinfo's depends), in the order of modules.order.
+boot_modules_of() {
+	local dir=$1 want=" " m ko deps
+	if [ -z "$BOOT_MODULES" ]; then
+		modules_of "$dir"
+		return
+	fi
+	declare -A path=()
+	for ko in $(modules_of "$dir"); do
+		m=$(basename "$ko" .ko)
+		path[${m//-/_}]=$ko
+	done
+	# shellcheck disable=SC2086 # a list of names
+	set -- $BOOT_MODULES
+	while [ $# -gt 0 ]; do
+		m=${1//-/_}
+		shift
+		case $want in *" $m "*) continue ;; esac
+		[ -n "${path[$m]:-}" ] || die "boot-modules: no module $m in modules.order"
+		want+="$m "
+		deps=$(modinfo -F depends "$dir/${path[$m]}" | tr ',' ' ')
+		# shellcheck disable=SC2086
+		set -- "$@" $deps
+	done
+	for ko in $(modules_of "$dir"); do
+		m=$(basename "$ko" .ko)
+		case $want in *" ${m//-/_} "*) echo "$ko" ;; esac
+	done
+}
+
 sha() { sha256sum "$@" | cut -c1-16; }
 
 # ----------------------------------------------------------------- phases
@@ -368,6 +413,7 @@ sha() { sha256sum "$@" | cut -c1-16; }
 missing_packages() {
 	local pkgs=()
 	[ -f "$TARBALL" ] || pkgs+=("linux-source-$KVER")
+	[ -z "$BASE_CONFIG" ] || [ -f "$BASE_CONFIG" ] || pkgs+=("linux-config-$KVER")
 	command -v make >/dev/null || pkgs+=(make)
 	command -v gcc >/dev/null || pkgs+=(gcc)
 	command -v bc >/dev/null || pkgs+=(bc)
@@ -504,6 +550,10 @@ cc_version() {
 # files; FRAGMENT names it.
 arch_fragment() {
 	local drop extra=()
+	if [ -n "$BASE_CONFIG" ]; then
+		FRAGMENT=$VARIANT_FRAGMENT	# a distribution's, whole
+		return
+	fi
 	if [ "$KARCH" != x86_64 ]; then
 		[ -f "$ARCH_FRAGMENT" ] || die "no $ARCH_FRAGMENT"
 		extra+=("$ARCH_FRAGMENT")
@@ -526,12 +576,18 @@ arch_fragment() {
 phase_config() {
 	local key log=$E2E/config.log
 	arch_fragment
-	key="$(stamp_of source) $(sha "$FRAGMENT") $(cc_version) $("$PAHOLE_BIN" --version)"
+	# (which modules the boot loads is no part of the configuration)
+	key="$(stamp_of source) $(grep -v '^# boot-modules:' "$FRAGMENT" | sha) $(cc_version) $("$PAHOLE_BIN" --version)"
+	[ -z "$BASE_CONFIG" ] || key+=" $(sha "$BASE_CONFIG")"
 	step_done config "$key" && [ -f "$CONFIG/.config" ] && return 0
 	: > "$log"
 	rm -rf "$CONFIG"
 	mkdir -p "$CONFIG"
-	kmake "$CONFIG" "$log" tinyconfig
+	if [ -n "$BASE_CONFIG" ]; then
+		xz -dc "$BASE_CONFIG" > "$CONFIG/.config"
+	else
+		kmake "$CONFIG" "$log" tinyconfig
+	fi
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$CONFIG" "$CONFIG/.config" \
 		"$FRAGMENT" >>"$log" 2>&1 || die "merge_config.sh failed (see $log)"
 	kmake "$CONFIG" "$log" olddefconfig
@@ -958,6 +1014,29 @@ phase_compare() {
 		compare "$B_CC/$ko" "$RES/$m.pahole.btf" "$B_CC/$ko" "$RES/$m.diff" 20 \
 			--base "$B_CC/vmlinux"
 	done
+	modules_summary
+}
+
+# modules_summary: how many modules' BTF equal pahole's by meaning, and
+# the differences of the others by kind, summed (results/modules.kinds).
+modules_summary() {
+	local ko m equal=0 differ=0
+	: > "$RES/modules.kinds.all"
+	for ko in $(modules_of "$B_CC"); do
+		m=$(basename "$ko" .ko)
+		[ -f "$RES/$m.diff" ] || continue
+		if [ ! -s "$RES/$m.diff" ]; then
+			equal=$((equal + 1))
+			continue
+		fi
+		differ=$((differ + 1))
+		[ ! -f "$RES/$m.diff.kinds" ] || cat "$RES/$m.diff.kinds" >> "$RES/modules.kinds.all"
+	done
+	awk '$1 ~ /^[0-9]+$/ { n = $1; $1 = ""; sum[substr($0, 2)] += n }
+	     END { for (k in sum) printf "%7d  %s\n", sum[k], k }' "$RES/modules.kinds.all" |
+		sort -rn > "$RES/modules.kinds"
+	say "modules: $equal equal to pahole's by meaning, $differ with differences, by kind:"
+	sed 's/^/    /' "$RES/modules.kinds" >&2
 }
 
 # makefile_btf AUTOCONF: "PAHOLE_FLAGS|BTF_LINK_FLAGS" of 6.12's
@@ -1087,8 +1166,9 @@ pahole_flags() {
 # initramfs DIR OUT: busybox and e2e-init as /init (x86-64), or e2e-init.c
 # built for the target (the host's busybox cannot run there); DIR's modules.
 initramfs() {
-	local dir=$1 out=$2 list=$2.list ko
+	local dir=$1 out=$2 list=$2.list ko mods
 	shift 2
+	mods=$(boot_modules_of "$dir") || exit 1
 	if [ "$KARCH" != x86_64 ]; then
 		"${CROSS}gcc" -static -O2 -o "$RES/init" "$HERE/e2e-init.c" ||
 			die "${CROSS}gcc cannot build a static e2e-init.c"
@@ -1106,14 +1186,36 @@ initramfs() {
 		else
 			echo "file /init $RES/init 0755 0 0"
 		fi
-		for ko in $(modules_of "$dir"); do
-			echo "file /modules/$(basename "$ko") $dir/$ko 0644 0 0"
+		for ko in $mods; do
+			echo "file /modules/$(basename "$ko") $(boot_copy "$dir/$ko") 0644 0 0"
 		done
 		for ko in "$@"; do
 			echo "file /modules/$(basename "$ko") $ko 0644 0 0"
 		done
 	} > "$list"
 	"$dir/usr/gen_init_cpio" "$list" > "$out"
+}
+
+# boot_copy KO: the module file the initramfs takes: KO itself, or for a
+# distribution's kernel a copy as modules_install with INSTALL_MOD_STRIP=1
+# installs it: without its DWARF (.BTF kept), which keeps the initramfs of
+# a sample of modules small, and signed with the build's key
+# (CONFIG_MODULE_SIG_ALL), which the kernel checks. Not compressed: the
+# init loads plain files.
+boot_copy() {
+	local copy key=$B_CC/certs/signing_key
+	if [ -z "$BASE_CONFIG" ]; then
+		echo "$1"
+		return
+	fi
+	copy=$RES/boot-modules/$(basename "$1")
+	mkdir -p "$RES/boot-modules"
+	"${CROSS}objcopy" --strip-debug "$1" "$copy" || die "cannot strip a copy of $1"
+	if grep -qx CONFIG_MODULE_SIG_ALL=y "$B_CC/.config"; then
+		"$B_CC/scripts/sign-file" sha256 "$key.pem" "$key.x509" "$copy" ||
+			die "cannot sign $copy"
+	fi
+	echo "$copy"
 }
 
 # qemu_machine, qemu_console: the machine and its serial console.
@@ -1155,7 +1257,7 @@ boot_guest() {
 	local cpio=$1 log=$2 rc=0 machine=()
 	say "booting cc-btf/$KIMAGE (qemu, $ACCEL)"
 	read -r -a machine <<< "$(qemu_machine)"
-	timeout "$BOOT_TIMEOUT" "$QEMU" "${machine[@]}" -accel "$ACCEL" -m 256M -smp 2 \
+	timeout "$BOOT_TIMEOUT" "$QEMU" "${machine[@]}" -accel "$ACCEL" -m "$BOOT_MEM" -smp 2 \
 		-nographic -no-reboot -kernel "$B_CC/$KIMAGE" -initrd "$cpio" \
 		-append "console=$(qemu_console) panic=-1 oops=panic loglevel=7" \
 		</dev/null >"$log" 2>&1 || rc=$?
@@ -1173,7 +1275,7 @@ btf_errors() {
 }
 
 phase_boot() {
-	local log=$RES/boot.log size md5 ko m got
+	local log=$RES/boot.log size md5 ko m got mods
 	mkdir -p "$RES"
 	[ -x "$B_CC/usr/gen_init_cpio" ] || die "no usr/gen_init_cpio in the cc-btf build"
 	initramfs "$B_CC" "$RES/initramfs.cpio"
@@ -1191,7 +1293,10 @@ phase_boot() {
 		[ "$(report "$log" vmlinux-btf-fnv)" = "$(fnv1a64 "$RES/cc-btf.vmlinux.btf")" ] ||
 			fail "/sys/kernel/btf/vmlinux is not vmlinux's .BTF"
 	fi
-	for ko in $(modules_of "$B_CC"); do
+	mods=$(boot_modules_of "$B_CC") || exit 1
+	[ -z "$BOOT_MODULES" ] ||
+		say "boot: $(wc -w <<< "$mods") modules: $(xargs -n1 basename <<< "$mods" | tr '\n' ' ')"
+	for ko in $mods; do
 		m=$(basename "$ko" .ko)
 		[ "$(report "$log" "insmod $m")" = ok ] || fail "insmod $m failed"
 		got=$(report "$log" "module-btf-size $m")
@@ -1203,6 +1308,9 @@ phase_boot() {
 		sed 's/^/    /' >&2
 	if btf_errors "$log"; then
 		fail "BTF errors in the boot log (above)"
+	fi
+	if [ -n "$BASE_CONFIG" ] && grep -i 'module verification failed' "$log" >&2; then
+		fail "a module's signature did not verify (above)"
 	fi
 }
 
