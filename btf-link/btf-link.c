@@ -641,14 +641,19 @@ static const char *const why_words[] = {
 		"(encode_force leaves it out)",
 	[ABTF_EXPLAIN_OVERLAP] = "it overlaps the variable before it or runs "
 		"past its section (the kernel would reject the DATASEC)",
+	[ABTF_EXPLAIN_NO_ADDRESS] = "its DWARF has no DW_AT_low_pc (GCC "
+		"split its code into ranges, or folded it into an identical "
+		"function): pahole takes its address as 0, at no symbol, and "
+		"the FUNC is a later definition's (optimized_func, "
+		"consistent_func)",
 };
 
-#define NR_FN_FLAG_WORDS	6	/* ABTF_EXPLAIN_FN_*: bits 0 to 5 */
+#define NR_FN_FLAG_WORDS	7	/* ABTF_EXPLAIN_FN_*: bits 0 to 6 */
 
 static const char *const fn_flag_words[NR_FN_FLAG_WORDS] = {
 	"optimized parameters", "unexpected register", "reordered", "weak",
 	"optimized parameters, DW_CC_nocall",
-	"\"...\" in the out-of-line copy only",
+	"\"...\" in the out-of-line copy only", "no DW_AT_low_pc",
 };
 
 struct explain_ctx {

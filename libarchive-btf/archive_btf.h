@@ -362,6 +362,11 @@ enum abtf_explain_reason {
 	/* ABTF_EXPLAIN_NONE */
 	ABTF_EXPLAIN_NOT_ENCODED,	/* no member has it; .syms: what the
 					 * image's symbol table has */
+	/* which FUNC of a name, continued */
+	ABTF_EXPLAIN_NO_ADDRESS,	/* its DWARF has no DW_AT_low_pc (code
+					 * in ranges, or none): pahole finds
+					 * it at no symbol, and took a later
+					 * state that is */
 };
 
 /* Facts cc-btf recorded about a FUNC (docs/archive-format.md, "Flags"). */
@@ -373,6 +378,7 @@ enum abtf_explain_reason {
 #define ABTF_EXPLAIN_FN_OPTIMIZED_ABI	0x10	/* ... with DW_CC_nocall */
 #define ABTF_EXPLAIN_FN_VARARGS_DIFFER	0x20	/* "..." in the out-of-line
 						 * copy, not its origin */
+#define ABTF_EXPLAIN_FN_NO_ADDR		0x40	/* no DW_AT_low_pc */
 
 /* An archive member. */
 struct abtf_explain_member {

@@ -8,7 +8,9 @@ PROG is a linked x86-64 program with DWARF. For every function whose only
 code is a clone (a symbol "NAME.suffix" with .isra or .constprop in it,
 no symbol NAME), prints "NAME keep" or "NAME drop: why", by pahole 1.31's
 rules (docs/design.md, "optimized_func and consistent_func") applied to
-the clone's concrete DWARF instance (DW_AT_abstract_origin + low_pc):
+the clone's concrete DWARF instance (DW_AT_abstract_origin, and code:
+DW_AT_low_pc, or DW_AT_ranges alone where GCC split it into hot and .cold
+parts):
   - reordered: a parameter's abstract origin is not the origin's
     parameter of the same position;
   - unexpected register: a parameter's register (first location entry
@@ -16,10 +18,12 @@ the clone's concrete DWARF instance (DW_AT_abstract_origin + low_pc):
     rdi, rsi, rdx, rcx, r8, r9 in turn;
   - optimized: a parameter with a location but no register, or with no
     location (DW_AT_const_value or nothing), and either DW_CC_nocall or
-    a .isra/.constprop symbol; with --relocatable (PROG is an `ld -r`
-    output, a module) only DW_CC_nocall: pahole compares the addresses
-    libdwfl gives the DWARF with symbol values that are section offsets,
-    so no symbol is found at the clone's address;
+    a .isra/.constprop symbol at the instance's address; with
+    --relocatable (PROG is an `ld -r` output, a module) only
+    DW_CC_nocall: pahole compares the addresses libdwfl gives the DWARF
+    with symbol values that are section offsets, so no symbol is found
+    at the clone's address; nor is one for an instance without
+    DW_AT_low_pc, whose address pahole takes as 0;
   - ambiguous address: NAME's symbols (.cold/.part pieces aside), in
     symbol table order, change address, an address of 0 counting as none
     yet (pahole's test).
@@ -158,7 +162,8 @@ def judge(fn, origin, all_dies, lists, sym):
     nocall = any("DW_AT_calling_convention" in d["attrs"] and
                  "nocall" in d["attrs"]["DW_AT_calling_convention"]
                  for d in (fn, origin))
-    opt_sym = not RELOCATABLE and (".isra" in sym or ".constprop" in sym)
+    opt_sym = not RELOCATABLE and "DW_AT_low_pc" in fn["attrs"] and \
+        (".isra" in sym or ".constprop" in sym)
     if optimized and (nocall or opt_sym):
         return "drop: optimized parameters"
     return "keep"
@@ -194,7 +199,8 @@ def main():
     all_dies = dies(prog)
     lists = loclists(prog)
     for fn in all_dies.values():
-        if fn["tag"] != "DW_TAG_subprogram" or "DW_AT_low_pc" not in fn["attrs"]:
+        if fn["tag"] != "DW_TAG_subprogram" or \
+                not ({"DW_AT_low_pc", "DW_AT_ranges"} & set(fn["attrs"])):
             continue
         origin = ref(fn, all_dies, "DW_AT_abstract_origin")
         if origin is None or "DW_AT_name" not in origin["attrs"]:

@@ -86,6 +86,70 @@ funcs() {
 	[[ $output == *"~ func weak_over: "*"(int weak_arg)"*"(int strong_arg)"* ]]
 }
 
+# build_icf: funcs-icf-weak.c and funcs-icf.c through cc-btf into icfprog.
+build_icf() {
+	local n
+	for n in icf-weak icf; do
+		gcc -g -O2 -c "$FIXTURES/funcs-$n.c" -o "funcs-$n.o"
+		"$CC_BTF" --encode "funcs-$n.o"
+	done
+	gcc -o icfprog funcs-icf-weak.o funcs-icf.o
+}
+
+# has_code NAME OBJ: OBJ's DWARF gives function NAME code (DW_AT_low_pc or
+# DW_AT_ranges), on its DIE or on a DIE whose abstract origin it is.
+has_code() {
+	readelf --debug-dump=info "$2" > "$2.info"
+	awk -v name="$1" '
+		/: Abbrev Number/ {
+			off = $1; sub(/.*</, "", off); sub(/>:.*/, "", off)
+			fn = ($0 ~ /DW_TAG_subprogram/) ? off : ""
+		}
+		fn != "" && $0 ~ ("DW_AT_name .*: " name "$") { self[fn] = 1 }
+		fn != "" && /DW_AT_abstract_origin/ {
+			o = $NF; gsub(/[<>]|0x/, "", o); origin[fn] = o
+		}
+		fn != "" && /DW_AT_(low_pc|ranges)/ { code[fn] = 1 }
+		END {
+			for (d in code)
+				if ((d in self) || (origin[d] in self))
+					exit 0
+			exit 1
+		}' "$2.info"
+}
+
+@test "optimized_func, consistent_func: a definition without DW_AT_low_pc is at no symbol, as pahole reads it" {
+	need_tools
+	need_cmd readelf
+	build_icf
+	# what the test stands on: the weak one first, the strong one's
+	# DWARF without code (folded), the program's symbol the strong one
+	nm funcs-icf-weak.o | grep -q ' W icf_twin_b$'
+	nm funcs-icf.o | grep -q ' T icf_twin_b$'
+	nm icfprog | grep -q ' T icf_twin_b$'
+	has_code icf_twin_a funcs-icf.o
+	! has_code icf_twin_b funcs-icf.o || false
+	"$BTF_LINK" --btf_features=$FEATS_CF,optimized_func -o both.btf icfprog
+	protos both.btf | grep -qx 'icf_twin_b(unused)'
+	run "$BTF_LINK" --btf_features=$FEATS_CF,optimized_func \
+		--explain icf_twin_b icfprog
+	echo "$output"
+	[[ $output == *"dropped: FUNC 'long int icf_twin_b(const long int *regs)'"*"[no DW_AT_low_pc]"* ]]
+}
+
+# bats test_tags=upstream
+@test "optimized_func, consistent_func: the definition without DW_AT_low_pc, as the lab's pahole has it" {
+	need_tools
+	need_lab_pahole
+	build_icf
+	"$BTF_LINK" --btf_features=$FEATS_CF,optimized_func -o ours.btf icfprog
+	"$LAB_PAHOLE" -J --btf_features=$FEATS_612 \
+		--btf_encode_detached=pahole.btf icfprog
+	run "$BTF_LINK" --compare ours.btf pahole.btf
+	echo "$output"
+	[ "$status" = 0 ]
+}
+
 @test "consistent_func: the same bytes at any -j, and the default unchanged" {
 	need_tools
 	build_prog

@@ -54,6 +54,7 @@ struct abtf_addr_hdr2 {
 #define ABTF_FN_WEAK		0x08	/* its symbol is weak in its object */
 #define ABTF_FN_OPTIMIZED_ABI	0x10	/* parameters optimized, DW_CC_nocall */
 #define ABTF_FN_VARARGS_DIFFER	0x20	/* "..." in one instance, not another */
+#define ABTF_FN_NO_ADDR		0x40	/* its DWARF has no DW_AT_low_pc */
 
 /* A slot's size: an address of the target (@ei_class: ELFCLASS32/64). */
 size_t abtf__addr_slot_size(unsigned char ei_class);

@@ -1061,6 +1061,8 @@ static int take_attr(struct dw_die *die, uint16_t name,
 		*why = TYPE_UNITS;
 		return -EOPNOTSUPP;
 	case DW_AT_low_pc:
+		die->have |= DW_HAVE_CODE | DW_HAVE_LOW_PC;
+		break;
 	case DW_AT_ranges:
 		die->have |= DW_HAVE_CODE;
 		break;

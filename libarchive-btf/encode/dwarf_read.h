@@ -121,6 +121,7 @@ enum dw_have {
 	DW_HAVE_CALL_CONV	= 1 << 22,
 	DW_HAVE_LOCLISTS_BASE	= 1 << 23,
 	DW_HAVE_PRODUCER	= 1 << 24,
+	DW_HAVE_LOW_PC		= 1 << 25,	/* DW_AT_low_pc itself */
 };
 
 /* A value as its form gives it. */

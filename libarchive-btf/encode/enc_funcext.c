@@ -78,8 +78,12 @@ static const struct enc_fstate *find_state(const struct enc_funcext *fx,
  * The flags byte of a FUNC named @name standing for symbol @sym: the
  * or of the name's states' unexpected register, reordered and varargs
  * facts;
- * optimized if the first state (the code at the symbol: one per symbol)
- * lost parameters and either its ABI changed or the symbol says so.
+ * no address if the first state (the code at the symbol: one per symbol)
+ * has no DW_AT_low_pc, or there is none (the FUNC's DIE has no code: GCC
+ * folded the function into an identical one and left it a thunk): pahole
+ * takes its address as 0, which no symbol has;
+ * optimized if that state lost parameters and either its ABI changed or,
+ * pahole finding the symbol at its address, the symbol says so.
  */
 uint8_t enc_funcext__flags(const struct enc_funcext *fx, const char *name,
 			   const char *sym)
@@ -89,8 +93,11 @@ uint8_t enc_funcext__flags(const struct enc_funcext *fx, const char *name,
 	uint8_t f = 0;
 
 	if (!st)	/* no states: fx->states may be NULL */
-		return 0;
-	if (st->ff.optimized_parms && (st->ff.nocall || is_optimized_sym(sym)))
+		return ABTF_FN_NO_ADDR;
+	if (st->ff.no_low_pc)
+		f |= ABTF_FN_NO_ADDR;
+	if (st->ff.optimized_parms &&
+	    (st->ff.nocall || (!st->ff.no_low_pc && is_optimized_sym(sym))))
 		f |= ABTF_FN_OPTIMIZED;
 	if (st->ff.optimized_parms && st->ff.nocall)
 		f |= ABTF_FN_OPTIMIZED_ABI;

@@ -178,6 +178,8 @@ struct abtf_fn_facts {
 	bool reordered;		/* parameters not in their origin's order */
 	bool nocall;		/* DW_CC_nocall: the signature was changed */
 	bool varargs_differ;	/* "..." in the copy, not its origin, or back */
+	bool no_low_pc;		/* code in DW_AT_ranges alone: pahole reads
+				 * its address as 0, at no symbol */
 };
 
 /*

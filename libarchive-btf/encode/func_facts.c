@@ -24,7 +24,9 @@
  *    DW_AT_calling_convention DW_CC_nocall on the DIE, or on its origin
  *    if it has one; varargs_differ: the DIE and its origin disagree on
  *    DW_TAG_unspecified_parameters (pahole: two instances of the name
- *    with different parameter counts).
+ *    with different parameter counts); no_low_pc: the DIE's code is in
+ *    DW_AT_ranges alone (GCC split it into hot and .cold parts), where
+ *    pahole's dwarf_lowpc() fails and it takes the address as 0.
  *
  * A unit clang made (DW_AT_producer, pahole's producer_clang) is judged
  * by the rules above only when nocall is set. Otherwise ("window" below) a parameter with
@@ -599,6 +601,7 @@ int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
 	}
 	/* pahole's signature_changed: clang's units only */
 	ff->nocall = fn->cu->clang && call_conv == DW_CC_nocall;
+	ff->no_low_pc = !(fn->have & DW_HAVE_LOW_PC);
 	w.window = fn->cu->clang && !ff->nocall;
 	for (res = dw_die__child(f, fn, &p, why); !res;
 	     res = dw_die__sibling(f, &p, why)) {

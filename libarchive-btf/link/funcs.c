@@ -424,7 +424,8 @@ struct at_sym_walk {
 /*
  * Is record @r at a symbol's address? A record of a weak definition is
  * only if the final symbol is weak and it is the first weak one (the one
- * ld keeps).
+ * ld keeps); one whose DWARF has no DW_AT_low_pc never is (pahole reads
+ * its address as 0).
  */
 static bool at_symbol(const struct abtf_linker *l, struct at_sym_walk *w,
 		      const struct frec *r)
@@ -435,7 +436,20 @@ static bool at_symbol(const struct abtf_linker *l, struct at_sym_walk *w,
 		at = w->weak_won && !w->seen_weak;
 		w->seen_weak = true;
 	}
-	return at;
+	return at && !(r->flags & ABTF_FN_NO_ADDR);
+}
+
+/* Why record @r, before the canonical one, was passed over. */
+static int passed_over(const struct abtf_linker *l, struct at_sym_walk *w,
+		       const struct frec *r)
+{
+	bool lost_weak = l->file.elf && (r->flags & ABTF_FN_WEAK) &&
+			 !(w->weak_won && !w->seen_weak);
+
+	if (at_symbol(l, w, r))
+		return ABTF_EXPLAIN_NOT_CANONICAL;
+	return lost_weak ? ABTF_EXPLAIN_WEAK_OVERRIDDEN :
+			   ABTF_EXPLAIN_NO_ADDRESS;
 }
 
 /*
@@ -491,8 +505,9 @@ static int skip_rec(struct func_rules *fr, uint64_t key, int why)
 
 /*
  * Keep the canonical record's FUNC: skip those of the name before it,
- * each a weak definition the linker overrode or, at its symbol, one with
- * optimized parameters (canonical() passed it over).
+ * each a weak definition the linker overrode, one without an address or,
+ * at its symbol, one with optimized parameters (canonical() passed it
+ * over).
  */
 static int keep_canonical(struct abtf_linker *l, const struct frec *r,
 			  size_t nr, size_t c)
@@ -504,9 +519,8 @@ static int keep_canonical(struct abtf_linker *l, const struct frec *r,
 	if (c)
 		w.weak_won = l->file.elf && final_weak(l, r[0].name);
 	for (i = 0; !err && i < c; i++)
-		err = skip_rec(&l->fn_rules, r[i].key, at_symbol(l, &w, &r[i]) ?
-			       ABTF_EXPLAIN_NOT_CANONICAL :
-			       ABTF_EXPLAIN_WEAK_OVERRIDDEN);
+		err = skip_rec(&l->fn_rules, r[i].key,
+			       passed_over(l, &w, &r[i]));
 	return err;
 }
 
