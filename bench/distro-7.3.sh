@@ -13,7 +13,8 @@
 #              the one the tree was configured with, whose feature list
 #              (7.3's, with layout) both tools get
 #   -l         also relink (rm vmlinux vmlinux.unstripped; make), which
-#              ends in every module's BTF linked again
+#              ends in every module's BTF linked again: with pahole
+#              (BTF_LINK=pahole, kbuild-patches/v7.3), then with btf-link
 #
 # The tree is ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-cloud-amd64-upstream/
 # cc-btf (tests/kernel/e2e.sh ABTF_E2E_CONFIG=cloud-amd64 builds it). It
@@ -26,7 +27,8 @@
 #   modules  every module's BTF step, one process each, CPU summed
 #            (bench/module-instructions.sh -C)
 #   sizes    the archive (.tmp_vmlinux1's .BTF) against vmlinux's DWARF
-#   relink   with -l: btf-link's tree only (pahole has no tree here)
+#   relink   with -l: the same tree relinked with pahole making the BTF
+#            (BTF_LINK=pahole), then with btf-link
 #
 # This is a benchmark, not a test: it never fails on a slow result. The
 # machine should be otherwise idle; say in what you report if it was not.
@@ -136,15 +138,24 @@ echo
 echo "the archive (.tmp_vmlinux1's .BTF): $(secsize "$B/.tmp_vmlinux1" .BTF) bytes;" \
      "vmlinux's .debug_info $(secsize "$B/vmlinux" .debug_info) bytes," \
      "its final .BTF $(secsize "$B/vmlinux" .BTF) bytes"
+# relink [pahole]: rm vmlinux vmlinux.unstripped; make, the BTF by
+# btf-link, or by pahole (the tree's BTF_LINK=pahole: .tmp_vmlinux1 then
+# keeps its DWARF, and each module's BTF comes from its DWARF)
 relink() {
 	rm -f "$B/vmlinux" "$B/vmlinux.unstripped"
 	make -C "$SRC" O="$B" PAHOLE="$PAHOLE_BIN" -j"$(nproc)" \
-		CC="$TOOLS/bin/cc-btf gcc"
+		CC="$TOOLS/bin/cc-btf gcc" ${1:+BTF_LINK="$1"}
 }
 export B SRC PAHOLE_BIN TOOLS
 export -f relink
 if [ "$RELINK" = 1 ]; then
+	# pahole's first, so that the tree ends as btf-link made it
+	best "$TMP/relink.pahole" relink pahole
 	best "$TMP/relink" relink
-	echo "relink (rm vmlinux vmlinux.unstripped; make -j$(nproc)), btf-link's tree:" \
-	     "$(field relink 1) s wall, $(field relink 2) s CPU"
+	echo "relink (rm vmlinux vmlinux.unstripped; make -j$(nproc)), each" \
+	     "module's BTF linked again: pahole (BTF_LINK=pahole)" \
+	     "$(field relink.pahole 1) s wall, $(field relink.pahole 2) s CPU," \
+	     "$(($(field relink.pahole 3) >> 10)) MiB peak;" \
+	     "btf-link $(field relink 1) s wall, $(field relink 2) s CPU," \
+	     "$(($(field relink 3) >> 10)) MiB peak"
 fi

@@ -792,7 +792,7 @@ funcs() {
 # the deliberate ones (docs/design.md) and the others. IMAGE is the ELF
 # file that B is the BTF of.
 compare() {
-	local image=$1 a=$2 b=$3 out=$4 lines=$5 rc=0
+	local image=$1 a=$2 b=$3 out=$4 lines=$5 rc=0 desc
 	shift 5
 	"$BTF_LINK_BIN" --compare "$@" "$a" "$b" >"$out" || rc=$?
 	case $rc in
@@ -808,14 +808,19 @@ compare() {
 	funcs "$a" "${2:-}" > "$out.a-funcs"
 	funcs "$b" "${2:-}" > "$out.b-funcs"
 	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
-	if [ $# -eq 0 ]; then
-		lenders "$image" "$a" "$b" "$out" > "$out.lenders"
+	lenders "$image" "$a" "$b" "$out" ${2:+"$2"} > "$out.lenders"
+	last_ambiguous "$image" > "$out.last"
+	desc=$RES/base.described
+	if [ -n "${2:-}" ]; then
+		base_described "$2"
 	else
-		: > "$out.lenders"	# split BTF: no lenders seen in modules
+		desc=$RES/none.described
+		: > "$desc"
 	fi
 	rc=0
 	"$HERE/e2e-classify" "$out" "$out.a-funcs" "$out.b-funcs" "$out.dup-funcs" \
-		"$out.lenders" > "$out.kinds" || rc=$?
+		"$out.lenders" "$out.last" "$desc" \
+		> "$out.kinds" || rc=$?
 	sed -e 's/^/  /' "$out.kinds" >&2
 	[ $rc -le 1 ] || fail "e2e-classify failed"
 	[ $rc -ne 1 ] || fail "${out#"$E2E"/}: differences that docs/design.md does not explain"
@@ -839,36 +844,56 @@ unit_objects() {
 	done | sort -u | sed "s|^|$B_CC/|" | tr '\n' '\0'
 }
 
-# lenders IMAGE A B DIFF: the functions whose FUNC pahole (A) takes from
-# another function of the same name, or leaves out for it, by rule: for
-# "~ func NAME", "- func NAME" or "+ func NAME" in DIFF, IMAGE has one
-# function NAME, exactly one object of the cc-btf build defines it, and B
-# agrees with that object's own BTF about func NAME (btf-link --compare of
-# the object's .BTF with B names no difference in it: the same prototype,
-# or no FUNC for an assembly function) while A does not (pahole 1.24 took
-# a same-named function inlined in another unit; pahole 1.31's
-# consistent_func left it out for one of another prototype).
+# lenders IMAGE A B DIFF [BASE]: the functions whose FUNC pahole (A) takes
+# from another function of the same name, or leaves out for it, by rule:
+# for "~ func NAME", "- func NAME" or "+ func NAME" in DIFF, IMAGE has one
+# function NAME (its symbol NAME, or a GCC clone of it, NAME.isra.N or
+# NAME.constprop.N), exactly one object of the cc-btf build defines it,
+# and B agrees with that object's own BTF about func NAME (the same
+# prototype, or no FUNC for an assembly function) while A does not
+# (pahole 1.24 took a same-named function inlined in another unit;
+# pahole 1.31's consistent_func left it out for one of another
+# prototype). A clone's FUNC is not in its object's .BTF: the object
+# linked alone with optimized_func has it. With BASE (IMAGE a module, A
+# and B split BTF on BASE), only "+" and "~" lines, by B's declaration
+# in DIFF.
 lenders() {
-	local image=$1 a=$2 b=$3 diff=$4 name obj tmp=$RES/lender
+	local image=$1 a=$2 b=$3 diff=$4 base=${5:-} name obj sym tmp=$RES/lender
 	sed -n 's/^[~+-] func \([^:]*\):.*/\1/p' "$diff" | sort -u > "$tmp.names"
 	[ -s "$tmp.names" ] || return 0
-	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -u > "$tmp.once"
-	unit_objects |
-		xargs -0 "${CROSS}nm" -A --defined-only 2>/dev/null |
-		awk -v names="$tmp.names" '
+	# function symbols as NAME SYMBOL, a clone under its function's name
+	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | clone_names |
+		LC_ALL=C sort > "$tmp.syms"
+	awk '{ print $1 }' "$tmp.syms" | uniq -u > "$tmp.once"
+	if [ -n "$base" ]; then
+		sed "s|^|$B_CC/|" "${image%.ko}.mod" | tr '\n' '\0'
+	else
+		unit_objects
+	fi | xargs -0 "${CROSS}nm" -A --defined-only 2>/dev/null |
+		awk '$2 ~ /^[tTwW]$/ { o = $1; sub(/:[^:]*$/, "", o); print $3, o }' |
+		clone_names | awk -v names="$tmp.names" '
 			BEGIN { while ((getline n < names) > 0) want[n] = 1 }
-			$2 ~ /^[tTwW]$/ && ($3 in want) { sub(/:[^:]*$/, "", $1); print $3, $1 }' |
+			($1 in want) { print $1, $3 }' |
 		sort -u > "$tmp.defs"
 	while read -r name; do
 		grep -qxF "$name" "$tmp.once" || continue
 		[ "$(awk -v n="$name" '$1 == n' "$tmp.defs" | wc -l)" -eq 1 ] || continue
 		obj=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.defs")
+		sym=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.syms")
 		if ! section "$obj" .BTF "$tmp.btf"; then
 			# assembly: no BTF, so no FUNC of its own (compare()
 			# listed each side's FUNCs beside DIFF)
 			grep -qxF "$name" "$diff.b-funcs" && continue
 			grep -qxF "$name" "$diff.a-funcs" || continue
 			echo "$name"
+			continue
+		fi
+		if [ "$sym" != "$name" ]; then
+			"$BTF_LINK_BIN" --btf_features=optimized_func -o "$tmp.btf" "$obj" ||
+				continue
+		fi
+		if [ -n "$base" ]; then
+			lender_by_decl "$name" "$tmp.btf" "$diff" && echo "$name"
 			continue
 		fi
 		# (to files: grep -q would end btf-link with SIGPIPE, which
@@ -880,6 +905,60 @@ lenders() {
 		echo "$name"
 	done < "$tmp.names"
 	rm -f "$tmp".*
+}
+
+# clone_names: lines "SYMBOL REST" to "NAME SYMBOL REST", NAME the symbol
+# without GCC's clone suffixes (.isra.N, .constprop.N, in any sequence);
+# pieces (.cold, .part) and other dotted names stay themselves.
+clone_names() {
+	awk '{ n = $1
+	       if (n !~ /\.(cold|part)/)
+		       while (sub(/\.(isra|constprop)\.[0-9]+$/, "", n)) ;
+	       print n, $0 }'
+}
+
+# lender_by_decl NAME OBJ_BTF DIFF: B's FUNC NAME in DIFF ("+", or the b
+# side of "~") is declared as in OBJ_BTF, the object's own BTF.
+lender_by_decl() {
+	local name=$1 obj=$2 diff=$3 want have
+	want=$(awk -v p="+ func $1: " 'index($0, p) == 1 { print substr($0, length(p) + 1) }' "$diff")
+	[ -n "$want" ] || want=$(awk -v p="~ func $1: " 'index($0, p) == 1 {
+		i = index($0, " | b: "); if (i) print substr($0, i + 6) }' "$diff")
+	[ -n "$want" ] || return 1
+	empty_btf "$RES/lender.empty"
+	"$BTF_LINK_BIN" --compare --no-vars "$obj" "$RES/lender.empty" > "$RES/lender.own" || true
+	have=$(awk -v p="- func $1: " 'index($0, p) == 1 { print substr($0, length(p) + 1) }' \
+		"$RES/lender.own")
+	[ "$have" = "$want" ]
+}
+
+# empty_btf FILE: a raw BTF of no types, in this machine's byte order.
+empty_btf() {
+	printf '\x9f\xeb\x01\x00\x18\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00' > "$1"
+}
+
+# last_ambiguous IMAGE: the last name of pahole's ELF function table
+# (function symbols up to their first ".", those with ".cold" or ".part"
+# left out, sorted by strcmp()) if its symbols lie at more than one
+# address: pahole's elf_functions__collect() checks a name's addresses
+# when the next name begins, so the last name's never are.
+last_ambiguous() {
+	"${CROSS}nm" "$1" | awk '$2 ~ /^[tTwW]$/ && $3 !~ /\.(cold|part)/ {
+		n = $3; sub(/\..*/, "", n); print n, $1 }' |
+		LC_ALL=C sort -k1,1 -s | awk '
+		{ if ($1 != name) { name = $1; delete at; nat = 0 }
+		  if (!($2 in at)) { at[$2] = 1; nat++ } }
+		END { if (nat > 1) print name }'
+}
+
+# base_described BASE: the structs and unions of BASE as btf-link
+# --compare describes them ("- struct NAME: size ... {members}"), once
+# per BASE, in $RES/base.described.
+base_described() {
+	[ "$RES/base.described" -nt "$1" ] && return
+	empty_btf "$RES/base.empty"
+	"$BTF_LINK_BIN" --compare --no-vars "$1" "$RES/base.empty" |
+		grep -E '^- (struct|union) ' > "$RES/base.described" || true
 }
 
 # tag_counts BTF: "TYPE_TAG n, DECL_TAG m" of a BTF file.
