@@ -866,10 +866,12 @@ lenders() {
 		LC_ALL=C sort > "$tmp.syms"
 	awk '{ print $1 }' "$tmp.syms" | uniq -u > "$tmp.once"
 	if [ -n "$base" ]; then
-		sed "s|^|$B_CC/|" "${image%.ko}.mod" | tr '\n' '\0'
+		# kbuild's list of the module's objects, one a line
+		[ ! -f "${image%.ko}.mod" ] ||
+			sed "s|^|$B_CC/|" "${image%.ko}.mod" | tr '\n' '\0'
 	else
 		unit_objects
-	fi | xargs -0 "${CROSS}nm" -A --defined-only 2>/dev/null |
+	fi | xargs -0 -r "${CROSS}nm" -A --defined-only 2>/dev/null |
 		awk '$2 ~ /^[tTwW]$/ { o = $1; sub(/:[^:]*$/, "", o); print $3, o }' |
 		clone_names | awk -v names="$tmp.names" '
 			BEGIN { while ((getline n < names) > 0) want[n] = 1 }
