@@ -422,34 +422,41 @@ struct at_sym_walk {
 };
 
 /*
- * Is record @r at a symbol's address? A record of a weak definition is
- * only if the final symbol is weak and it is the first weak one (the one
- * ld keeps); one whose DWARF has no DW_AT_low_pc never is (pahole reads
+ * Unless record @r is of a weak definition, true; if it is, whether ld
+ * kept that one: the final symbol is weak and it is the first weak one.
+ */
+static bool weak_kept(const struct abtf_linker *l, struct at_sym_walk *w,
+		      const struct frec *r)
+{
+	bool kept = true;
+
+	if (l->file.elf && (r->flags & ABTF_FN_WEAK)) {
+		kept = w->weak_won && !w->seen_weak;
+		w->seen_weak = true;
+	}
+	return kept;
+}
+
+/*
+ * Is record @r at a symbol's address? Not one of a weak definition ld
+ * did not keep, nor one whose DWARF has no DW_AT_low_pc (pahole reads
  * its address as 0).
  */
 static bool at_symbol(const struct abtf_linker *l, struct at_sym_walk *w,
 		      const struct frec *r)
 {
-	bool at = true;
-
-	if (l->file.elf && (r->flags & ABTF_FN_WEAK)) {
-		at = w->weak_won && !w->seen_weak;
-		w->seen_weak = true;
-	}
-	return at && !(r->flags & ABTF_FN_NO_ADDR);
+	return weak_kept(l, w, r) && !(r->flags & ABTF_FN_NO_ADDR);
 }
 
 /* Why record @r, before the canonical one, was passed over. */
 static int passed_over(const struct abtf_linker *l, struct at_sym_walk *w,
 		       const struct frec *r)
 {
-	bool lost_weak = l->file.elf && (r->flags & ABTF_FN_WEAK) &&
-			 !(w->weak_won && !w->seen_weak);
-
-	if (at_symbol(l, w, r))
-		return ABTF_EXPLAIN_NOT_CANONICAL;
-	return lost_weak ? ABTF_EXPLAIN_WEAK_OVERRIDDEN :
-			   ABTF_EXPLAIN_NO_ADDRESS;
+	if (!weak_kept(l, w, r))
+		return ABTF_EXPLAIN_WEAK_OVERRIDDEN;
+	if (r->flags & ABTF_FN_NO_ADDR)
+		return ABTF_EXPLAIN_NO_ADDRESS;
+	return ABTF_EXPLAIN_NOT_CANONICAL;
 }
 
 /*
