@@ -927,16 +927,21 @@ lender_by_decl() {
 	[ -n "$want" ] || want=$(awk -v p="~ func $1: " 'index($0, p) == 1 {
 		i = index($0, " | b: "); if (i) print substr($0, i + 6) }' "$diff")
 	[ -n "$want" ] || return 1
-	empty_btf "$RES/lender.empty"
-	"$BTF_LINK_BIN" --compare --no-vars "$obj" "$RES/lender.empty" > "$RES/lender.own" || true
+	described "$obj" > "$RES/lender.own"
 	have=$(awk -v p="- func $1: " 'index($0, p) == 1 { print substr($0, length(p) + 1) }' \
 		"$RES/lender.own")
 	[ "$have" = "$want" ]
 }
 
-# empty_btf FILE: a raw BTF of no types, in this machine's byte order.
-empty_btf() {
-	printf '\x9f\xeb\x01\x00\x18\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00' > "$1"
+# described BTF: every type, FUNC and VAR of BTF as btf-link --compare
+# describes it ("- func NAME: DECL", "- struct NAME: size ..."): its
+# comparison with a BTF of no types (this machine's byte order; --compare
+# reads either).
+described() {
+	[ -f "$RES/empty.btf" ] ||
+		printf '\x9f\xeb\x01\x00\x18\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00' \
+			> "$RES/empty.btf"
+	"$BTF_LINK_BIN" --compare --no-vars "$1" "$RES/empty.btf" || true
 }
 
 # last_ambiguous IMAGE: the last name of pahole's ELF function table
@@ -958,9 +963,7 @@ last_ambiguous() {
 # per BASE, in $RES/base.described.
 base_described() {
 	[ "$RES/base.described" -nt "$1" ] && return
-	empty_btf "$RES/base.empty"
-	"$BTF_LINK_BIN" --compare --no-vars "$1" "$RES/base.empty" |
-		grep -E '^- (struct|union) ' > "$RES/base.described" || true
+	described "$1" | grep -E '^- (struct|union) ' > "$RES/base.described" || true
 }
 
 # tag_counts BTF: "TYPE_TAG n, DECL_TAG m" of a BTF file.
