@@ -569,12 +569,18 @@ static void undo_walk(struct exact *x)
 
 /* ---- deciding each input type ---- */
 
-/* @t with its strings and (all mapped) IDs in the node's terms, in x->rec. */
+/*
+ * @t with its strings and (all mapped) IDs in the node's terms, in x->rec.
+ * A string the node lacks ends it (1): no type of the node is @t. Looked
+ * up, not interned: merge.c interns as it appends (node_str.c).
+ */
 static int map_str_cb(uint32_t *off, void *ctx)
 {
 	struct exact *x = ctx;
-	int64_t s = node_str__get(x->n, x->in, *off);
+	int64_t s = node_str__find(x->n, x->in, *off);
 
+	if (s == -ENOENT)
+		return 1;
 	if (s < 0)
 		return s;
 	*off = s;
@@ -608,7 +614,8 @@ static struct btf_type *mapped_record(struct exact *x,
 	r = memcpy(x->rec, t, sz);
 	err = abtf__for_each_str_off(r, map_str_cb, x);
 	if (err) {
-		x->err = err;
+		if (err < 0)
+			x->err = err;
 		return NULL;
 	}
 	if (ids && abtf__for_each_type_id(r, map_id_cb, x))
@@ -623,11 +630,13 @@ static const struct btf_type *in_sig_type(const void *ctx, uint32_t id)
 	return id <= x->in->nr_types ? in_type(x, id) : NULL;
 }
 
+/* A name the node lacks: a value no offset of the node's strings has. */
 static int64_t in_sig_name(const void *ctx, uint32_t off)
 {
 	const struct exact *x = ctx;
+	int64_t s = node_str__find(x->n, x->in, off);
 
-	return node_str__get(x->n, x->in, off);
+	return s == -ENOENT ? UINT32_MAX : s;
 }
 
 /* A struct or union: the first candidate whose walk passes. */

@@ -110,8 +110,10 @@ struct fsig {
 
 /*
  * node_str.c's: a node's map of one input's string offsets to its own
- * (node offset + 1, 0: not mapped yet), reset per input from @used.
+ * (node offset + 1, 0: not mapped yet, SMAP_ABSENT: the node has no such
+ * string, so no type of the node names it), reset per input from @used.
  */
+#define SMAP_ABSENT	UINT32_MAX
 struct smap {
 	uint32_t *map;
 	size_t cap;
@@ -465,10 +467,12 @@ void merge__node_free(struct node *n);
  * as btf__dedup() would, into a new *@raw of *@size bytes. 0; 1 when
  * libbpf must decide (*@raw is then the same BTF, its strings already
  * deduplicated); a negative errno with *@raw as it was. Run at the root
- * of the merge tree only.
+ * of the merge tree only. @strs_unique: no two strings of *@raw are equal
+ * and each begins at an offset its types use (interned), so that a table
+ * already in libbpf's order can be kept as it is.
  */
 int node_dedup__run(void **raw, size_t *size, const struct btf *base,
-		    uint32_t base_str_len);
+		    uint32_t base_str_len, bool strs_unique);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);
@@ -493,6 +497,7 @@ int abtf__smap_reserve(struct smap *m, uint32_t str_len);
 void abtf__smap_clear(struct smap *m);
 void abtf__smap_free(struct smap *m);
 int64_t node_str__get(struct node *n, const struct input *in, uint32_t off);
+int64_t node_str__find(struct node *n, const struct input *in, uint32_t off);
 bool node_str__cmp(struct node *n, const struct input *in, uint32_t off,
 			uint32_t node_off);
 
@@ -501,7 +506,8 @@ static inline bool abtf__node_str_is(struct node *n, const struct input *in,
 				     uint32_t off, uint32_t node_off)
 {
 	if (n->smap.map[off])
-		return n->smap.map[off] - 1 == node_off;
+		return n->smap.map[off] != SMAP_ABSENT &&
+		       n->smap.map[off] - 1 == node_off;
 	return node_str__cmp(n, in, off, node_off);
 }
 

@@ -287,7 +287,16 @@ static int decide(struct abtf_linker *l, struct node *n, struct scratch *sc,
 					abtf__member_idx(l, sc->in->plan),
 					sc->next_func - 1)))
 			return 0;	/* optimized/consistent_func: funcs.c */
-		soff = abtf__strtab_add(&n->strs, name);
+		/*
+		 * A child's FUNCs have one name each: a name the node
+		 * lacks is no FUNC's of it, and is interned as the FUNC is
+		 * appended (node_str.c), in the order of the types.
+		 */
+		soff = sc->in->kind == IN_CHILD ?
+		       node_str__find(n, sc->in, t->name_off) :
+		       abtf__strtab_add(&n->strs, name);
+		if (soff == -ENOENT)
+			return 1;
 		if (soff < 0)
 			return soff;
 		ret = fn_seen_add(n, soff);
@@ -508,6 +517,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	for (id = 1; id <= in->nr_types; id++) {
 		const struct btf_type *t = (const void *)(in->types + sc->toff[id]);
 		int kind = BTF_INFO_KIND(t->info);
+		size_t at = n->types_len;
 
 		if (!sc->map[id] || sc->map[id] < first_new)
 			continue;	/* dropped, or the node has it */
@@ -522,6 +532,11 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 				return err;
 		} else if (kind == BTF_KIND_FUNC) {
 			n->funcs++;
+			/* decide(): a child's FUNC may be first of its name */
+			err = fn_seen_add(n, ((const struct btf_type *)
+					      (n->types + at))->name_off);
+			if (err < 0)
+				return err;
 		}
 	}
 	n->types_in += in->nr_types;
@@ -669,7 +684,7 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 		ret = 0;	/* left to the root */
 	else if (!l->opts.libbpf_dedup)
 		ret = node_dedup__run(&raw, &size, base,
-				      abtf__btf_str_len(base));
+				      abtf__btf_str_len(base), true);
 	if (ret < 0) {
 		node_place(n, place, sizeof(place));
 		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",

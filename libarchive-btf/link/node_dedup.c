@@ -17,7 +17,8 @@
  *  1. strings: every string reference, type by type in ID order (a
  *     type's name, then its members', enumerators' or parameters'),
  *     gets the offset of its string in a new table filled in that order,
- *     one copy of each string;
+ *     one copy of each string (the root's own table is that already: its
+ *     strings were interned as its types were appended, and are kept);
  *  2. INT, ENUM, ENUM64, FWD and FLOAT: each equal to an earlier
  *     canonical one maps to it, or becomes canonical;
  *  3. STRUCT and UNION, in ID order: a candidate is an earlier canonical
@@ -478,7 +479,59 @@ static uint32_t count_strs(const char *s, uint32_t len)
 	return n;
 }
 
-static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len)
+/* in_order()'s walk: the next string not yet referenced starts at @next. */
+struct order_pass {
+	const char *old;
+	uint32_t old_len;
+	uint32_t next;
+};
+
+static int follow_str(uint32_t *off, void *ctx)
+{
+	struct order_pass *op = ctx;
+
+	if (*off < op->next)
+		return 0;
+	if (*off > op->next || op->next >= op->old_len)
+		return 1;
+	op->next += strlen(op->old + op->next) + 1;
+	return 0;
+}
+
+/*
+ * Whether the new string table would be @old itself: its strings, unique
+ * (the caller knows: node_dedup__run()'s @strs_unique), are each first
+ * referenced in their order, and every one is. Then the string pass of
+ * libbpf adds each, at its offset, in the same order, and maps every
+ * offset to itself. One pass over the references, no hashing; at the root
+ * of a kernel's link, whose strings were interned as its types came, the
+ * answer is yes and the pass costs a fifth of the hashing one.
+ */
+static bool in_order(const struct ndd *d, const char *old, uint32_t old_len)
+{
+	struct order_pass op = { .old = old, .old_len = old_len, .next = 1 };
+	uint32_t id;
+
+	if (d->base || !old_len || old[0])
+		return false;
+	for (id = d->first; id <= d->nr; id++)
+		if (abtf__for_each_str_off(type_of(d, id), follow_str, &op))
+			return false;
+	return op.next == old_len;
+}
+
+/* The new table is @old: copied, for assemble(), without an index. */
+static int keep_strings(struct ndd *d, const char *old, uint32_t old_len)
+{
+	if (abtf_grow(d->strs.data, d->strs.cap, old_len))
+		return -ENOMEM;
+	memcpy(d->strs.data, old, old_len);
+	d->strs.len = old_len;
+	return 0;
+}
+
+static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len,
+			 bool unique)
 {
 	struct str_pass sp = { .d = d, .old = old, .old_len = old_len };
 	uint32_t id, nr_strs;
@@ -487,6 +540,8 @@ static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len)
 	/* the section ends in a NUL, so every string in it does */
 	if (old_len ? old[old_len - 1] : !d->base)
 		return -EINVAL;
+	if (unique && in_order(d, old, old_len))
+		return keep_strings(d, old, old_len);
 	/*
 	 * Sized once, for every string the section holds: sized by the
 	 * types instead (a root holds about 15 of them to a string), each
@@ -1340,7 +1395,7 @@ static void ndd_free(struct ndd *d)
 }
 
 int node_dedup__run(void **raw, size_t *size, const struct btf *base,
-		    uint32_t base_str_len)
+		    uint32_t base_str_len, bool strs_unique)
 {
 	const struct btf_header *hdr = *raw;
 	struct ndd d = { .first = 1 };
@@ -1364,7 +1419,7 @@ int node_dedup__run(void **raw, size_t *size, const struct btf *base,
 	err = index_types(&d, hdr->type_len);
 	if (!err)
 		err = dedup_strings(&d, (const char *)d.types + hdr->type_len,
-				    hdr->str_len);
+				    hdr->str_len, strs_unique);
 	type_len = hdr->type_len;
 	if (!err)
 		err = run(&d);

@@ -60,23 +60,57 @@ static void smap_set(struct smap *m, uint32_t off, uint32_t node_off)
 
 /*
  * The node's offset of string @off of input @in, interned on first use: a
- * member names many things with the same string.
+ * member names many things with the same string. merge.c calls it as it
+ * appends each type, so that the node's strings come in the order its
+ * types first name them (node_dedup.c then keeps the root's table as it
+ * is); what only looks, node_str__find().
  */
 int64_t node_str__get(struct node *n, const struct input *in, uint32_t off)
+{
+	struct smap *m = &n->smap;
+	bool noted;
+	int64_t no;
+
+	if (!off)
+		return 0;
+	if (m->map[off] && m->map[off] != SMAP_ABSENT)
+		return m->map[off] - 1;
+	noted = m->map[off];	/* SMAP_ABSENT: in @used already */
+	if (!noted && m->nr_used == m->cap_used && smap_used_grow(m))
+		return -ENOMEM;
+	no = abtf__strtab_add(&n->strs, in->strs + off);
+	if (no < 0)
+		return no;
+	if (noted)
+		m->map[off] = no + 1;
+	else
+		smap_set(m, off, no);
+	return no;
+}
+
+/*
+ * The node's offset of string @off of input @in if the node has that
+ * string, else -ENOENT: then no type of the node names it, and none can
+ * be the same as a type that does. Nothing is interned.
+ */
+int64_t node_str__find(struct node *n, const struct input *in, uint32_t off)
 {
 	struct smap *m = &n->smap;
 	int64_t no;
 
 	if (!off)
 		return 0;
+	if (m->map[off] == SMAP_ABSENT)
+		return -ENOENT;
 	if (m->map[off])
 		return m->map[off] - 1;
 	if (m->nr_used == m->cap_used && smap_used_grow(m))
 		return -ENOMEM;
-	no = abtf__strtab_add(&n->strs, in->strs + off);
+	no = abtf__strtab_find(&n->strs, in->strs + off);
 	if (no < 0)
-		return no;
-	smap_set(m, off, no);
+		smap_set(m, off, SMAP_ABSENT - 1);	/* stored + 1 */
+	else
+		smap_set(m, off, (uint32_t)no);
 	return no;
 }
 

@@ -365,6 +365,7 @@ static inline uint32_t abtf__str_hash(const char *s, size_t *len)
 }
 
 int64_t abtf__strtab_add(struct strtab *st, const char *s);
+int64_t abtf__strtab_find(const struct strtab *st, const char *s);
 void abtf__strtab_free(struct strtab *st);
 
 /*

@@ -292,6 +292,20 @@ int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz)
  * again by its hash.
  */
 
+/* The offset of @s in the table, or -ENOENT: nothing is added. */
+int64_t abtf__strtab_find(const struct strtab *st, const char *s)
+{
+	struct abtf_hent *e;
+	size_t len;
+	uint32_t h = abtf__str_hash(s, &len);
+
+	for (e = abtf__hmap_first(&st->map, h); e->val;
+	     e = abtf__hmap_next(&st->map, e))
+		if (e->hash == h && !memcmp(st->data + e->val - 1, s, len + 1))
+			return e->val - 1;
+	return -ENOENT;
+}
+
 /*
  * The offset of @s in the table, adding it if new; -ENOMEM on failure,
  * -E2BIG past BTF's 4 GiB of strings.
