@@ -1598,6 +1598,10 @@ phase_relink() {
 	cmp -s "$RES/relink.btf" "$RES/cc-btf.vmlinux.btf" ||
 		fail "relinking cc-btf changed vmlinux's .BTF"
 	rm -f "$RES/relink.btf"
+	# one kernel of each series is enough (CI's time): x86-64, GCC
+	if [ "$KARCH" = x86_64 ] && [ "$KCC" = gcc ]; then
+		relink_pahole_and_back
+	fi
 	# resolve_btfids resolves as much with btf-link's BTF as with pahole's
 	# of the same image (the compare phase made it): the same warnings
 	[ -f "$RES/pahole-serial.vmlinux.btf" ] ||
@@ -1614,6 +1618,48 @@ phase_relink() {
 	    "$(printf '%s' "$ours" | grep -c .) with btf-link's"
 	diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$ours") >&2 ||
 		fail "resolve_btfids warns differently with btf-link's BTF than with pahole's (above)"
+}
+
+args_cc_pahole() { args_cc; echo BTF_LINK=pahole; }
+
+# relink_pahole_and_back: build 2 linked with pahole making the BTF
+# (BTF_LINK=pahole), then with btf-link again, as a user who tried one and
+# went back would: pahole encodes each module's DWARF, its archive
+# removed; back with btf-link, the link's command no longer names pahole,
+# so each module is linked again, its archive back, and btf-link makes its
+# BTF to the bytes it had (kbuild-patches' patch 2). Without that, the
+# modules stayed pahole's: gen-btf.sh found no .debug_btf_addr in them.
+relink_pahole_and_back() {
+	local ko back=$E2E/relink-cc-btf-back.log n=0
+	for ko in $(modules_of "$B_CC"); do
+		section "$B_CC/$ko" .BTF "$RES/before.${ko//\//_}.btf" ||
+			fail "$ko: no .BTF"
+	done
+	relink cc-btf-pahole "$B_CC" args_cc_pahole
+	for ko in $(modules_of "$B_CC"); do
+		[ -z "$(section_size "$B_CC/$ko" .debug_btf_archive)" ] ||
+			fail "$ko kept its archive with BTF_LINK=pahole"
+	done
+	relink cc-btf-back "$B_CC" args_cc
+	for ko in $(modules_of "$B_CC"); do
+		grep -q "^  LD \[M\]  $ko$" "$back" ||
+			fail "$ko, linked for pahole, was not linked again for btf-link"
+		[ -n "$(section_size "$B_CC/$ko" .debug_btf_archive)" ] ||
+			fail "$ko has no archive after BTF_LINK=pahole and back"
+		section "$B_CC/$ko" .BTF "$RES/after.ko.btf"
+		if cmp -s "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf"; then
+			n=$((n + 1))
+		else
+			fail "$ko's .BTF is not what btf-link made before"
+		fi
+		rm -f "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf"
+	done
+	section "$B_CC/vmlinux" .BTF "$RES/relink.btf"
+	cmp -s "$RES/relink.btf" "$RES/cc-btf.vmlinux.btf" ||
+		fail "vmlinux's .BTF changed after BTF_LINK=pahole and back"
+	rm -f "$RES/relink.btf"
+	say "relink: BTF_LINK=pahole, then btf-link again: $n modules linked" \
+	    "again with their archives, to the same .BTF"
 }
 
 # btfids_said FILE: what resolve_btfids said, type IDs left out (they
