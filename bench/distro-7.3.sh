@@ -13,8 +13,10 @@
 #              the one the tree was configured with, whose feature list
 #              (7.3's, with layout) both tools get
 #   -l         also relink (rm vmlinux vmlinux.unstripped; make), which
-#              ends in every module's BTF linked again: with pahole
-#              (BTF_LINK=pahole, kbuild-patches/v7.3), then with btf-link
+#              ends in every module's BTF linked again: with btf-link, then
+#              with pahole (BTF_LINK=pahole, kbuild-patches/v7.3), then,
+#              not timed, with btf-link again, which links the modules
+#              linked for pahole again with their archives
 #
 # The tree is ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-cloud-amd64-upstream/
 # cc-btf (tests/kernel/e2e.sh ABTF_E2E_CONFIG=cloud-amd64 builds it). It
@@ -27,8 +29,8 @@
 #   modules  every module's BTF step, one process each, CPU summed
 #            (bench/module-instructions.sh -C)
 #   sizes    the archive (.tmp_vmlinux1's .BTF) against vmlinux's DWARF
-#   relink   with -l: the same tree relinked with pahole making the BTF
-#            (BTF_LINK=pahole), then with btf-link
+#   relink   with -l: the same tree relinked with btf-link, then with
+#            pahole making the BTF (BTF_LINK=pahole)
 #
 # This is a benchmark, not a test: it never fails on a slow result. The
 # machine should be otherwise idle; say in what you report if it was not.
@@ -149,9 +151,13 @@ relink() {
 export B SRC PAHOLE_BIN TOOLS
 export -f relink
 if [ "$RELINK" = 1 ]; then
-	# pahole's first, so that the tree ends as btf-link made it
-	best "$TMP/relink.pahole" relink pahole
+	# btf-link's first, on the tree as its build left it: once pahole
+	# has made a module's BTF, the module has no archive until it is
+	# linked again, which btf-link's relink after pahole's does
 	best "$TMP/relink" relink
+	best "$TMP/relink.pahole" relink pahole
+	relink > "$TMP/relink.back.log" 2>&1 ||
+		die "linking the tree again with btf-link failed"
 	echo "relink (rm vmlinux vmlinux.unstripped; make -j$(nproc)), each" \
 	     "module's BTF linked again: pahole (BTF_LINK=pahole)" \
 	     "$(field relink.pahole 1) s wall, $(field relink.pahole 2) s CPU," \
