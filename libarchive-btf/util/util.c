@@ -292,18 +292,30 @@ int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz)
  * again by its hash.
  */
 
-/* The offset of @s in the table, or -ENOENT: nothing is added. */
-int64_t abtf__strtab_find(const struct strtab *st, const char *s)
+/*
+ * The entry of @s (hash @h, @len bytes before its NUL) in the table, or
+ * the empty slot where it belongs.
+ */
+static struct abtf_hent *strtab_slot(const struct strtab *st, const char *s,
+				     uint32_t h, size_t len)
 {
 	struct abtf_hent *e;
-	size_t len;
-	uint32_t h = abtf__str_hash(s, &len);
 
 	for (e = abtf__hmap_first(&st->map, h); e->val;
 	     e = abtf__hmap_next(&st->map, e))
 		if (e->hash == h && !memcmp(st->data + e->val - 1, s, len + 1))
-			return e->val - 1;
-	return -ENOENT;
+			break;
+	return e;
+}
+
+/* The offset of @s in the table, or -ENOENT: nothing is added. */
+int64_t abtf__strtab_find(const struct strtab *st, const char *s)
+{
+	size_t len;
+	uint32_t h = abtf__str_hash(s, &len);
+	const struct abtf_hent *e = strtab_slot(st, s, h, len);
+
+	return e->val ? (int64_t)e->val - 1 : -ENOENT;
 }
 
 /*
@@ -318,10 +330,9 @@ int64_t abtf__strtab_add(struct strtab *st, const char *s)
 
 	if (abtf__hmap_reserve(&st->map, 1 << 14))
 		return -ENOMEM;
-	for (e = abtf__hmap_first(&st->map, h); e->val;
-	     e = abtf__hmap_next(&st->map, e))
-		if (e->hash == h && !memcmp(st->data + e->val - 1, s, len + 1))
-			return e->val - 1;
+	e = strtab_slot(st, s, h, len);
+	if (e->val)
+		return e->val - 1;
 	if (len >= UINT32_MAX - 1 - st->len)
 		return -E2BIG;
 	if (abtf_grow(st->data, st->cap, st->len + len + 1))
