@@ -296,8 +296,8 @@ int abtf__grow_slow(void **arr, size_t *cap, size_t need, size_t elem_sz)
  * The entry of @s (hash @h, @len bytes before its NUL) in the table, or
  * the empty slot where it belongs.
  */
-static struct abtf_hent *strtab_slot(const struct strtab *st, const char *s,
-				     uint32_t h, size_t len)
+static inline __attribute__((always_inline)) struct abtf_hent *
+strtab_slot(const struct strtab *st, const char *s, uint32_t h, size_t len)
 {
 	struct abtf_hent *e;
 
