@@ -467,12 +467,12 @@ void merge__node_free(struct node *n);
  * as btf__dedup() would, into a new *@raw of *@size bytes. 0; 1 when
  * libbpf must decide (*@raw is then the same BTF, its strings already
  * deduplicated); a negative errno with *@raw as it was. Run at the root
- * of the merge tree only. @strs_unique: no two strings of *@raw are equal
- * and each begins at an offset its types use (interned), so that a table
- * already in libbpf's order can be kept as it is.
+ * of the merge tree only, on the node's BTF as merge.c made it: its
+ * strings interned (no two equal, each referenced from its start), so
+ * that a table already in libbpf's order can be kept as it is.
  */
 int node_dedup__run(void **raw, size_t *size, const struct btf *base,
-		    uint32_t base_str_len, bool strs_unique);
+		    uint32_t base_str_len);
 /* Slot @k of member @mp: where its FUNC or VAR is (linker_place.c). */
 int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
 		     uint32_t k, struct place *pl);

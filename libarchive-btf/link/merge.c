@@ -684,7 +684,7 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 		ret = 0;	/* left to the root */
 	else if (!l->opts.libbpf_dedup)
 		ret = node_dedup__run(&raw, &size, base,
-				      abtf__btf_str_len(base), true);
+				      abtf__btf_str_len(base));
 	if (ret < 0) {
 		node_place(n, place, sizeof(place));
 		pr_warn(&n->pr, "%s: %s: cannot deduplicate the merged BTF: %s",

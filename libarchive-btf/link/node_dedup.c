@@ -500,7 +500,7 @@ static int follow_str(uint32_t *off, void *ctx)
 
 /*
  * Whether the new string table would be @old itself: its strings, unique
- * (the caller knows: node_dedup__run()'s @strs_unique), are each first
+ * (merge.c interned them: node_dedup__run()), are each first
  * referenced in their order, and every one is. Then the string pass of
  * libbpf adds each, at its offset, in the same order, and maps every
  * offset to itself. One pass over the references, no hashing; at the root
@@ -530,8 +530,7 @@ static int keep_strings(struct ndd *d, const char *old, uint32_t old_len)
 	return 0;
 }
 
-static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len,
-			 bool unique)
+static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len)
 {
 	struct str_pass sp = { .d = d, .old = old, .old_len = old_len };
 	uint32_t id, nr_strs;
@@ -540,7 +539,7 @@ static int dedup_strings(struct ndd *d, const char *old, uint32_t old_len,
 	/* the section ends in a NUL, so every string in it does */
 	if (old_len ? old[old_len - 1] : !d->base)
 		return -EINVAL;
-	if (unique && in_order(d, old, old_len))
+	if (in_order(d, old, old_len))
 		return keep_strings(d, old, old_len);
 	/*
 	 * Sized once, for every string the section holds: sized by the
@@ -1395,7 +1394,7 @@ static void ndd_free(struct ndd *d)
 }
 
 int node_dedup__run(void **raw, size_t *size, const struct btf *base,
-		    uint32_t base_str_len, bool strs_unique)
+		    uint32_t base_str_len)
 {
 	const struct btf_header *hdr = *raw;
 	struct ndd d = { .first = 1 };
@@ -1419,7 +1418,7 @@ int node_dedup__run(void **raw, size_t *size, const struct btf *base,
 	err = index_types(&d, hdr->type_len);
 	if (!err)
 		err = dedup_strings(&d, (const char *)d.types + hdr->type_len,
-				    hdr->str_len, strs_unique);
+				    hdr->str_len);
 	type_len = hdr->type_len;
 	if (!err)
 		err = run(&d);
