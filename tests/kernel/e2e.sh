@@ -1622,6 +1622,26 @@ phase_relink() {
 
 args_cc_pahole() { args_cc; echo BTF_LINK=pahole; }
 
+# keep_module_btfs: each module of build 2's .BTF as it is now, for
+# same_module_btf.
+keep_module_btfs() {
+	local ko
+	for ko in $(modules_of "$B_CC"); do
+		section "$B_CC/$ko" .BTF "$RES/before.${ko//\//_}.btf" ||
+			fail "$ko: no .BTF"
+	done
+}
+
+# same_module_btf KO: module KO's .BTF is what keep_module_btfs kept (the
+# copy is dropped either way).
+same_module_btf() {
+	local kept=$RES/before.${1//\//_}.btf rc=0
+	section "$B_CC/$1" .BTF "$RES/after.ko.btf" &&
+		cmp "$kept" "$RES/after.ko.btf" >&2 || rc=1
+	rm -f "$kept" "$RES/after.ko.btf"
+	return $rc
+}
+
 # relink_pahole_and_back: build 2 linked with pahole making the BTF
 # (BTF_LINK=pahole), then with btf-link again, as a user who tried one and
 # went back would: pahole encodes each module's DWARF, its archive
@@ -1631,10 +1651,7 @@ args_cc_pahole() { args_cc; echo BTF_LINK=pahole; }
 # modules stayed pahole's: gen-btf.sh found no .debug_btf_addr in them.
 relink_pahole_and_back() {
 	local ko back=$E2E/relink-cc-btf-back.log n=0
-	for ko in $(modules_of "$B_CC"); do
-		section "$B_CC/$ko" .BTF "$RES/before.${ko//\//_}.btf" ||
-			fail "$ko: no .BTF"
-	done
+	keep_module_btfs
 	relink cc-btf-pahole "$B_CC" args_cc_pahole
 	for ko in $(modules_of "$B_CC"); do
 		[ -z "$(section_size "$B_CC/$ko" .debug_btf_archive)" ] ||
@@ -1646,13 +1663,11 @@ relink_pahole_and_back() {
 			fail "$ko, linked for pahole, was not linked again for btf-link"
 		[ -n "$(section_size "$B_CC/$ko" .debug_btf_archive)" ] ||
 			fail "$ko has no archive after BTF_LINK=pahole and back"
-		section "$B_CC/$ko" .BTF "$RES/after.ko.btf"
-		if cmp -s "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf"; then
+		if same_module_btf "$ko"; then
 			n=$((n + 1))
 		else
 			fail "$ko's .BTF is not what btf-link made before"
 		fi
-		rm -f "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf"
 	done
 	section "$B_CC/vmlinux" .BTF "$RES/relink.btf"
 	cmp -s "$RES/relink.btf" "$RES/cc-btf.vmlinux.btf" ||
@@ -1682,9 +1697,7 @@ phase_incremental() {
 	obj=${TOUCH_C%.c}.o
 	: > "$log"
 	section "$B_CC/vmlinux" .BTF "$RES/before.btf"
-	for ko in $(modules_of "$B_CC"); do
-		section "$B_CC/$ko" .BTF "$RES/before.${ko//\//_}.btf"
-	done
+	keep_module_btfs
 	touch "$SRC/$TOUCH_C"
 	CC_BTF_OPTS=-v kmake_build "$B_CC" "$log" args_cc
 	# arch/x86/boot/ makes bzImage of vmlinux, and compiles again after
@@ -1706,10 +1719,8 @@ phase_incremental() {
 	for ko in $(modules_of "$B_CC"); do
 		grep -q "^  BTF \[M\] $ko$" "$log" || fail "$ko's BTF was not linked again"
 		grep -q "^  LD \[M\]  $ko$" "$log" && fail "$ko was linked again for a new vmlinux"
-		section "$B_CC/$ko" .BTF "$RES/after.ko.btf"
-		cmp "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf" >&2 ||
+		same_module_btf "$ko" ||
 			fail "$ko's .BTF changed although vmlinux's did not"
-		rm -f "$RES/before.${ko//\//_}.btf" "$RES/after.ko.btf"
 	done
 	say "incremental: $(modules_of "$B_CC" | wc -w) modules' BTF linked again from their kept archives, not relinked"
 	section "$B_CC/vmlinux" .BTF "$RES/after.btf"
