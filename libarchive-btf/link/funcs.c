@@ -275,12 +275,12 @@ static int sigs_of(const struct input *in, uint32_t nr_slots, void *ctx)
 
 /* One member, read alone (abtf__with_member()); its messages go to @n's. */
 static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
-			struct sbuf *b)
+			struct abtf_rbuf *rb, struct sbuf *b)
 {
 	struct sigs_ctx c = { .l = l, .fs = &n->fsigs, .b = b };
 	int err;
 
-	err = abtf__with_member(l, &n->pr, idx, false, sigs_of, &c);
+	err = abtf__with_member(l, &n->pr, idx, false, rb, sigs_of, &c);
 	if (err == -EINVAL && !n->msg[0])
 		pr_warn(&n->pr, "%s member %zu at byte %zu: its "
 			".debug_btf_addr group has too few slots",
@@ -290,13 +290,15 @@ static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 
 static int funcs_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 {
+	struct abtf_rbuf rb = { 0 };
 	struct sbuf b = { 0 };
 	size_t i;
 	int err = 0;
 
 	(void)ctx;
 	for (i = 0; !err && i < n->nr; i++)
-		err = funcs_member(l, n, n->first + i, &b);
+		err = funcs_member(l, n, n->first + i, &rb, &b);
+	free(rb.data);
 	free(b.buf);
 	return err;
 }

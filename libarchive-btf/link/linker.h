@@ -403,6 +403,13 @@ int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
 		    void *ctx);
 uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 			 struct abtf_member *ms);
+/* A read buffer that a pass over many members keeps: freed by its owner. */
+struct abtf_rbuf {
+	uint8_t *data;
+	size_t cap;
+};
+uint8_t *abtf__read_leaf_in(struct abtf_linker *l, struct node *n,
+			    struct abtf_member *ms, struct abtf_rbuf *rb);
 const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
 void plan__member_input(struct abtf_linker *l, const struct mplan *mp,
 			const struct abtf_member *m, const uint8_t *types,
@@ -421,7 +428,8 @@ int place__member_extend_any(struct abtf_linker *l,
 typedef int (*abtf_member_fn_t)(const struct input *in, uint32_t nr_slots,
 				void *ctx);
 int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
-		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx);
+		      size_t i, bool any_ext, struct abtf_rbuf *rb,
+		      abtf_member_fn_t fn, void *ctx);
 
 /* linker_merge.c: the merge tree */
 int abtf__merge_levels(struct abtf_linker *l, struct node *leaves, size_t nr);

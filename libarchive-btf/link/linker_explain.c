@@ -711,7 +711,7 @@ static int walk_one(const struct input *in, uint32_t nr_slots, void *ctx)
  */
 static int walk_member(struct xctx *x, size_t i)
 {
-	return abtf__with_member(x->l, &x->l->pr, i, true, walk_one, x);
+	return abtf__with_member(x->l, &x->l->pr, i, true, NULL, walk_one, x);
 }
 
 /* ---- the final BTF: every verdict held to it ---- */

@@ -118,11 +118,15 @@ keep_msg(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
  * Member @i read alone, so that a pass over the archive holds one member's
  * bytes at a time, not a whole leaf's (16 MB), with its extension (with
  * optimized_func, or whatever the features if @any_ext), as an input: @fn
- * gets it and the number of slots its FUNCs and VARs use. Messages go to
- * @pr; @fn's error is returned.
+ * gets it and the number of slots its FUNCs and VARs use. Read into @rb's
+ * buffer if not NULL: a pass over many members then reuses its pages,
+ * where each member's own buffer, if over malloc's mmap threshold, is
+ * new pages to fault in and clear. Messages go to @pr; @fn's error is
+ * returned.
  */
 int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
-		      size_t i, bool any_ext, abtf_member_fn_t fn, void *ctx)
+		      size_t i, bool any_ext, struct abtf_rbuf *rb,
+		      abtf_member_fn_t fn, void *ctx)
 {
 	struct node one = { .nr = 1, .leaf = true, .first = i, .pr = *pr };
 	const struct mplan *mp = &l->plan.members[i];
@@ -133,7 +137,7 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
 	struct input in;
 	int err;
 
-	buf = abtf__read_leaf(l, &one, &m);
+	buf = abtf__read_leaf_in(l, &one, &m, rb);
 	if (!buf)
 		return one.err;
 	err = any_ext ? place__member_extend_any(l, pr, i, &m, &xbuf, &xm) :
@@ -149,7 +153,8 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
 	}
 	free(copy);
 	free(xbuf);
-	free(buf);
+	if (!rb)
+		free(buf);
 	return err;
 }
 

@@ -776,9 +776,36 @@ static int read_leaf_bytes(struct abtf_linker *l, struct node *n, bool plain,
 	return err;
 }
 
-/* The leaf's members, each validated and described in @ms. */
-uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
-			  struct abtf_member *ms)
+/* A buffer of @span bytes: @rb's, grown if need be, or a new one. */
+static uint8_t *leaf_buffer(struct abtf_rbuf *rb, size_t span)
+{
+	uint8_t *p;
+
+	if (!span)
+		span = 1;
+	if (!rb)
+		return malloc(span);
+	if (span > rb->cap) {
+		/* no copy to keep: free first, the peak stays one buffer */
+		free(rb->data);
+		rb->data = NULL;
+		rb->cap = 0;
+		p = malloc(span);
+		if (!p)
+			return NULL;
+		rb->data = p;
+		rb->cap = span;
+	}
+	return rb->data;
+}
+
+/*
+ * The leaf's members, each validated and described in @ms, in @rb's
+ * buffer (a pass that reads one member after another reuses its pages)
+ * or, with @rb NULL, in one of their own that the caller frees.
+ */
+uint8_t *abtf__read_leaf_in(struct abtf_linker *l, struct node *n,
+			    struct abtf_member *ms, struct abtf_rbuf *rb)
 {
 	bool plain = true;
 	uint8_t *buf = NULL;
@@ -787,7 +814,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 	for (i = 0; i < n->nr; i++)
 		plain &= !l->plan.members[n->first + i].zsize;
 	at = leaf_layout(l, n, plain, &span);
-	buf = at ? malloc(span ? span : 1) : NULL;
+	buf = at ? leaf_buffer(rb, span) : NULL;
 	n->err = buf ? read_leaf_bytes(l, n, plain, at, span, buf) : -ENOMEM;
 	if (n->err == -EIO)
 		pr_warn(&n->pr, "%s: cannot read .BTF: %s", l->path,
@@ -800,10 +827,17 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 	}
 	free(at);
 	if (n->err) {
-		free(buf);
+		if (!rb)
+			free(buf);
 		return NULL;
 	}
 	return buf;
+}
+
+uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
+			 struct abtf_member *ms)
+{
+	return abtf__read_leaf_in(l, n, ms, NULL);
 }
 
 /* ---- a member as a merge input ---- */
