@@ -672,12 +672,14 @@ elif case == "ext-len":       # an extension longer than the group
     struct.pack_into("<I", b, 20, 0x7ffffff0)
 elif case == "ext-nul":       # the extension's strings without their NUL
     b[ext + tlen + slen - 1] = ord("x")
+elif case == "ext-kflag":     # kind_flag on its FUNC_PROTO: the kernel's rules
+    b[ext + 7] |= 0x80
 open(path, "wb").write(b)
 PY
 	objcopy --update-section .debug_btf_addr="$WORK/w/addr.bin" "$2" "$3"
 }
 
-EXT_CASES="ext-type-id ext-name-off ext-len ext-nul"
+EXT_CASES="ext-type-id ext-name-off ext-len ext-nul ext-kflag"
 
 @test "link-badinput: optimized_func: a damaged extension of a .debug_btf_addr group" {
 	local case out san=$SAN_BUILD/bin/btf-link bl

@@ -40,6 +40,8 @@ struct check {
 	uint32_t str_len;
 	uint32_t nr_types;
 	uint32_t nr_decl_tags;
+	/* the first record to check, and its ID: what came before was */
+	uint32_t from_off, from_id;
 };
 
 static int bad(const struct check *c, size_t off, const char *what)
@@ -58,9 +60,9 @@ static int bad(const struct check *c, size_t off, const char *what)
 /* Pass 1: record sizes and kinds, counting types. */
 static int count_types(struct check *c, size_t types_at)
 {
-	uint32_t off = 0;
+	uint32_t off = c->from_off;
 
-	c->nr_types = 0;
+	c->nr_types = c->from_id - 1;
 	while (off < c->type_len) {
 		struct btf_type t;
 		size_t sz;
@@ -222,7 +224,7 @@ static int check_decl_tags(const struct check *c, const uint8_t *types,
 	offs = type_offsets(c, types);
 	if (!offs)
 		return -ENOMEM;
-	for (id = 1; id <= c->nr_types && !err; id++) {
+	for (id = c->from_id; id <= c->nr_types && !err; id++) {
 		const struct btf_type *t = (const void *)(types + offs[id]);
 
 		if (BTF_INFO_KIND(t->info) != BTF_KIND_DECL_TAG)
@@ -262,7 +264,8 @@ static int verify_member(const struct check *c, const uint8_t *types,
 {
 	struct abtf_vsrc src = {
 		.types = types, .strs = c->strs, .str_len = c->str_len,
-		.start_id = 1, .nr_types = c->nr_types, .member = true,
+		.start_id = c->from_id, .nr_types = c->nr_types - c->from_id + 1,
+		.member = true,
 	};
 	struct abtf_vfault f;
 	uint32_t *offs;
@@ -288,7 +291,7 @@ static int check_refs(struct check *c, size_t types_at)
 {
 	const uint8_t *types = c->types;
 	uint8_t *copy = NULL;
-	uint32_t off = 0, id = 1;
+	uint32_t off = c->from_off, id = c->from_id;
 	int err = 0;
 
 	if ((uintptr_t)types % 4) {	/* records are read in place if aligned */
@@ -413,38 +416,64 @@ void archive__member_describe(const void *data, size_t base, uint32_t nr_types,
 		 (size_t)hdr.hdr_len + hdr.str_off + hdr.str_len, nr_types, m);
 }
 
-int archive__member_check(const void *data, size_t size, size_t idx, size_t base,
-		       bool inflated, const char *path,
-		       const struct abtf_printer *pr, struct abtf_member *m)
+/* Validate @data as a member from record c->from_off (type c->from_id) on. */
+static int member_check_from(struct check *c, const void *data, size_t size,
+			     uint32_t old_str_len, struct abtf_member *m)
 {
-	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base,
-			   .inflated = inflated };
 	const uint8_t *p = data;
 	struct btf_header hdr;
 	size_t end, types_at;
 	int err;
 
 	if (size < sizeof(hdr))
-		return bad(&c, 0, "truncated BTF header");
+		return bad(c, 0, "truncated BTF header");
 	memcpy(&hdr, p, sizeof(hdr));
-	err = check_header(&c, &hdr, size, &end);
+	err = check_header(c, &hdr, size, &end);
 	if (err)
 		return err;
 	if (p[hdr.hdr_len + hdr.str_off] || p[end - 1])
-		return bad(&c, hdr.hdr_len + hdr.str_off,
+		return bad(c, hdr.hdr_len + hdr.str_off,
 			   "string section not NUL-delimited");
+	if (c->from_off > hdr.type_len || old_str_len > hdr.str_len)
+		return bad(c, 8, "shorter than the member it extends");
 	types_at = hdr.hdr_len + hdr.type_off;
-	c.types = p + types_at;
-	c.type_len = hdr.type_len;
-	c.strs = (const char *)p + hdr.hdr_len + hdr.str_off;
-	c.str_len = hdr.str_len;
-	err = count_types(&c, types_at);
+	c->types = p + types_at;
+	c->type_len = hdr.type_len;
+	c->strs = (const char *)p + hdr.hdr_len + hdr.str_off;
+	c->str_len = hdr.str_len;
+	err = count_types(c, types_at);
 	if (!err)
-		err = check_refs(&c, types_at);
+		err = check_refs(c, types_at);
 	if (err)
 		return err;
-	describe(p, &hdr, base, end, c.nr_types, m);
+	describe(p, &hdr, c->base, end, c->nr_types, m);
 	return 0;
+}
+
+int archive__member_check(const void *data, size_t size, size_t idx, size_t base,
+		       bool inflated, const char *path,
+		       const struct abtf_printer *pr, struct abtf_member *m)
+{
+	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base,
+			   .inflated = inflated, .from_id = 1 };
+
+	return member_check_from(&c, data, size, 0, m);
+}
+
+int archive__member_check_ext(const void *data, size_t size,
+			      const struct abtf_member *old, size_t idx,
+			      bool inflated, const char *path,
+			      const struct abtf_printer *pr,
+			      struct abtf_member *m)
+{
+	struct check c = { .pr = pr, .path = path, .idx = idx,
+			   .base = old->off, .inflated = inflated,
+			   .from_off = old->type_len,
+			   .from_id = old->nr_types + 1 };
+
+	if (old->nr_types == UINT32_MAX)
+		return bad(&c, 8, "too many types");
+	return member_check_from(&c, data, size, old->str_len, m);
 }
 
 int archive__member_padding(const uint8_t *p, size_t avail, size_t idx,

@@ -56,6 +56,17 @@ int abtf__zmember_head_check(const void *hdr, size_t raw_size, size_t idx,
 int archive__member_check(const void *data, size_t size, size_t idx, size_t base,
 		       bool inflated, const char *path,
 		       const struct abtf_printer *pr, struct abtf_member *m);
+/*
+ * The same for @size bytes at @data that start with a member @old that
+ * archive__member_check() accepted, byte for byte (its types first, its
+ * strings first), with types and strings appended (an extension): only
+ * what was added is checked, against all of it. Errors give @old's place.
+ */
+int archive__member_check_ext(const void *data, size_t size,
+			      const struct abtf_member *old, size_t idx,
+			      bool inflated, const char *path,
+			      const struct abtf_printer *pr,
+			      struct abtf_member *m);
 /* Describe a member archive__member_check() accepted before. */
 void archive__member_describe(const void *data, size_t base, uint32_t nr_types,
 			   struct abtf_member *m);

@@ -161,7 +161,9 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
 /*
  * With optimized_func, a member whose group carries an extension (clone
  * FUNCs, docs/archive-format.md) is read as one BTF: its types then the
- * extension's, its strings then the extension's, validated as a whole.
+ * extension's, its strings then the extension's; @m was validated, so the
+ * extension's records are checked, against the whole (a member checked
+ * again, in the rules' pass and in its leaf, was 6 % of the link's CPU).
  * 0 with *buf NULL when there is nothing to add (*xm = *m).
  */
 int place__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
@@ -213,8 +215,9 @@ int place__member_extend_any(struct abtf_linker *l,
 	memcpy(p, m->strs, m->str_len);
 	p += m->str_len;
 	memcpy(p, ext + mp->grp.ext_type_len, mp->grp.ext_str_len);
-	if (archive__member_check(*buf, size, i, mp->off, mp->zsize != 0,
-				  l->where, &quiet, xm)) {
+	/* @m was validated: only the extension's records need checking */
+	if (archive__member_check_ext(*buf, size, m, i, mp->zsize != 0,
+				      l->where, &quiet, xm)) {
 		const char *what = strrchr(msg, ':');
 
 		pr_warn(pr, "%s member %zu at byte %zu: the extension "
