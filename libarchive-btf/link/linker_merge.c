@@ -100,7 +100,6 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 void abtf__child_input(const struct node *c, struct input *in)
 {
 	const struct btf_header *hdr = c->raw;
-	uint32_t off = 0;
 
 	memset(in, 0, sizeof(*in));
 	in->kind = IN_CHILD;
@@ -110,10 +109,8 @@ void abtf__child_input(const struct node *c, struct input *in)
 	in->str_len = hdr->str_len;
 	in->vars = c->vars.places;
 	in->nr_vars = c->vars.nr;
-	while (off < in->type_len) {
-		off += abtf__record_size((const void *)(in->types + off));
-		in->nr_types++;
-	}
+	/* a node below the root keeps every type it numbered */
+	in->nr_types = c->next_id - c->first_id;
 }
 
 static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
