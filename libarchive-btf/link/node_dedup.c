@@ -93,6 +93,13 @@ struct ndd {
 	uint32_t nr;		/* the last type ID; 0 is void */
 	uint32_t first;		/* the first of ours: 1, or after the base's */
 	uint32_t *off;		/* type ID (first to nr) -> offset in types */
+	/*
+	 * Type ID (first to nr) -> its kind: the passes over every type
+	 * that want a few kinds (primitives, structs, FWDs) test it here
+	 * and read only those records; at the root of a kernel the records
+	 * are tens of MB, each pass over them a stream from memory.
+	 */
+	uint8_t *kind;
 	const struct btf *base;	/* split BTF: the base, or NULL */
 	const char *base_strs;	/* the base's strings, and their length */
 	uint32_t base_str_len;
@@ -128,6 +135,13 @@ type_of(const struct ndd *d, uint32_t id)
 static uint16_t kind_of(const struct btf_type *t)
 {
 	return BTF_INFO_KIND(t->info);
+}
+
+/* The kind of type @id, ours from the index, the base's from its record. */
+static inline __attribute__((always_inline)) uint16_t
+kind_at(const struct ndd *d, uint32_t id)
+{
+	return id >= d->first ? d->kind[id] : kind_of(type_of(d, id));
 }
 
 static uint16_t vlen_of(const struct btf_type *t)
@@ -654,11 +668,12 @@ static inline __attribute__((always_inline)) int
 enum_name(const struct ndd *d, struct abtf_hmap *names, uint32_t id,
 	  uint32_t pass)
 {
-	const struct btf_type *t = type_of(d, id);
+	const struct btf_type *t;
 	struct abtf_hent *e;
 
-	if (kind_of(t) != BTF_KIND_ENUM && kind_of(t) != BTF_KIND_ENUM64)
+	if (kind_at(d, id) != BTF_KIND_ENUM && kind_at(d, id) != BTF_KIND_ENUM64)
 		return 0;
+	t = type_of(d, id);
 	if (pass != !is_enum_fwd(t) || (pass && d->map[id] != id))
 		return 0;
 	e = name_slot(names, t->name_off, 1 << 6);
@@ -735,17 +750,17 @@ static int table_hash(const struct ndd *d, const struct btf_type *t,
 
 static int dedup_prim(struct ndd *d, uint32_t id)
 {
-	const struct btf_type *t = type_of(d, id);
+	const struct btf_type *t;
 	equal_fn equal;
 	uint32_t h;
 
-	switch (kind_of(t)) {
+	switch (d->kind[id]) {
 	case BTF_KIND_INT:
 		equal = equal_int_tag;
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		table_hash(d, t, &h);
+		table_hash(d, type_of(d, id), &h);
 		return dedup_enum(d, id, h);
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
@@ -754,6 +769,7 @@ static int dedup_prim(struct ndd *d, uint32_t id)
 	default:
 		return 0;
 	}
+	t = type_of(d, id);
 	table_hash(d, t, &h);
 	return map_equal(d, id, h, equal);
 }
@@ -983,13 +999,14 @@ static uint32_t struct_hash(const struct ndd *d, const struct btf_type *t)
  */
 static int dedup_struct(struct ndd *d, uint32_t id)
 {
-	const struct btf_type *t = type_of(d, id);
+	const struct btf_type *t;
 	uint32_t h, to = id, last = 0;
 	struct abtf_hent *e;
 	int eq;
 
-	if (is_mapped(d, id) || !is_composite(kind_of(t)))
+	if (!is_composite(d->kind[id]) || is_mapped(d, id))
 		return 0;
+	t = type_of(d, id);
 	table_hash(d, t, &h);
 	for (e = abtf__hmap_first(&d->table, h); e->val;
 	     e = abtf__hmap_next(&d->table, e)) {
@@ -1023,11 +1040,12 @@ static int dedup_struct(struct ndd *d, uint32_t id)
 static inline __attribute__((always_inline)) int
 struct_name(const struct ndd *d, struct abtf_hmap *names, uint32_t id)
 {
-	const struct btf_type *t = type_of(d, id);
+	const struct btf_type *t;
 	struct abtf_hent *e;
 
-	if (!is_composite(kind_of(t)) || d->map[id] != id)
+	if (!is_composite(kind_at(d, id)) || d->map[id] != id)
 		return 0;
+	t = type_of(d, id);
 	e = name_slot(names, t->name_off, 1 << 12);
 	if (!e)
 		return -ENOMEM;
@@ -1051,10 +1069,11 @@ static int resolve_fwds(struct ndd *d)
 	for (id = d->first; !err && id <= d->nr; id++)
 		err = struct_name(d, &names, id);
 	for (id = d->first; !err && id <= d->nr; id++) {
-		const struct btf_type *t = type_of(d, id), *s;
+		const struct btf_type *t, *s;
 
-		if (kind_of(t) != BTF_KIND_FWD || d->map[id] != id)
+		if (d->kind[id] != BTF_KIND_FWD || d->map[id] != id)
 			continue;
+		t = type_of(d, id);
 		h = off_hash(t->name_off);
 		for (e = abtf__hmap_first(&names, h); e->val;
 		     e = abtf__hmap_next(&names, e))
@@ -1190,13 +1209,15 @@ static int compact(struct ndd *d, uint32_t *len)
 	for (id = 1; id < d->first; id++)
 		d->hypot[id] = id;	/* the base's keep their IDs */
 	for (id = d->first; id <= d->nr; id++) {
-		struct btf_type *t = type_of(d, id);
-		size_t sz = abtf__record_size(t);
+		struct btf_type *t;
+		size_t sz;
 
-		if (d->map[id] != id) {
+		if (d->map[id] != id) {	/* its record is not read */
 			d->hypot[id] = UNPROCESSED;
 			continue;
 		}
+		t = type_of(d, id);
+		sz = abtf__record_size(t);
 		memmove(d->types + at, t, sz);
 		d->off[next] = at;
 		d->hypot[id] = next++;
@@ -1210,33 +1231,42 @@ static int compact(struct ndd *d, uint32_t *len)
 
 /* ---- the whole ---- */
 
+static int max_id(uint32_t *id, void *ctx)
+{
+	uint32_t *max = ctx;
+
+	if (*id > *max)
+		*max = *id;
+	return 0;
+}
+
+/* Each record's offset and kind; every type ID it refers to one of them. */
 static int index_types(struct ndd *d, uint32_t len)
 {
-	uint32_t at = 0;
-	size_t cap = 0;
+	uint32_t at = 0, max = 0;
+	size_t cap = 0, kcap = 0;
 
 	d->nr = d->first - 1;
 	while (at < len) {
+		struct btf_type *t = (void *)(d->types + at);
 		size_t sz;
 
 		if (len - at < sizeof(struct btf_type))
 			return -EINVAL;
-		sz = abtf__record_size((const void *)(d->types + at));
+		sz = abtf__record_size(t);
 		if (!sz || sz > len - at)
 			return -EINVAL;
 		if (d->nr >= MAX_ID - 1)
 			return -E2BIG;
-		if (abtf_grow(d->off, cap, (size_t)d->nr + 2))
+		if (abtf_grow(d->off, cap, (size_t)d->nr + 2) ||
+		    abtf_grow(d->kind, kcap, (size_t)d->nr + 2))
 			return -ENOMEM;
 		d->off[++d->nr] = at;
+		d->kind[d->nr] = kind_of(t);
+		abtf__for_each_type_id(t, max_id, &max);
 		at += sz;
 	}
-	return 0;
-}
-
-static int check_id(uint32_t *id, void *ctx)
-{
-	return *id > ((struct ndd *)ctx)->nr ? -EINVAL : 0;
+	return max > d->nr ? -EINVAL : 0;
 }
 
 /* The names of our types (their new offsets), for base_types(). */
@@ -1316,11 +1346,6 @@ static int run(struct ndd *d)
 	uint32_t id;
 	int err = 0;
 
-	for (id = d->first; !err && id <= d->nr; id++)
-		err = abtf__for_each_type_id(type_of(d, id), check_id, d);
-	if (err)
-		return err;
-
 	d->map = malloc((d->nr + 1) * sizeof(*d->map));
 	d->hypot = malloc((d->nr + 1) * sizeof(*d->hypot));
 	/*
@@ -1339,7 +1364,7 @@ static int run(struct ndd *d)
 	d->hypot[0] = UNPROCESSED;
 	err = base_types(d);
 	for (id = d->first; id <= d->nr; id++) {
-		uint16_t k = kind_of(type_of(d, id));
+		uint16_t k = d->kind[id];
 
 		d->map[id] = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC ?
 			     id : UNPROCESSED;
@@ -1382,6 +1407,7 @@ static void *assemble(struct ndd *d, uint8_t *raw, uint32_t type_len,
 static void ndd_free(struct ndd *d)
 {
 	free(d->off);
+	free(d->kind);
 	free(d->map);
 	free(d->hypot);
 	free(d->hlist);
