@@ -38,6 +38,8 @@ struct lsec {
 /* A defined FUNC or OBJECT symbol, for placement by name. */
 struct lsym {
 	const char *name;
+	/* its first 16 bytes, big-endian, zero after the NUL: sorting */
+	uint64_t key[2];
 	uint64_t value;
 	uint64_t size;
 	uint32_t idx;		/* in .symtab */

@@ -84,14 +84,38 @@ static int load_relocs(struct abtf_linker *l)
 				      &l->pr, &l->file.relocs);
 }
 
+/*
+ * strcmp()'s order from the keys (unsigned bytes, as strcmp() compares
+ * them), the names themselves read only past 16 equal bytes: most
+ * comparisons of a kernel's tens of thousands of symbols then touch no
+ * name at all.
+ */
 static int lsym_cmp(const void *a, const void *b)
 {
 	const struct lsym *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	int c = 0, k;
 
+	for (k = 0; k < 2 && !c; k++)
+		c = x->key[k] < y->key[k] ? -1 : x->key[k] > y->key[k];
+	/* equal keys without a NUL in them: the rest decides */
+	if (!c && (y->key[1] & 0xff))
+		c = strcmp(x->name + 16, y->name + 16);
 	if (c)
 		return c;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void lsym_key(struct lsym *e)
+{
+	const unsigned char *p = (const unsigned char *)e->name;
+	bool end = false;
+	int i;
+
+	e->key[0] = e->key[1] = 0;
+	for (i = 0; i < 16; i++) {
+		end = end || !p[i];
+		e->key[i / 8] = e->key[i / 8] << 8 | (end ? 0 : p[i]);
+	}
 }
 
 static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
@@ -111,6 +135,7 @@ static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
 	e->shndx = shndx;
 	e->type = type;
 	e->bind = GELF_ST_BIND(s->st_info);
+	lsym_key(e);
 }
 
 int abtf__syms_by_name(struct abtf_linker *l)
