@@ -23,9 +23,10 @@
  *     (Letting the leaves pair a FWD with a struct of a name of one
  *     meaning was refuted: docs/design.md, "Names of one meaning".)
  *  3. The root: merge the leaves' results (up to ABTF_FAN_IN of them;
- *     more make levels), in order, and deduplicate them with libbpf's
- *     algorithm; it also rebuilds the DATASECs and deduplicates against
- *     the base BTF for modules.
+ *     more make levels), in order (without a base, a task per child:
+ *     only FUNC names and strings are decided in order), and
+ *     deduplicate them with libbpf's algorithm; it also rebuilds the
+ *     DATASECs and deduplicates against the base BTF for modules.
  *
  * Most of what a node takes in, it has already: each header's types come
  * again in every member that includes it. exact.c maps every input type

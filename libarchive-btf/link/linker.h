@@ -469,6 +469,9 @@ int abtf__kfunc_tags(const struct kfunc *k, const char **tags);
 int merge__node_merge(struct abtf_linker *l, struct node *n,
 		     const struct input *in);
 int merge__node_finish(struct abtf_linker *l, struct node *n);
+/* The root's @n->nr children @kids merged, a task per child (no base). */
+int merge__root_children(struct abtf_linker *l, struct node *n,
+			 struct node *kids);
 struct btf *merge__root_btf(struct abtf_linker *l, struct node *n);
 void merge__node_free(struct node *n);
 /*

@@ -119,6 +119,10 @@ static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
 	size_t i;
 	int err = 0;
 
+	if (n->root && !l->base && n->nr > 1) {
+		err = merge__root_children(l, n, below + n->first);
+		return err ? err : finish_node(l, n);
+	}
 	for (i = 0; !err && i < n->nr; i++) {
 		struct node *c = &below[n->first + i];
 		struct input in;

@@ -8,7 +8,9 @@
  * essay atop linker.c.
  *
  * A node touches only its own state and the linker's read-only tables, so
- * nodes of one level run in parallel.
+ * nodes of one level run in parallel. The root without a base merges its
+ * children a task per child ("the root: its children merged a task per
+ * child", below).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -571,6 +573,369 @@ int merge__node_merge(struct abtf_linker *l, struct node *n,
 	free(sc.var_size);
 	free(sc.toff);
 	free(sc.held);
+	return err;
+}
+
+/* ---- the root: its children merged a task per child ---- */
+
+/*
+ * Below a root without a base, exact.c is off at the root (what it
+ * maps there libbpf's walk maps the same way: the same bytes), so each
+ * child's types are a copy with IDs and strings renumbered, and only two
+ * things pass from one child to the next: which FUNC names came before,
+ * and which strings the root has. Those are decided in order, the rest
+ * in a task per child:
+ *
+ *  1. (tasks) each child's types indexed and decided, its FUNCs noted;
+ *  2. (in order) a FUNC survives if no earlier child kept its name;
+ *  3. (tasks) FUNC_PROTOs and DECL_TAGs that go with dropped FUNCs; the
+ *     kept types counted; the child's strings in the order its kept
+ *     types first name them;
+ *  4. (in order) type IDs and places in the root's buffer; each child's
+ *     new strings interned, so the root's table is in the order of
+ *     first reference, as one input after another would make it;
+ *  5. (tasks) each child's kept types copied and renumbered, its VARs
+ *     noted, the child freed;
+ *  6. (in order) the VARs, in child order.
+ *
+ * The root's types, strings and VARs are what merge__node_merge() of
+ * each child in turn would make with exact.c off.
+ */
+#define MAX_ROOT_ID	0x7fffffffu	/* libbpf's BTF_MAX_NR_TYPES */
+#define RELEASE_STEP	(1u << 20)	/* root_copy() gives back a MiB at a time */
+
+struct rchild {
+	struct input in;
+	struct scratch sc;
+	uint32_t *funcs;	/* the child's FUNCs, by ID */
+	size_t nr_funcs, cap_funcs;
+	uint32_t *strs;		/* child string offsets, first-reference order */
+	size_t nr_strs, cap_strs;
+	uint32_t *roff;		/* strs[k]'s offset in the root's strings */
+	uint8_t *seen;		/* a bit per byte of its strings: in strs */
+	uint8_t *kept;		/* a bit per type, from step 3 to step 5 */
+	uint32_t *smap;		/* while it is copied: its offsets -> root's */
+	uint32_t nr_kept;
+	size_t kept_len;
+	uint32_t first_id;	/* the root's ID of its first kept type */
+	size_t at;		/* where its types go in the root's buffer */
+	size_t funcs_kept;
+	struct node_vars vars;	/* its VARs, root IDs */
+};
+
+struct rmerge {
+	struct node *root;
+	struct node *kids;	/* the root's children, n->nr of them */
+	struct rchild *rc;
+};
+
+static struct rchild *rchild_of(struct rmerge *rm, struct node *c)
+{
+	return &rm->rc[c - rm->kids];
+}
+
+static void rchild_free(struct rchild *rc)
+{
+	free(rc->sc.map);
+	free(rc->sc.toff);
+	free(rc->sc.places);
+	free(rc->sc.dsec_of);
+	free(rc->sc.dsec_off);
+	free(rc->sc.var_size);
+	free(rc->funcs);
+	free(rc->strs);
+	free(rc->roff);
+	free(rc->seen);
+	free(rc->kept);
+	free(rc->smap);
+	node_vars_free(&rc->vars);
+	memset(rc, 0, sizeof(*rc));
+}
+
+/* 1. Index and decide the child's types; its FUNCs wait for step 2. */
+static int root_prepare(struct abtf_linker *l, struct node *c, void *ctx)
+{
+	struct rmerge *rm = ctx;
+	struct rchild *rc = rchild_of(rm, c);
+	struct scratch *sc = &rc->sc;
+	size_t cnt;
+	uint32_t id;
+	int keep;
+
+	abtf__child_input(c, &rc->in);
+	cnt = (size_t)rc->in.nr_types + 1;
+	sc->in = &rc->in;
+	sc->path = l->path;
+	sc->map = malloc(cnt * sizeof(*sc->map));
+	sc->toff = malloc(cnt * sizeof(*sc->toff));
+	if (!sc->map || !sc->toff || alloc_var_scratch(sc, index_types(sc)))
+		return -ENOMEM;
+	for (id = 1; id < cnt; id++) {
+		const struct btf_type *t = (const void *)(rc->in.types +
+							  sc->toff[id]);
+
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC) {
+			/* a child's FUNC is in the image: its leaf said so */
+			sc->next_func++;
+			if (abtf_grow(rc->funcs, rc->cap_funcs, rc->nr_funcs + 1))
+				return -ENOMEM;
+			rc->funcs[rc->nr_funcs++] = id;
+			sc->map[id] = EXACT_NEW;
+			continue;
+		}
+		keep = decide(l, c, sc, id, t);
+		if (keep < 0)
+			return keep == -EINVAL ?
+			       node_error(l->path, c, keep, ".debug_btf_addr "
+					  "does not match its member") : keep;
+		sc->map[id] = keep ? EXACT_NEW : 0;
+	}
+	return 0;
+}
+
+/* 2. One FUNC per name: the first child's, in order. */
+static int root_funcs(struct rmerge *rm)
+{
+	struct strtab names = { 0 };
+	size_t i, k;
+	int err = 0;
+
+	for (i = 0; !err && i < rm->root->nr; i++) {
+		struct rchild *rc = &rm->rc[i];
+
+		for (k = 0; !err && k < rc->nr_funcs; k++) {
+			uint32_t id = rc->funcs[k];
+			const struct btf_type *t = (const void *)
+				(rc->in.types + rc->sc.toff[id]);
+			const char *name = rc->in.strs + t->name_off;
+
+			if (abtf__strtab_find(&names, name) >= 0)
+				rc->sc.map[id] = 0;
+			else if (abtf__strtab_add(&names, name) < 0)
+				err = -ENOMEM;
+		}
+	}
+	abtf__strtab_free(&names);
+	return err;
+}
+
+static int note_str(uint32_t *off, void *ctx)
+{
+	struct rchild *rc = ctx;
+
+	if (!*off || rc->seen[*off / 8] & 1 << *off % 8)
+		return 0;
+	if (abtf_grow(rc->strs, rc->cap_strs, rc->nr_strs + 1))
+		return -ENOMEM;
+	rc->seen[*off / 8] |= 1 << *off % 8;
+	rc->strs[rc->nr_strs++] = *off;
+	return 0;
+}
+
+/*
+ * Until its copy the map of a child is a bit per type: every child waits
+ * for step 4 with it, and 4 bytes per type were 3 MB of the peak.
+ */
+static int kept_bits(struct rchild *rc)
+{
+	uint32_t id;
+
+	rc->kept = calloc(rc->in.nr_types / 8 + 1, 1);
+	if (!rc->kept)
+		return -ENOMEM;
+	for (id = 1; id <= rc->in.nr_types; id++)
+		if (rc->sc.map[id])
+			rc->kept[id / 8] |= 1 << id % 8;
+	free(rc->sc.map);
+	rc->sc.map = NULL;
+	return 0;
+}
+
+/* 3. What goes with dropped FUNCs; the kept types and their strings. */
+static int root_count(struct abtf_linker *l, struct node *c, void *ctx)
+{
+	struct rchild *rc = rchild_of(ctx, c);
+	struct scratch *sc = &rc->sc;
+	uint32_t id;
+	int err;
+
+	err = abtf__drop_func_protos(&rc->in, sc->toff, sc->map);
+	if (err)
+		return err;
+	if (l->feats & ABTF_FEAT_DECL_TAG)
+		decide_decl_tags(sc);
+	rc->seen = calloc(rc->in.str_len / 8 + 1, 1);
+	if (!rc->seen)
+		return -ENOMEM;
+	for (id = 1; !err && id <= rc->in.nr_types; id++) {
+		struct btf_type *t = (void *)(rc->in.types + sc->toff[id]);
+
+		if (!sc->map[id])
+			continue;
+		rc->nr_kept++;
+		rc->kept_len += abtf__record_size(t);
+		err = abtf__for_each_str_off(t, note_str, rc);
+	}
+	free(sc->toff);		/* the copy goes by record */
+	sc->toff = NULL;
+	free(rc->seen);
+	rc->seen = NULL;
+	if (!err) {
+		rc->roff = malloc((rc->nr_strs + 1) * sizeof(*rc->roff));
+		err = rc->roff ? kept_bits(rc) : -ENOMEM;
+	}
+	return err;
+}
+
+/* 4. IDs and places, in child order; the new strings interned in order. */
+static int root_place(struct node *n, struct rmerge *rm)
+{
+	uint32_t id;
+	size_t i, k, len = n->types_len;
+
+	if (!n->next_id) {
+		if (abtf__strtab_add(&n->strs, "") < 0)
+			return -ENOMEM;
+		n->first_id = n->next_id = 1;
+	}
+	id = n->next_id;
+	for (i = 0; i < n->nr; i++) {
+		struct rchild *rc = &rm->rc[i];
+
+		if (id > MAX_ROOT_ID - rc->nr_kept)
+			return -E2BIG;
+		rc->first_id = id;
+		rc->at = len;
+		id += rc->nr_kept;
+		len += rc->kept_len;
+		for (k = 0; k < rc->nr_strs; k++) {
+			int64_t no = abtf__strtab_add(&n->strs,
+						      rc->in.strs + rc->strs[k]);
+
+			if (no < 0)
+				return (int)no;
+			rc->roff[k] = (uint32_t)no;
+		}
+	}
+	if (grow_types(n, len - n->types_len))
+		return -ENOMEM;
+	n->next_id = id;
+	return 0;
+}
+
+static int remap_root_str(uint32_t *off, void *ctx)
+{
+	const struct rchild *rc = ctx;
+
+	*off = *off ? rc->smap[*off] : 0;
+	return 0;
+}
+
+/* 5. The child's kept types into the root's buffer, renumbered. */
+static int root_copy(struct abtf_linker *l, struct node *c, void *ctx)
+{
+	struct rmerge *rm = ctx;
+	struct rchild *rc = rchild_of(rm, c);
+	struct scratch *sc = &rc->sc;
+	struct remap r = { .n = c, .sc = sc };
+	uint8_t *dst = rm->root->types + rc->at;
+	uint32_t id, next = rc->first_id, off = 0, done = 0;
+	size_t k;
+	int err = 0;
+
+	(void)l;
+	/* the string map lives while the child is copied, not before */
+	rc->smap = malloc((rc->in.str_len ? rc->in.str_len : 1) *
+			  sizeof(*rc->smap));
+	if (!rc->smap)
+		return -ENOMEM;
+	sc->map = malloc(((size_t)rc->in.nr_types + 1) * sizeof(*sc->map));
+	if (!sc->map)
+		return -ENOMEM;
+	for (k = 0; k < rc->nr_strs; k++)
+		rc->smap[rc->strs[k]] = rc->roff[k];
+	sc->map[0] = 0;
+	for (id = 1; id <= rc->in.nr_types; id++)
+		sc->map[id] = rc->kept[id / 8] & 1 << id % 8 ? next++ : 0;
+	for (id = 1; !err && id <= rc->in.nr_types; id++) {
+		const struct btf_type *t = next_type(&rc->in, &off);
+		struct btf_type *d = (void *)dst;
+		size_t sz = abtf__record_size(t);
+
+		if (!sc->map[id])
+			continue;
+		memcpy(d, t, sz);
+		if (abtf__for_each_type_id(d, remap_id, &r))
+			return dropped_error(c, sc, t, r.bad);
+		abtf__for_each_str_off(d, remap_root_str, rc);
+		dst += sz;
+		/* the child's types are read in order, once: give them back */
+		if (off - done >= RELEASE_STEP) {
+			abtf__release_pages(rc->in.types + done,
+					    rc->in.types + off);
+			done = off;
+		}
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_VAR)
+			err = add_var(&rc->vars, &sc->places[id], sc->map[id]);
+		else if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC)
+			rc->funcs_kept++;
+	}
+	if (!err)
+		merge__node_free(c);	/* copied: its memory can go */
+	free(rc->smap);
+	rc->smap = NULL;
+	free(sc->map);
+	sc->map = NULL;
+	return err;
+}
+
+/* 6. The VARs in child order; the counts. */
+static int root_vars(struct node *n, struct rmerge *rm)
+{
+	size_t i, k;
+	int err = 0;
+
+	for (i = 0; !err && i < n->nr; i++) {
+		struct rchild *rc = &rm->rc[i];
+
+		for (k = 0; !err && k < rc->vars.nr; k++)
+			err = add_var(&n->vars, &rc->vars.places[k],
+				      rc->vars.ids[k]);
+		n->types_in += rc->in.nr_types;
+		n->funcs += rc->funcs_kept;
+	}
+	return err;
+}
+
+int merge__root_children(struct abtf_linker *l, struct node *n,
+			 struct node *kids)
+{
+	struct rmerge rm = { .root = n, .kids = kids };
+	size_t i, len;
+	int err;
+
+	rm.rc = calloc(n->nr, sizeof(*rm.rc));
+	if (!rm.rc)
+		return -ENOMEM;
+	err = abtf__run_level(l, kids, n->nr, root_prepare, &rm);
+	if (!err)
+		err = root_funcs(&rm);
+	if (!err)
+		err = abtf__run_level(l, kids, n->nr, root_count, &rm);
+	if (!err)
+		err = root_place(n, &rm);
+	if (!err)
+		err = abtf__run_level(l, kids, n->nr, root_copy, &rm);
+	if (!err) {
+		len = n->types_len;
+		for (i = 0; i < n->nr; i++)
+			len += rm.rc[i].kept_len;
+		n->types_len = len;
+		err = root_vars(n, &rm);
+	}
+	for (i = 0; i < n->nr; i++)
+		rchild_free(&rm.rc[i]);
+	free(rm.rc);
 	return err;
 }
 

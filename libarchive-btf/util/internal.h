@@ -325,6 +325,9 @@ static inline int abtf__grow(void **arr, size_t *cap, size_t need,
 #define abtf_grow(arr, cap, need)					\
 	abtf__grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
+/* Give back the whole pages in [@from, @to): read for the last time. */
+void abtf__release_pages(const void *from, const void *to);
+
 /* ---- symbol names (util.c) ---- */
 
 /*

@@ -18,6 +18,25 @@
 
 #include "util/internal.h"
 
+/*
+ * The whole pages between @from and @to, memory the caller has read for
+ * the last time and will only free(): given back to the system now, so
+ * that a buffer consumed from its start stops counting as it goes. Only
+ * pages wholly inside the range; an error is no error (they stay).
+ */
+void abtf__release_pages(const void *from, const void *to)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)from, b = (uintptr_t)to;
+
+	if (psz <= 0)
+		return;
+	a = (a + psz - 1) & ~(uintptr_t)(psz - 1);
+	b &= ~(uintptr_t)(psz - 1);
+	if (a < b)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 void abtf__print(const struct abtf_printer *p, enum abtf_print_level level,
 		 const char *fmt, ...)
 {
