@@ -545,6 +545,17 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	return 0;
 }
 
+static void scratch_free(struct scratch *sc)
+{
+	free(sc->map);
+	free(sc->places);
+	free(sc->dsec_of);
+	free(sc->dsec_off);
+	free(sc->var_size);
+	free(sc->toff);
+	free(sc->held);
+}
+
 int merge__node_merge(struct abtf_linker *l, struct node *n,
 		     const struct input *in)
 {
@@ -566,13 +577,7 @@ int merge__node_merge(struct abtf_linker *l, struct node *n,
 	if (!err)
 		err = abtf__exact_index(n);
 	abtf__smap_clear(&n->smap);
-	free(sc.map);
-	free(sc.places);
-	free(sc.dsec_of);
-	free(sc.dsec_off);
-	free(sc.var_size);
-	free(sc.toff);
-	free(sc.held);
+	scratch_free(&sc);
 	return err;
 }
 
@@ -636,12 +641,7 @@ static struct rchild *rchild_of(struct rmerge *rm, struct node *c)
 
 static void rchild_free(struct rchild *rc)
 {
-	free(rc->sc.map);
-	free(rc->sc.toff);
-	free(rc->sc.places);
-	free(rc->sc.dsec_of);
-	free(rc->sc.dsec_off);
-	free(rc->sc.var_size);
+	scratch_free(&rc->sc);
 	free(rc->funcs);
 	free(rc->strs);
 	free(rc->roff);
