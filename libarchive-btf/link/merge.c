@@ -460,6 +460,19 @@ static void decide_decl_tags(struct scratch *sc)
 	}
 }
 
+/* decide() for input type @id, its -EINVAL said as @n's error. */
+static int decide_type(struct abtf_linker *l, struct node *n,
+		       struct scratch *sc, uint32_t id)
+{
+	int keep = decide(l, n, sc, id, (const void *)(sc->in->types +
+						       sc->toff[id]));
+
+	if (keep == -EINVAL)
+		return node_error(l->path, n, keep, ".debug_btf_addr does "
+				  "not match its member");
+	return keep;
+}
+
 /* Which input types survive: EXACT_NEW, or 0 (dropped). */
 static int decide_all(struct abtf_linker *l, struct node *n,
 		      struct scratch *sc)
@@ -471,13 +484,9 @@ static int decide_all(struct abtf_linker *l, struct node *n,
 	if (in->kind == IN_RAW && sc->places)
 		collect_datasecs(sc);
 	for (id = 1; id <= in->nr_types; id++) {
-		keep = decide(l, n, sc, id,
-			      (const void *)(in->types + sc->toff[id]));
+		keep = decide_type(l, n, sc, id);
 		if (keep < 0)
-			return keep == -EINVAL ?
-			       node_error(l->path, n, keep, ".debug_btf_addr "
-					  "does not match its member") :
-			       keep;
+			return keep;
 		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
 	keep = abtf__drop_func_protos(in, sc->toff, sc->map);
@@ -683,11 +692,9 @@ static int root_prepare(struct abtf_linker *l, struct node *c, void *ctx)
 			sc->map[id] = EXACT_NEW;
 			continue;
 		}
-		keep = decide(l, c, sc, id, t);
+		keep = decide_type(l, c, sc, id);
 		if (keep < 0)
-			return keep == -EINVAL ?
-			       node_error(l->path, c, keep, ".debug_btf_addr "
-					  "does not match its member") : keep;
+			return keep;
 		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
 	return 0;
@@ -707,12 +714,14 @@ static int root_funcs(struct rmerge *rm)
 			uint32_t id = rc->funcs[k];
 			const struct btf_type *t = (const void *)
 				(rc->in.types + rc->sc.toff[id]);
-			const char *name = rc->in.strs + t->name_off;
+			size_t end = names.len;
+			int64_t no = abtf__strtab_add(&names,
+						      rc->in.strs + t->name_off);
 
-			if (abtf__strtab_find(&names, name) >= 0)
+			if (no < 0)
+				err = (int)no;
+			else if ((size_t)no != end)	/* not new: not first */
 				rc->sc.map[id] = 0;
-			else if (abtf__strtab_add(&names, name) < 0)
-				err = -ENOMEM;
 		}
 	}
 	abtf__strtab_free(&names);
@@ -820,6 +829,7 @@ static int root_place(struct node *n, struct rmerge *rm)
 	if (grow_types(n, len - n->types_len))
 		return -ENOMEM;
 	n->next_id = id;
+	n->types_len = len;	/* filled by step 5 */
 	return 0;
 }
 
@@ -911,7 +921,7 @@ int merge__root_children(struct abtf_linker *l, struct node *n,
 			 struct node *kids)
 {
 	struct rmerge rm = { .root = n, .kids = kids };
-	size_t i, len;
+	size_t i;
 	int err;
 
 	rm.rc = calloc(n->nr, sizeof(*rm.rc));
@@ -926,13 +936,8 @@ int merge__root_children(struct abtf_linker *l, struct node *n,
 		err = root_place(n, &rm);
 	if (!err)
 		err = abtf__run_level(l, kids, n->nr, root_copy, &rm);
-	if (!err) {
-		len = n->types_len;
-		for (i = 0; i < n->nr; i++)
-			len += rm.rc[i].kept_len;
-		n->types_len = len;
+	if (!err)
 		err = root_vars(n, &rm);
-	}
 	for (i = 0; i < n->nr; i++)
 		rchild_free(&rm.rc[i]);
 	free(rm.rc);
