@@ -879,16 +879,20 @@ static int root_copy(struct abtf_linker *l, struct node *c, void *ctx)
 			return dropped_error(c, sc, t, r.bad);
 		abtf__for_each_str_off(d, remap_root_str, rc);
 		dst += sz;
-		/* the child's types are read in order, once: give them back */
+		if (BTF_INFO_KIND(d->info) == BTF_KIND_VAR)
+			err = add_var(&rc->vars, &sc->places[id], sc->map[id]);
+		else if (BTF_INFO_KIND(d->info) == BTF_KIND_FUNC)
+			rc->funcs_kept++;
+		/*
+		 * The child's types are read in order, once: give them back,
+		 * last, since the pages released hold the start of @t when
+		 * it crosses into the page @off is in.
+		 */
 		if (off - done >= RELEASE_STEP) {
 			abtf__release_pages(rc->in.types + done,
 					    rc->in.types + off);
 			done = off;
 		}
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_VAR)
-			err = add_var(&rc->vars, &sc->places[id], sc->map[id]);
-		else if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC)
-			rc->funcs_kept++;
 	}
 	if (!err)
 		merge__node_free(c);	/* copied: its memory can go */
