@@ -510,10 +510,15 @@ enum abtf_verify {
 	 */
 	ABTF_VERIFY_KERNEL,
 	/*
-	 * What reading it takes: every type ID a record holds names a type
-	 * (0, void, included) and every name offset lies in the string
-	 * section; a BTF the kernel would refuse may pass (pahole 1.24's
-	 * struct members of type void, say), for a comparison.
+	 * What reading it takes: a header of version 1, flags 0 and, past
+	 * 24 bytes, only a layout table between the types and the strings
+	 * ("BTF header byte N: what" in @msg); every info word without
+	 * reserved bits or a kind_flag its kind has no use for; every type
+	 * ID a record holds names a type (0, void, included); every name
+	 * offset lies in the string section; no chain of pointers,
+	 * qualifiers or typedefs returns to itself. A BTF the kernel would
+	 * refuse otherwise may pass (pahole 1.24's struct members of type
+	 * void, say), for a comparison.
 	 */
 	ABTF_VERIFY_READING,
 };

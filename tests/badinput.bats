@@ -750,3 +750,66 @@ elf_patch() {
 	[[ $stderr == "btf-link: error: addr.o: section "*": relocation 0: symbol 99999 is past the last of its table"* ]]
 	unchanged addr.o
 }
+
+# ---- issue 49: hostile inputs, round 4 ----
+
+CRAFT=$BATS_TEST_DIRNAME/crafted/craft.py
+
+@test "badinput: a type loop in DWARF: a pointer to itself, a const and a pointer naming each other" {
+	need_cmd python3 readelf
+	cat >loop.c <<-'EOF'
+	int *ip;
+	int *const cp = 0;
+	EOF
+	gcc -g -c loop.c -o self.o
+	cp self.o pair.o
+	python3 "$CRAFT" type-loop self.o self
+	python3 "$CRAFT" type-loop pair.o pair
+	for o in self.o pair.o; do
+		refused "$o" "$o: DIE 0x" "(pointer type <anon>): bad DWARF: a chain of pointers, qualifiers or typedefs that returns to this DIE" \
+			"Loop detected"
+	done
+}
+
+@test "badinput: clang: a unit's address size other than the machine's, or than .debug_addr's" {
+	need_cmd clang python3
+	cat >pc.c <<-'EOF'
+	__attribute__((section(".data..percpu"))) int pcpu_a;
+	__attribute__((section(".data..percpu"))) long pcpu_b;
+	int f(int x) { return x + pcpu_a; }
+	EOF
+	clang -g -gdwarf-5 -O2 -c pc.c -o pc.o
+	"$CC_BTF" --encode -o good.o pc.o
+	cp pc.o unit.o
+	cp pc.o addr.o
+	python3 "$CRAFT" unit-addr-size unit.o 4
+	python3 "$CRAFT" debug-addr-size addr.o 4
+	refused unit.o "unit.o: .debug_info: unit at 0x0: address size 4, not the machine's 8"
+	refused addr.o "addr.o: .debug_info: unit at 0x0: DIE 0x" \
+		".debug_addr's header at 0x6: address size 4, not the unit's 8"
+}
+
+@test "badinput: an R_X86_64_32 whose value does not fit 32 bits is an error, not cut" {
+	need_cmd python3
+	[ "$(gcc -dumpmachine)" = x86_64-linux-gnu ] || skip "not x86-64"
+	gcc -g -c t.c -o over.o
+	python3 "$CRAFT" reloc-overflow over.o
+	refused over.o "over.o: cannot read DWARF: .rela.debug_info: relocation " \
+		"value 0x1" "does not fit its 4-byte place, type 10"
+}
+
+@test "badinput: an array count past BTF's 32 bits, at any depth" {
+	printf 'char one[0x100000005];\n' >one.c
+	printf 'char two[2][0x80000003];\n' >two.c
+	printf 'char fits[2][0x7fffffff];\n' >fits.c
+	for f in one two; do
+		gcc -g -c $f.c -o $f.o
+		refused $f.o "$f.o: DIE 0x" "(array <anon>): an array of more elements than BTF's 32-bit nelems holds"
+	done
+	gcc -g -c fits.c -o fits.o
+	"$CC_BTF" --encode fits.o
+	if command -v clang >/dev/null; then
+		clang -g -c one.c -o one-clang.o
+		refused one-clang.o "an array of more elements than BTF's 32-bit nelems holds"
+	fi
+}

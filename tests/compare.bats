@@ -287,6 +287,31 @@ COMPUTE_REF='static int compute(int count, const char *name, ...)'
 	[ ! -e out.btf ]
 }
 
+@test "compare: kind_flag on a FUNC or CONST, a reserved info bit, a PTR loop: refused, not equal" {
+	need_tools
+	need_cmd python3
+	variant base
+	local r msg
+	for r in kflag-func kflag-const reserved ptr-loop; do
+		cp base.btf $r.btf
+		python3 "$BATS_TEST_DIRNAME/crafted/craft.py" btf $r.btf $r
+		case $r in
+		reserved) msg="reserved bits of the info word set" ;;
+		ptr-loop) msg="a loop of pointers, qualifiers or typedefs that returns to itself" ;;
+		*) msg="kind_flag set on a kind that has no use for it" ;;
+		esac
+		run --separate-stderr "$BTF_LINK" --compare base.btf $r.btf
+		[ "$status" -eq 2 ] && [ -z "$output" ] &&
+			[ "${#stderr_lines[@]}" -eq 1 ] ||
+			{ echo "$r: exit $status: $output $stderr"; return 1; }
+		[[ $stderr == "btf-link: error: $r.btf: its BTF cannot be read: type ["*"]"*": $msg"* ]]
+		run --separate-stderr "$BTF_LINK" --base $r.btf -o out.btf base.btf
+		[ "$status" -eq 2 ]
+		[[ $stderr == "btf-link: error: $r.btf: the base BTF breaks the kernel's BTF rules: type ["*": $msg"* ]]
+		[ ! -e out.btf ]
+	done
+}
+
 @test "btf-link: usage errors and a missing file exit 2" {
 	run --separate-stderr "$BTF_LINK" --compare only-one.btf
 	[ "$status" -eq 2 ]

@@ -724,3 +724,121 @@ EXT_CASES="ext-type-id ext-name-off ext-len ext-nul ext-kflag"
 		unchanged "$case-prog"
 	done
 }
+
+# ---- issue 49: hostile inputs, round 4 ----
+
+CRAFT=$BATS_TEST_DIRNAME/crafted/craft.py
+LOOP="a loop of pointers, qualifiers or typedefs that returns to itself (the kernel's \"Loop detected\")"
+
+# two_objs: a.o and t.o, encoded by cc-btf, with FUNCs and a VAR each.
+two_objs() {
+	cat >a.c <<-'EOF'
+	int a_val = 3;
+	int a_fn(int x) { return x + a_val; }
+	EOF
+	cat >t.c <<-'EOF'
+	struct point { int x, y; const char *name; };
+	struct point origin = { 0, 0, "origin" };
+	int t_norm(const struct point *p) { return p->x * p->x + p->y * p->y; }
+	EOF
+	"$CC_BTF" gcc -g -O2 -c a.c -o a.o
+	"$CC_BTF" gcc -g -O2 -c t.c -o t.o
+}
+
+@test "link-badinput: a PTR loop: the member, the base, the --compare side named with the type" {
+	two_objs
+	cp t.o tl.o
+	objcopy --dump-section .BTF=tl.btf tl.o
+	python3 "$CRAFT" btf tl.btf ptr-loop
+	objcopy --update-section .BTF=tl.btf tl.o
+	ld -T "$FIXTURES/link.lds" -o loopprog a.o tl.o
+	ld -r -o loop-r.o a.o tl.o
+	keep loopprog loop-r.o
+	for f in loopprog loop-r.o; do
+		fails_with "$f: .BTF member 1 at byte *" "$BTF_LINK" -o out.btf $f
+		[[ $stderr == *": type [3] PTR '(anon)': $LOOP" ]]
+	done
+	ld -T "$FIXTURES/link.lds" -o prog a.o t.o
+	"$BTF_LINK" -o good.btf prog
+	cp good.btf self.btf
+	cp good.btf pair.btf
+	python3 "$CRAFT" btf self.btf ptr-loop
+	python3 "$CRAFT" btf pair.btf const-ptr-loop
+	keep self.btf pair.btf
+	for f in self.btf pair.btf; do
+		fails_with "$f: the base BTF breaks the kernel's BTF rules: type [*" \
+			"$BTF_LINK" --base $f -o out.btf a.o
+		[[ $stderr == *" PTR '(anon)': $LOOP" ]]
+		fails_with "$f: its BTF cannot be read: type [*" \
+			"$BTF_LINK" --compare good.btf $f
+		[[ $stderr == *" PTR '(anon)': $LOOP" ]]
+		fails_with "$f: its BTF cannot be read: type [*" \
+			"$BTF_LINK" --compare $f good.btf
+	done
+	unchanged loopprog loop-r.o self.btf pair.btf
+}
+
+@test "link-badinput: a .debug_btf_addr relocation off its slot: ld -r and a module (--base, -o, in place)" {
+	two_objs
+	ld -T "$FIXTURES/link.lds" -o prog a.o t.o
+	"$BTF_LINK" -o base.btf prog
+	ld -r -o r.o a.o t.o
+	"$BTF_LINK" -o good.btf r.o
+	cp r.o past.o
+	cp r.o inside.o
+	python3 "$CRAFT" addr-reloc past.o past
+	python3 "$CRAFT" addr-reloc inside.o inside
+	cp inside.o mod.ko
+	keep past.o inside.o mod.ko
+	fails_with "past.o: .debug_btf_addr relocation 0 at byte *" \
+		"$BTF_LINK" -o out.btf past.o
+	[[ $stderr == *": past the end of the section" ]]
+	fails_with "inside.o: .debug_btf_addr relocation 0 at byte 35: inside a slot, not at its start" \
+		"$BTF_LINK" -o out.btf inside.o
+	fails_with "mod.ko: .debug_btf_addr relocation 0 at byte 35: inside a slot, not at its start" \
+		"$BTF_LINK" --base base.btf -o out.btf mod.ko
+	fails_with "mod.ko: .debug_btf_addr relocation 0 at byte 35: inside a slot, not at its start" \
+		"$BTF_LINK" --base base.btf mod.ko
+	fails_with "mod.ko: .debug_btf_addr relocation 0 at byte 35: inside a slot, not at its start" \
+		"$BTF_LINK" mod.ko
+	unchanged past.o inside.o mod.ko
+	[ ! -e out.btf ]
+}
+
+@test "link-badinput: a FUNC's undefined flags bit in a .debug_btf_addr group" {
+	two_objs
+	ld -r -o r.o a.o t.o
+	python3 "$CRAFT" fn-flags r.o 0x80
+	keep r.o
+	fails_with "r.o: .BTF member 0 at byte 0: .debug_btf_addr byte 40: FUNC 0's flags 0x80: bits 0x80 are not defined" \
+		"$BTF_LINK" -o out.btf r.o
+	fails_with "r.o: .BTF member 0 at byte 0: .debug_btf_addr byte 40: FUNC 0's flags 0x80: bits 0x80 are not defined" \
+		"$BTF_LINK" r.o
+	unchanged r.o
+}
+
+@test "link-badinput: a BTF header of version 0, flags 1, a layout table past the strings: --base and --compare alike" {
+	two_objs
+	ld -T "$FIXTURES/link.lds" -o prog a.o t.o
+	"$BTF_LINK" -o good.btf prog
+	local r at msg
+	for r in version0:2 flags1:3 layout-after:24; do
+		at=${r#*:}
+		r=${r%:*}
+		cp good.btf $r.btf
+		python3 "$CRAFT" btf-header $r.btf $r
+		keep $r.btf
+		case $r in
+		version0) msg="unsupported BTF version" ;;
+		flags1) msg="unsupported BTF flags" ;;
+		*) msg="a layout table that is not between the types and the strings (header fields layout_off, layout_len)" ;;
+		esac
+		fails_with "$r.btf: .BTF member 0 at byte 0: byte $at: $msg" \
+			"$BTF_LINK" --base $r.btf -o out.btf a.o
+		fails_with "$r.btf: its BTF cannot be read: BTF header byte $at: $msg" \
+			"$BTF_LINK" --compare good.btf $r.btf
+		fails_with "$r.btf: its BTF cannot be read: BTF header byte $at: $msg" \
+			"$BTF_LINK" --compare $r.btf good.btf
+		unchanged $r.btf
+	done
+}

@@ -370,6 +370,17 @@ int archive__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 	return check_header(&c, &h, avail, size);
 }
 
+int archive__long_header(const void *bytes, size_t len, size_t idx,
+			  size_t base, const char *path,
+			  const struct abtf_printer *pr)
+{
+	struct check c = { .pr = pr, .path = path, .idx = idx, .base = base };
+	size_t at;
+	const char *why = abtf__btf_header_fault(bytes, len, &at);
+
+	return why ? bad(&c, at, why) : 0;
+}
+
 int abtf__zmember_head_check(const void *hdr, size_t raw_size, size_t idx,
 			     size_t base, const char *path,
 			     const struct abtf_printer *pr)

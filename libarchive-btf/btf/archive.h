@@ -40,6 +40,14 @@ int archive__member_size(const void *hdr, size_t avail, size_t idx, size_t base,
 		      const char *path, const struct abtf_printer *pr,
 		      size_t *size);
 /*
+ * The header of a member whose hdr_len passes libbpf 1.1's 24 bytes, all
+ * @len of it at @bytes (either byte order): its layout table between the
+ * types and the strings, its other fields zero (abtf__btf_header_fault()).
+ */
+int archive__long_header(const void *bytes, size_t len, size_t idx,
+			 size_t base, const char *path,
+			 const struct abtf_printer *pr);
+/*
  * Check the BTF header @hdr (24 bytes) a compressed member inflates to
  * first, against the @raw_size bytes its own header says it makes, before
  * anything is allocated for them: a member is refused from its first

@@ -20,6 +20,7 @@
  */
 #include <byteswap.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +145,70 @@ int abtf__btf_cut_layout(uint8_t *p, size_t *size)
 	memmove(p + sizeof(nh.h), p + sizeof(nh), *size - sizeof(nh));
 	*size -= sizeof(nh) - sizeof(nh.h);
 	return 0;
+}
+
+/* The fields of a header longer than libbpf 1.1's, past its 24 bytes. */
+static const char *long_header_fault(const uint8_t *p, uint32_t hdr_len,
+				     const struct btf_header *h, bool swap,
+				     size_t *at)
+{
+	uint32_t off = 0, len = 0, i = sizeof(*h);
+	uint64_t type_end;
+
+	if (hdr_len >= sizeof(struct hdr_layout)) {
+		memcpy(&off, p + offsetof(struct hdr_layout, layout_off), 4);
+		memcpy(&len, p + offsetof(struct hdr_layout, layout_len), 4);
+		off = in_order(off, swap);
+		len = in_order(len, swap);
+		i = sizeof(struct hdr_layout);
+	}
+	type_end = (uint64_t)in_order(h->type_off, swap) +
+		   in_order(h->type_len, swap);
+	*at = offsetof(struct hdr_layout, layout_off);
+	if (len && (off % 4 || len % 4 || off < type_end ||
+		    (uint64_t)off + len > in_order(h->str_off, swap)))
+		return "a layout table that is not between the types and the "
+		       "strings (header fields layout_off, layout_len)";
+	for (; i < hdr_len; i++) {
+		*at = i;
+		if (p[i])
+			return "a header field this reader does not know that "
+			       "is not zero";
+	}
+	return NULL;
+}
+
+/*
+ * The rules of a BTF header that libbpf 1.1 does not apply and the
+ * kernel does, for the @size bytes at @p in either byte order: version 1,
+ * flags 0, and past the 24 bytes libbpf 1.1 knows, a layout table between
+ * the types and the strings and nothing else but zeros. The first rule
+ * broken, with *@at the byte of its field, or NULL. One message per rule
+ * for the archive reader (a base, a member) and --compare's sides
+ * (abtf_btf__verify()); what libbpf checks itself (magic, lengths) is its
+ * callers'.
+ */
+const char *abtf__btf_header_fault(const void *p, size_t size, size_t *at)
+{
+	struct btf_header h;
+	uint32_t hdr_len;
+	bool swap;
+
+	*at = 0;
+	if (size < sizeof(h))
+		return NULL;
+	memcpy(&h, p, sizeof(h));
+	swap = h.magic == bswap_16(BTF_MAGIC);
+	if (!swap && h.magic != BTF_MAGIC)
+		return NULL;
+	*at = offsetof(struct btf_header, version);
+	if (h.version != BTF_VERSION)
+		return "unsupported BTF version";
+	*at = offsetof(struct btf_header, flags);
+	if (h.flags)
+		return "unsupported BTF flags";
+	hdr_len = in_order(h.hdr_len, swap);
+	if (hdr_len <= sizeof(h) || hdr_len > size)
+		return NULL;
+	return long_header_fault(p, hdr_len, &h, swap, at);
 }

@@ -19,6 +19,10 @@
  *     name for a DATASEC; struct member offsets in order and inside the
  *     struct, union members at 0; FUNC and VAR linkage; DATASEC entries
  *     sorted, non-overlapping and inside the section.
+ *  1b. Chains ("Loop detected"): a chain of pointers, qualifiers and
+ *     typedefs (one reference each) ends; one that returns to itself,
+ *     which the kernel finds walking from a pointer, is refused (also at
+ *     ABTF_VERIFY_READING: libbpf's dedup fails on it, naming nothing).
  *  2. Sizes ("resolve"): every type held by value (modifiers, typedefs,
  *     array elements, members, a VAR's type) is walked, depth first with
  *     an explicit stack (no recursion: a chain of 100 000 typedefs costs
@@ -292,15 +296,37 @@ static int check_ref(struct vctx *c, uint32_t id, const struct btf_type *t)
 	}
 }
 
+/*
+ * The info word alone: what the kernel's rules and reading a BTF (both
+ * sides of --compare) want alike, one message each. kind_flag is a
+ * struct's or union's bitfields, a FWD's union, an enum's sign, a tag's
+ * attribute (kernel 6.13+); on any other kind it means nothing to a
+ * reader, and two BTFs differing in it alone would compare equal.
+ */
+static const char *info_fault(const struct btf_type *t)
+{
+	if (t->info & INFO_RESERVED)
+		return "reserved bits of the info word set";
+	if (!BTF_INFO_KFLAG(t->info))
+		return NULL;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FWD:
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+		return NULL;
+	}
+	return "kind_flag set on a kind that has no use for it";
+}
+
 static int check_meta(struct vctx *c, uint32_t id, const struct btf_type *t)
 {
 	int kind = BTF_INFO_KIND(t->info);
 	uint32_t vlen = BTF_INFO_VLEN(t->info);
-	bool kflag = BTF_INFO_KFLAG(t->info);
+	const char *why = info_fault(t);
 	int32_t comp;
 
-	if (t->info & INFO_RESERVED)
-		return fault(c, id, -1, "reserved bits of the info word set");
+	if (why)
+		return fault(c, id, -1, why);
 	if (!str_at(c->src, t->name_off))
 		return fault(c, id, -1, "a name offset past the string section");
 	switch (kind) {
@@ -318,9 +344,6 @@ static int check_meta(struct vctx *c, uint32_t id, const struct btf_type *t)
 	default:
 		break;
 	}
-	/* kind_flag of a tag: an attribute rather than a tag (kernel 6.13+) */
-	if (kflag && kind != BTF_KIND_TYPE_TAG && kind != BTF_KIND_DECL_TAG)
-		return fault(c, id, -1, "kind_flag set on a kind that has no use for it");
 	switch (kind) {
 	case BTF_KIND_INT:
 		if (vlen)
@@ -389,6 +412,54 @@ static int check_meta(struct vctx *c, uint32_t id, const struct btf_type *t)
 	default:
 		return fault(c, id, -1, "an unknown BTF kind");
 	}
+}
+
+/* ---- 1b. chains of pointers, qualifiers and typedefs end ---- */
+
+static bool chain_kind(const struct btf_type *t)
+{
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPEDEF: case BTF_KIND_TYPE_TAG:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Each of these kinds refers to one type, so a chain of them either ends
+ * (at void, a struct, an INT, ...) or returns to itself: "PTR type_id=2"
+ * as type [2], a CONST and a PTR naming each other. The kernel walks such
+ * chains from a pointer and refuses the BTF ("Loop detected"); libbpf's
+ * deduplication fails on them (ELOOP) without naming a type. One walk per
+ * type, each type visited once: @seen[id] is the walk that reached it.
+ * Types of the base (below start_id) were checked with it, and a walk
+ * stops there. The type named is where the walk closed its loop.
+ */
+static int check_chains(struct vctx *c)
+{
+	uint32_t id, cur, end = c->src->start_id + c->src->nr_types;
+	uint32_t *seen = calloc(end, sizeof(*seen));
+
+	if (!seen)
+		return -ENOMEM;
+	for (id = c->src->start_id; id < end; id++) {
+		for (cur = id; cur >= c->src->start_id && cur < end && !seen[cur];
+		     cur = type_at(c, cur)->type) {
+			if (!chain_kind(type_at(c, cur)))
+				break;
+			seen[cur] = id;
+		}
+		if (cur >= c->src->start_id && cur < end && seen[cur] == id &&
+		    chain_kind(type_at(c, cur))) {
+			free(seen);
+			return fault(c, cur, -1, "a loop of pointers, qualifiers "
+				     "or typedefs that returns to itself (the "
+				     "kernel's \"Loop detected\")");
+		}
+	}
+	free(seen);
+	return 0;
 }
 
 /* ---- 2. sizes, without recursion ---- */
@@ -726,6 +797,9 @@ int abtf__verify(const struct abtf_vsrc *src, struct abtf_vfault *f)
 	for (id = src->start_id; id < end; id++)
 		if ((err = check_meta(&c, id, type_at(&c, id))))
 			goto out;
+	err = check_chains(&c);
+	if (err)
+		goto out;
 	for (id = src->start_id; id < end; id++)
 		if (c.state[id] == NEW && (err = resolve(&c, id, stack)))
 			goto out;
@@ -843,8 +917,9 @@ static int verify_reading(const struct btf *btf, struct abtf_vfault *f,
 
 	for (w.id = first; w.id < w.total && !err; w.id++) {
 		const struct btf_type *t = btf__type_by_id(btf, w.id);
+		const char *why = info_fault(t);
 
-		err = str_ok(&w, -1, t->name_off);
+		err = why ? rec_fault(&w, -1, why) : str_ok(&w, -1, t->name_off);
 		if (!err && refers(BTF_INFO_KIND(t->info)))
 			err = ref_ok(&w, -1, t->type, "a reference to no valid type ID");
 		if (!err)
@@ -955,6 +1030,39 @@ static int verify_own(const struct btf *btf, bool member, bool is_base,
 	return err;
 }
 
+/* check_chains() of @src alone, for a BTF read rather than loaded. */
+static int chains_of(const struct abtf_vsrc *src, struct abtf_vfault *f)
+{
+	struct vctx c = { .src = src, .f = f };
+
+	c.total = src->start_id + src->nr_types;
+	return check_chains(&c);
+}
+
+/*
+ * The header of @btf as read (libbpf keeps the bytes it was given) held
+ * to the rules the archive reader applies to a base or a member
+ * (abtf__btf_header_fault(), one message per rule): libbpf 1.1 reads a
+ * version 0, flags 1, or a layout table past the strings, all of which
+ * the kernel refuses.
+ */
+static int header_said(const struct btf *btf, char *msg, size_t size)
+{
+	uint32_t raw_size;
+	const void *raw = btf__raw_data(btf, &raw_size);
+	const char *why;
+	size_t at;
+
+	if (!raw)
+		return -ENOMEM;
+	why = abtf__btf_header_fault(raw, raw_size, &at);
+	if (!why)
+		return 0;
+	if (size)
+		snprintf(msg, size, "BTF header byte %zu: %s", at, why);
+	return -EINVAL;
+}
+
 ABTF_API int abtf_btf__verify(const struct btf *btf, enum abtf_verify level,
 				char *msg, size_t size)
 {
@@ -972,7 +1080,12 @@ ABTF_API int abtf_btf__verify(const struct btf *btf, enum abtf_verify level,
 	base = btf__base_btf(btf);
 	src.start_id = base ? btf__type_cnt(base) : 1;
 	src.nr_types = btf__type_cnt(btf) - src.start_id;
+	err = header_said(btf, msg, size);
+	if (err)
+		return err;
 	err = verify_reading(btf, &f, src.start_id);
+	if (!err)
+		err = chains_of(&src, &f);
 	if (err == -EINVAL && size)
 		abtf__vfault_str(&src, &f, msg, size);
 	return err;

@@ -155,11 +155,19 @@ uint64_t abtf__addr_slot_value(const struct abtf_addr_sec *s, size_t at)
 /* ---- relocations ---- */
 
 /* The one order of a relocation table: by offset in .debug_btf_addr. */
-static int rela_cmp(const void *a, const void *b)
+static int off_cmp(const void *a, const void *b)
 {
 	const struct abtf_addr_rela *x = a, *y = b;
 
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* ... and in the section's order at one offset, for messages */
+static int rela_cmp(const void *a, const void *b)
+{
+	const struct abtf_addr_rela *x = a, *y = b;
+
+	return off_cmp(a, b) ?: (x->idx < y->idx ? -1 : x->idx > y->idx);
 }
 
 static int read_rela(Elf_Data *d, int type, size_t i, struct abtf_addr_rela *r,
@@ -240,6 +248,7 @@ int abtf__addr_relocs_load(Elf *elf, size_t addr_shndx, const char *path,
 		if (read_rela(d, shdr.sh_type, i, &t->r[i], &type))
 			return relocs_fail(path, pr, "bad "
 					   ".debug_btf_addr relocation");
+		t->r[i].idx = i;
 		if (check_type(&eh, path, pr, i, type))
 			return -EINVAL;
 	}
@@ -255,7 +264,7 @@ abtf__addr_reloc_at(const struct abtf_addr_relocs *t, uint64_t offset)
 
 	if (!t->nr)	/* t->r may be NULL: not for bsearch() */
 		return NULL;
-	return bsearch(&key, t->r, t->nr, sizeof(key), rela_cmp);
+	return bsearch(&key, t->r, t->nr, sizeof(key), off_cmp);
 }
 
 void abtf__addr_relocs_free(struct abtf_addr_relocs *t)

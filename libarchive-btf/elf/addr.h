@@ -48,6 +48,7 @@ struct abtf_addr_hdr2 {
 #define ABTF_ADDR_MAGIC2	"BTFB"
 
 /* A FUNC's flags byte (pahole 1.31's per-function facts). */
+#define ABTF_FN_ALL		0x7f	/* the bits defined; others are 0 */
 #define ABTF_FN_OPTIMIZED	0x01	/* parameters optimized, ABI changed */
 #define ABTF_FN_UNEXPECTED_REG	0x02	/* a parameter in an unexpected register */
 #define ABTF_FN_REORDERED	0x04	/* parameters reordered */
@@ -130,6 +131,7 @@ static inline uint8_t abtf__addr_flags(const struct abtf_addr_sec *s,
 struct abtf_addr_rela {
 	uint64_t offset;	/* in .debug_btf_addr */
 	uint32_t sym;
+	uint32_t idx;		/* its index in the relocation section */
 	int64_t addend;
 };
 

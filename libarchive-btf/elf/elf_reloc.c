@@ -37,17 +37,20 @@
 #define R_RISCV_SUB_ULEB128	61
 #endif
 
-#define K(op, width)	((struct abtf_rel_kind){ ABTF_REL_##op, width })
+#define K(op, width)	((struct abtf_rel_kind){ ABTF_REL_##op, width, \
+						     ABTF_FIT_EITHER })
+#define KF(op, width, fit) \
+	((struct abtf_rel_kind){ ABTF_REL_##op, width, ABTF_FIT_##fit })
 
 static int kind_x86_64(uint32_t type, struct abtf_rel_kind *k)
 {
 	switch (type) {
 	case R_X86_64_NONE:	*k = K(NONE, 0); return 0;
 	case R_X86_64_64:	*k = K(ABS, 8); return 0;
-	case R_X86_64_32:
-	case R_X86_64_32S:	*k = K(ABS, 4); return 0;
+	case R_X86_64_32:	*k = KF(ABS, 4, UNSIGNED); return 0;
+	case R_X86_64_32S:	*k = KF(ABS, 4, SIGNED); return 0;
 	case R_X86_64_DTPOFF64:	*k = K(TLS, 8); return 0;
-	case R_X86_64_DTPOFF32:	*k = K(TLS, 4); return 0;
+	case R_X86_64_DTPOFF32:	*k = KF(TLS, 4, SIGNED); return 0;
 	}
 	return -ENOENT;
 }
@@ -228,6 +231,8 @@ int abtf__reloc_apply(const struct abtf_rel_kind *k, unsigned char *p,
 	if (room < k->width)
 		return -ERANGE;
 	if ((k->op == ABTF_REL_ABS || k->op == ABTF_REL_TLS) && !rel) {
+		if (!abtf__reloc_fits(k, sa))
+			return -EOVERFLOW;
 		abtf__put_n(p, k->width, big, sa);	/* the common case */
 		return 0;
 	}

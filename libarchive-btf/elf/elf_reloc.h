@@ -26,9 +26,17 @@ enum abtf_rel_op {
 	ABTF_REL_ULEB_SUB,	/* place - (S + A), as its ULEB128 */
 };
 
+/* Which values of S + A an ABS or TLS place narrower than 8 bytes holds. */
+enum abtf_rel_fit {
+	ABTF_FIT_EITHER,	/* zero- or sign-extended (ld's "bitfield") */
+	ABTF_FIT_UNSIGNED,	/* zero-extended: R_X86_64_32 */
+	ABTF_FIT_SIGNED,	/* sign-extended: R_X86_64_32S */
+};
+
 struct abtf_rel_kind {
 	uint8_t op;		/* enum abtf_rel_op */
 	uint8_t width;		/* bytes of the place (0: a ULEB128's) */
+	uint8_t fit;		/* enum abtf_rel_fit */
 };
 
 /*
@@ -46,10 +54,36 @@ int abtf__reloc_abs(GElf_Half machine, unsigned char ei_class, bool *is_rela);
 /*
  * Apply @k with value @sa (S + A) to the place @p, @room bytes before the
  * end of its section, in big-endian order if @big; @rel: the place holds
- * the addend (SHT_REL). 0, or -ERANGE if the place does not fit.
+ * the addend (SHT_REL). 0, -ERANGE if the place does not fit its section,
+ * -EOVERFLOW if the value does not fit the place (abtf__reloc_fits()).
  */
 int abtf__reloc_apply(const struct abtf_rel_kind *k, unsigned char *p,
 		      size_t room, bool big, bool rel, uint64_t sa);
+/*
+ * Whether value @v of S + A (RELA: the addend explicit) fits the place of
+ * an ABS or TLS relocation @k: one cut to its width (pahole 1.24 cuts it)
+ * would read as another string or address. ADD, SUB and SET wrap, as
+ * their differences of labels do; a REL addend is the place's own.
+ */
+static inline bool abtf__reloc_fits(const struct abtf_rel_kind *k, uint64_t v)
+{
+	unsigned int bits = k->width * 8;
+	uint64_t top;
+
+	if ((k->op != ABTF_REL_ABS && k->op != ABTF_REL_TLS) || !bits ||
+	    bits >= 64)
+		return true;
+	top = v >> (bits - 1);		/* the sign bit and what is above */
+	switch (k->fit) {
+	case ABTF_FIT_UNSIGNED:
+		return !(v >> bits);
+	case ABTF_FIT_SIGNED:
+		return !top || top == UINT64_MAX >> (bits - 1);
+	default:
+		return !(v >> bits) || top == UINT64_MAX >> (bits - 1);
+	}
+}
+
 /* The machine's name for messages, or NULL for one the table lacks. */
 const char *abtf__machine_name(GElf_Half machine);
 

@@ -34,6 +34,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,6 +266,14 @@ static int read_unit_header(struct dw_file *f, struct cur *c,
 	}
 	u->die = c->p - f->info.buf;
 	/* a type unit's type DIE lies in it, past its header (libdw) */
+	if (!c->bad && u->addr_size != f->addr_size) {
+		snprintf(f->why, sizeof(f->why), "unit at 0x%llx: address "
+			 "size %u, not the machine's %u",
+			 (unsigned long long)u->off, u->addr_size,
+			 f->addr_size);
+		*why = f->why;
+		return -EINVAL;
+	}
 	if (c->bad || (u->addr_size != 4 && u->addr_size != 8) ||
 	    u->unit_type < DW_UT_compile || u->unit_type > DW_UT_split_type ||
 	    (type_unit && (type_off < u->die - u->off ||
@@ -309,6 +318,7 @@ int dw_file__open(struct dw_file *f, Elf *elf, const char **why)
 		return -EINVAL;
 	}
 	f->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	f->addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	err = find_sections(f, elf, why);
 	if (err)
 		return err;
@@ -1211,8 +1221,29 @@ static bool producer_clang(const struct dw_file *f, const struct dw_unit *u,
  * offsets or addresses (libdw does; a base of 0 was taken here for "none
  * given"), so it is refused.
  */
-static int unit_bases(struct dw_unit *u, const struct dw_die *cu,
-		      const char **why)
+/*
+ * The address size of the .debug_addr header before @base (its last two
+ * bytes: address_size, segment_selector_size) is the unit's: one of 4 in
+ * a unit of 8 read every address as half of one (three per-CPU variables
+ * lost without a word). A base past the section is table_entry()'s to
+ * refuse.
+ */
+static int addr_header_size(struct dw_file *f, const struct dw_unit *u,
+			    uint64_t base, const char **why)
+{
+	if (!f->addr.buf || base > f->addr.size || f->addr.buf[base - 2] ==
+	    u->addr_size)
+		return 0;
+	snprintf(f->why, sizeof(f->why), ".debug_addr's header at 0x%llx: "
+		 "address size %u, not the unit's %u",
+		 (unsigned long long)base - 2, f->addr.buf[base - 2],
+		 u->addr_size);
+	*why = f->why;
+	return -EINVAL;
+}
+
+static int unit_bases(struct dw_file *f, struct dw_unit *u,
+		      const struct dw_die *cu, const char **why)
 {
 	const bool wide = u->offset_size == 8;
 
@@ -1233,6 +1264,9 @@ static int unit_bases(struct dw_unit *u, const struct dw_die *cu,
 		return -EINVAL;
 	if (cu->have & DW_HAVE_STR_OFF_BASE)
 		u->str_offsets_base = cu->str_offsets_base;
+	if ((cu->have & DW_HAVE_ADDR_BASE) &&
+	    addr_header_size(f, u, cu->addr_base, why))
+		return -EINVAL;
 	if (cu->have & DW_HAVE_ADDR_BASE)
 		u->addr_base = cu->addr_base;
 	if (cu->have & DW_HAVE_LOCLISTS_BASE)
@@ -1255,7 +1289,7 @@ static int open_unit(struct dw_file *f, struct dw_unit *u, const char **why)
 	err = dw_die__read(f, u, u->die, &cu, why);
 	if (err)
 		return err;
-	err = unit_bases(u, &cu, why);
+	err = unit_bases(f, u, &cu, why);
 	if (err)
 		return err;
 	u->bases_read = true;

@@ -87,11 +87,13 @@ struct dw_file {
 	struct dw_sec info, abbrev, str, line_str, str_offsets, addr;
 	struct dw_sec loc, loclists;	/* parameter locations (func_facts.c) */
 	bool big_endian;
+	uint8_t addr_size;	/* the machine's: 4 (ELFCLASS32) or 8 */
 	struct dw_unit *units;
 	size_t nr_units;
 	struct dw_abbrevs *tables;
 	size_t nr_tables, cap_tables;
 	uint64_t bad_off;	/* the DIE the last failed read was at */
+	char why[128];		/* a reason with figures, for *why */
 };
 
 /* What a DIE has; bit i is set when the attribute was there. */

@@ -129,13 +129,27 @@ static int kind_of(struct reloc_ctx *rc, uint32_t type,
 	return 0;
 }
 
+/* Relocation @i could not be applied (abtf__reloc_apply()'s @err). */
+static int overflow_or_past(struct reloc_ctx *rc, size_t i, int err,
+			    uint64_t sa, const struct abtf_rel_kind *k,
+			    uint32_t type)
+{
+	if (err != -EOVERFLOW)
+		return fail(rc, i, -EINVAL, "place past its section, type",
+			    type);
+	snprintf(rc->why, rc->why_size, "%s: relocation %zu: value 0x%llx "
+		 "does not fit its %u-byte place, type %u", rc->rname ?: "?",
+		 i, (unsigned long long)sa, k->width, type);
+	return -EINVAL;
+}
+
 static int apply_one(struct reloc_ctx *rc, const GElf_Rela *r, size_t i)
 {
 	uint32_t type = GELF_R_TYPE(r->r_info);
 	struct abtf_rel_kind k;
 	unsigned char *place;
 	GElf_Sym sym;
-	int shndx;
+	int shndx, err;
 
 	if (kind_of(rc, type, &k)) {
 		snprintf(rc->why, rc->why_size, "%s: relocation %zu: type %u, "
@@ -155,14 +169,16 @@ static int apply_one(struct reloc_ctx *rc, const GElf_Rela *r, size_t i)
 			    type);
 	place = (unsigned char *)rc->target->d_buf + r->r_offset;
 	if (k.op == ABTF_REL_ABS && rc->is_rela &&
-	    rc->target->d_size - r->r_offset >= k.width)
+	    rc->target->d_size - r->r_offset >= k.width &&
+	    (k.width == 8 || abtf__reloc_fits(&k, sym.st_value + r->r_addend)))
 		abtf__put_n(place, k.width, rc->big,	/* most of them */
 			    sym.st_value + r->r_addend);
-	else if (abtf__reloc_apply(&k, place, rc->target->d_size - r->r_offset,
-				   rc->big, !rc->is_rela,
-				   sym.st_value + r->r_addend))
-		return fail(rc, i, -EINVAL, "place past its section, type",
-			    type);
+	else if ((err = abtf__reloc_apply(&k, place,
+					  rc->target->d_size - r->r_offset,
+					  rc->big, !rc->is_rela,
+					  sym.st_value + r->r_addend)))
+		return overflow_or_past(rc, i, err, sym.st_value + r->r_addend,
+					&k, type);
 	shndx = abtf__sym_section(&sym, shndx);
 	if (k.op != ABTF_REL_ABS || k.width != rc->addr_size || rc->sec < 0 ||
 	    !shndx)

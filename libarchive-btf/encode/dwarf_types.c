@@ -589,21 +589,25 @@ static bool bound_value(const struct dw_value *v, int64_t *val)
 	}
 }
 
-/* nelems of one DW_TAG_subrange_type: 0 for flexible, unknown or [0]. */
-static uint32_t subrange_nelems(const struct dw_die *sub)
+/*
+ * nelems of one DW_TAG_subrange_type: 0 for flexible, unknown or [0]; a
+ * count past BTF's 32 bits is returned as it is, for conv_array() to
+ * refuse (at every depth alike).
+ */
+static uint64_t subrange_nelems(const struct dw_die *sub)
 {
 	uint64_t lower = 0;
 	int64_t upper;
 
 	if (sub->have & DW_HAVE_COUNT)
-		return sub->count > UINT32_MAX ? 0 : sub->count;
+		return sub->count;
 	if (!(sub->have & DW_HAVE_UPPER_BOUND) ||
 	    !bound_value(&sub->upper_bound, &upper))
 		return 0;
 	if (sub->have & DW_HAVE_LOWER_BOUND)
 		lower = sub->lower_bound;
 	if (upper < 0 || (uint64_t)upper < lower ||
-	    (uint64_t)upper - lower + 1 > UINT32_MAX)
+	    (uint64_t)upper - lower == UINT64_MAX)
 		return 0;
 	return upper - lower + 1;
 }
@@ -611,7 +615,9 @@ static uint32_t subrange_nelems(const struct dw_die *sub)
 /*
  * One ARRAY whose nelems is the product of all dimensions: pahole 1.24
  * flattens multi-dimensional arrays (int a[2][3] is ARRAY(int, 6)), and the
- * kernel's BTF has always looked like that.
+ * kernel's BTF has always looked like that. A dimension, or the product,
+ * past 32 bits is refused: BTF's nelems has 32 bits (char[0x100000005]
+ * once came out as nelems 0).
  */
 static int conv_array(struct ir *ir, struct dw_die *die, uint32_t id)
 {
@@ -623,10 +629,11 @@ static int conv_array(struct ir *ir, struct dw_die *die, uint32_t id)
 	     res = next_child(ir, die, &child)) {
 		if (child.tag != DW_TAG_subrange_type)
 			continue;
-		nelems *= subrange_nelems(&child);
-		if (nelems > UINT32_MAX)
+		if (__builtin_mul_overflow(nelems, subrange_nelems(&child),
+					   &nelems) || nelems > UINT32_MAX)
 			return dwarf_types__die_error(ir, die, -E2BIG,
-					 "array too large for BTF");
+					 "an array of more elements than "
+					 "BTF's 32-bit nelems holds");
 		nr++;
 	}
 	if (res < 0)
@@ -1089,4 +1096,70 @@ int dwarf_types__type_of_attr(struct ir *ir, struct dw_die *die)
 	if (!(die->have & DW_HAVE_TYPE))
 		return 0;
 	return dwarf_types__type_of_off(ir, die, die->type);
+}
+
+/* ---- loops BTF cannot express ---- */
+
+/* The kinds of one reference each, which the kernel walks from a pointer. */
+static bool chain_node(const struct ir *ir, uint32_t id)
+{
+	if (!id || id > ir->nr_nodes)
+		return false;
+	switch (ir->nodes[id - 1].kind) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPEDEF: case BTF_KIND_TYPE_TAG:
+		return true;
+	}
+	return false;
+}
+
+/* One message for the loop through node @id, naming a DIE of it. */
+static int loop_error(struct ir *ir, uint32_t id)
+{
+	const char *why = NULL;
+	struct dw_die die;
+	uint32_t cur = id;
+	size_t i;
+
+	do {	/* a qualifier or type tag the encoder added has no DIE */
+		for (i = 0; i < ir->map.nr; i++) {
+			if (ir->map.ents[i].id != cur ||
+			    dw_die__read(ir->dw, NULL, ir->map.ents[i].off,
+					 &die, &why))
+				continue;
+			return dwarf_types__die_error(ir, &die, -EINVAL,
+				"bad DWARF: a chain of pointers, qualifiers or "
+				"typedefs that returns to this DIE: BTF cannot "
+				"express it (the kernel: \"Loop detected\")");
+		}
+		cur = ir->nodes[cur - 1].ref;
+	} while (cur != id);
+	pr_warn(ir->pr, "%s: bad DWARF: a loop of pointers, qualifiers or "
+		"typedefs (type node %u)", ir->path, id);
+	return -EINVAL;
+}
+
+/*
+ * A pointer whose DW_AT_type is itself, or a const and a pointer naming
+ * each other, came out as "PTR type_id=2" of type [2]: a chain of nodes of
+ * one reference each that returns to itself, with no struct or union on
+ * the way. Each node is walked once (@seen: the walk that reached it).
+ */
+int dwarf_types__check_loops(struct ir *ir)
+{
+	uint32_t *seen = calloc(ir->nr_nodes + 1, sizeof(*seen));
+	uint32_t id, cur;
+	int err = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	for (id = 1; id <= ir->nr_nodes && !err; id++) {
+		for (cur = id; chain_node(ir, cur) && !seen[cur];
+		     cur = ir->nodes[cur - 1].ref)
+			seen[cur] = id;
+		if (chain_node(ir, cur) && seen[cur] == id)
+			err = loop_error(ir, cur);
+	}
+	free(seen);
+	return err;
 }

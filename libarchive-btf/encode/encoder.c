@@ -193,6 +193,8 @@ static int make_nodes(struct abtf_encoder *enc)
 	err = enc_datasec__add(&enc->obj, &enc->sel, &enc->ir);
 	if (!err)
 		err = dwarf_types__add_decl_tags(&enc->ir);
+	if (!err)
+		err = dwarf_types__check_loops(&enc->ir);
 	return err;
 }
 

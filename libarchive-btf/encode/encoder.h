@@ -141,6 +141,12 @@ int dwarf_types__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t tar
 		  int comp);
 /* The pending DECL_TAGs as nodes, after all the others. 0 or -ENOMEM. */
 int dwarf_types__add_decl_tags(struct ir *ir);
+/*
+ * A loop of pointers, qualifiers and typedefs among the nodes (BTF cannot
+ * express it; the kernel refuses it): -EINVAL after one message naming a
+ * DIE of it, else 0.
+ */
+int dwarf_types__check_loops(struct ir *ir);
 
 /* A FUNC_PROTO for the subprogram or subroutine type @die. */
 int dwarf_types__func_proto(struct ir *ir, struct dw_die *die);

@@ -413,6 +413,103 @@ static int check_slot_addrs(const struct abtf_linker *l)
 	return 0;
 }
 
+/* The first member at or after @j whose group's slots do not end by @off. */
+static size_t group_at(const struct abtf_linker *l, size_t j, uint64_t off)
+{
+	size_t ss = l->file.addr.slot_size;
+
+	for (; j < l->plan.nr_members; j++) {
+		const struct mplan *mp = &l->plan.members[j];
+
+		if (mp->has_group && off < mp->grp.slots_off +
+		    ((uint64_t)mp->grp.nr_slots + mp->grp.nr_extra) * ss)
+			return j;
+	}
+	return j;
+}
+
+/* Why relocation @r, after @prev (or NULL), is not a slot's, or NULL. */
+static const char *reloc_fault(const struct abtf_linker *l, size_t j,
+			       const struct abtf_addr_rela *r,
+			       const struct abtf_addr_rela *prev)
+{
+	size_t ss = l->file.addr.slot_size;
+	const struct mplan *mp = &l->plan.members[j];
+	uint64_t v;
+
+	if (r->offset >= l->file.addr.size)
+		return "past the end of the section";
+	if (j == l->plan.nr_members || r->offset < mp->grp.slots_off)
+		return "on no slot of a group";
+	if ((r->offset - mp->grp.slots_off) % ss)
+		return "inside a slot, not at its start";
+	if (prev && prev->offset == r->offset)
+		return "a second relocation of one slot";
+	if (ss == 4 && !l->file.relocs.inplace && r->sym < l->sym.nr_vals) {
+		v = l->sym.vals[r->sym].value + r->addend;
+		if ((v >> 32) && (v >> 31) != UINT64_MAX >> 31)
+			return "its value does not fit the 4-byte slot";
+	}
+	return NULL;
+}
+
+/*
+ * Every relocation against .debug_btf_addr lies at the start of a slot of
+ * a group, one to a slot, with a value the slot holds: one past the
+ * section or into a slot left the slot unrelocated, read as a symbol the
+ * linker discarded (a FUNC lost without a word). Images, ld -r objects
+ * and modules alike.
+ */
+static int check_slot_relocs(const struct abtf_linker *l)
+{
+	const struct abtf_addr_relocs *t = &l->file.relocs;
+	const char *why;
+	size_t i, j = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct abtf_addr_rela *r = &t->r[i];
+
+		j = group_at(l, j, r->offset);
+		why = reloc_fault(l, j, r, i ? r - 1 : NULL);
+		if (!why)
+			continue;
+		pr_warn(&l->pr, "%s: .debug_btf_addr relocation %u at byte "
+			"%llu: %s", l->path, r->idx,
+			(unsigned long long)r->offset, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A FUNC's flags byte holds only the bits docs/archive-format.md defines
+ * (the others are zero): an undefined one is a group this btf-link cannot
+ * read, not one to read in part.
+ */
+static int check_flags(const struct abtf_linker *l)
+{
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < l->plan.nr_members; i++) {
+		const struct mplan *mp = &l->plan.members[i];
+		uint8_t fl;
+
+		for (k = 0; mp->has_group && k < mp->grp.nr_flags; k++) {
+			fl = abtf__addr_flags(&l->file.addr, &mp->grp, k);
+			if (!(fl & ~ABTF_FN_ALL))
+				continue;
+			pr_warn(&l->pr, "%s member %zu at byte %zu: "
+				".debug_btf_addr byte %zu: FUNC %u's flags "
+				"0x%02x: bits 0x%02x are not defined",
+				l->where, i, mp->off, mp->grp.flags_off + k,
+				k, fl, fl & ~ABTF_FN_ALL);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 {
 	int err;
@@ -426,7 +523,8 @@ int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
 			return err;
 	}
 	if (l->file.elf && l->file.addr.size) {
-		err = check_slot_addrs(l);
+		err = check_slot_addrs(l) ?: check_slot_relocs(l) ?:
+		      check_flags(l);
 		if (err)
 			return err;
 		/* place__func_present() asks for the names of slots' FUNCs */

@@ -477,6 +477,28 @@ static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
 }
 
 /*
+ * A member's header longer than 24 bytes (pahole 1.31's layout table),
+ * read whole and checked: a table past the strings made the member end
+ * before it, its bytes read as a next member of "bad BTF magic".
+ */
+static int long_header(struct abtf_linker *l, size_t off, uint32_t hdr_len)
+{
+	uint8_t *p = malloc(hdr_len);
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = abtf__read_btf(l, p, hdr_len, off);
+	if (err)
+		err = abtf__link_error(l, err, "cannot read .BTF");
+	else
+		err = archive__long_header(p, hdr_len, l->plan.nr_members,
+					   off, l->where, &l->pr);
+	free(p);
+	return err;
+}
+
+/*
  * The member at @off, compressed or not, from its header: *@size gets its
  * bytes in .BTF, *@zsize the same for a compressed member (0 for plain BTF)
  * and *@btf_size those of its BTF.
@@ -511,6 +533,8 @@ static int member_size(struct abtf_linker *l, size_t off, size_t avail,
 	err = archive__member_size(&hdr, avail, l->plan.nr_members, off,
 				   l->where, &l->pr, size);
 	*btf_size = *size;
+	if (!err && hdr.hdr_len > sizeof(hdr))
+		err = long_header(l, off, hdr.hdr_len);
 	return err;
 }
 

@@ -279,6 +279,14 @@ int abtf__btf_add_layout(const void *raw, uint32_t size, void **out,
  * libbpf 1.1 in place: -ENOTSUP if it is not one. */
 int abtf__btf_cut_layout(uint8_t *p, size_t *size);
 
+/*
+ * The first rule of a BTF header (@size bytes at @p, either byte order)
+ * that the bytes break, libbpf 1.1's own checks aside: version, flags, a
+ * longer header's layout table and zero fields. Its message, with *@at
+ * the byte of the field, or NULL (layout.c).
+ */
+const char *abtf__btf_header_fault(const void *p, size_t size, size_t *at);
+
 /* ---- byte order (util.c) ---- */
 
 /* Whether @ei_data (ELFDATA2LSB or ELFDATA2MSB) is this host's order. */

@@ -30,6 +30,10 @@ recipe below says, in place. Nothing here is a stored binary.
         func-int     the first FUNC refers to the first INT
         int-200      the first INT gets nr_bits 200
         self-struct  the first struct's first member gets the struct's type
+        ptr-loop     the first PTR points at itself
+        const-ptr-loop  a PTR to a CONST: the CONST points at the PTR
+        kflag-func, kflag-const  kind_flag on the first FUNC or CONST
+        reserved     info bit 16 (reserved) on the first PTR
   craft.py cut-unit OBJ END
       .debug_info (one unit) ends at byte END: its unit_length and the
       section's sh_size say so, and the relocations of .rela.debug_info
@@ -44,9 +48,33 @@ recipe below says, in place. Nothing here is a stored binary.
       reached). KIND: zeros (no BTF header at all), header (the zeros
       follow a BTF header of 25 bytes that is consistent but for its
       size). Both must be refused from their first inflated bytes.
+  craft.py type-loop OBJ self|pair
+      .debug_info (gcc, one unit): the first DW_TAG_pointer_type's
+      DW_AT_type (DW_FORM_ref4) names the pointer itself (self), or the
+      pointer under the first DW_TAG_const_type names that const (pair:
+      `int *const cp;`): a type chain that returns to itself.
+  craft.py addr-reloc OBJ past|inside
+      .debug_btf_addr's first relocation (a RELA table of an ld -r
+      object or a module) moves past the section's end (past) or 3 bytes
+      into its slot (inside).
+  craft.py unit-addr-size OBJ N
+      the first unit header of .debug_info says address_size N.
+  craft.py debug-addr-size OBJ N
+      the first header of .debug_addr says address_size N.
+  craft.py reloc-overflow OBJ
+      the first R_X86_64_32 relocation of .rela.debug_info gets 2^32 more
+      addend: a value its 4-byte place cannot hold.
+  craft.py fn-flags OBJ BITS
+      .debug_btf_addr's first version 2 group: its first FUNC's flags byte
+      gets BITS or'ed in.
+  craft.py btf-header BTF RECIPE
+      BTF is raw final BTF (btf-link -o): version0, flags1, or
+      layout-after (a 32-byte header whose layout table follows the
+      strings).
 Each prints what it changed on stderr (for a failing test's log).
 """
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -214,6 +242,23 @@ def btf(path, recipe):
     elif recipe == 'self-struct':
         tid, at, _ = first(b, KIND_STRUCT)
         struct.pack_into('<I', b, at + 12 + 4, tid)
+    elif recipe == 'ptr-loop':      # the first PTR points at itself
+        tid, at, _ = first(b, KIND_PTR)
+        struct.pack_into('<I', b, at + 8, tid)
+    elif recipe == 'const-ptr-loop':    # a PTR to a CONST, the CONST to it
+        recs = {r[0]: r for r in records(b)}
+        tid, at, _ = next(r for r in recs.values() if r[2] == KIND_PTR and
+                          recs.get(struct.unpack_from('<I', b, r[1] + 8)[0],
+                                   (0, 0, 0))[2] == KIND_CONST)
+        cid, = struct.unpack_from('<I', b, at + 8)
+        struct.pack_into('<I', b, recs[cid][1] + 8, tid)
+    elif recipe in ('kflag-func', 'kflag-const'):
+        tid, at, _ = first(b, KIND_FUNC if recipe == 'kflag-func'
+                           else KIND_CONST)
+        b[at + 7] |= 0x80
+    elif recipe == 'reserved':      # info bit 16, between vlen and kind
+        tid, at, _ = first(b, KIND_PTR)
+        b[at + 6] |= 1
     else:
         sys.exit('unknown recipe ' + recipe)
     print('%s: type [%d]' % (recipe, tid), file=sys.stderr)
@@ -233,6 +278,117 @@ def cut_unit(path, end):
             struct.pack_into('<QQq', e.b, at, 0, 0, 0)
     e.save()
     print('unit cut at byte 0x%x' % end, file=sys.stderr)
+
+
+def dies(path):
+    """[(offset, tag, {attr: (attr offset, value)})] of readelf's dump."""
+    out = subprocess.run(['readelf', '--debug-dump=info', path], check=True,
+                         capture_output=True, text=True).stdout
+    res = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[0].startswith('<') and f[1] == 'Abbrev':
+            res.append((int(f[0].split('><')[1].rstrip('>:'), 16),
+                        f[-1].strip('()'), {}))
+        elif res and len(f) >= 4 and f[0].startswith('<') and \
+                f[1].startswith('DW_AT_'):
+            res[-1][2][f[1]] = (int(f[0].strip('<>'), 16), f[-1])
+    return res
+
+
+def set_type(e, die, target):
+    at = e.sh(e.index('.debug_info'))[4] + die[2]['DW_AT_type'][0]
+    struct.pack_into('<I', e.b, at, target)      # the unit starts at 0
+
+
+def type_loop(path, how):
+    e, ds = Elf(path), dies(path)
+    by_off = {d[0]: d for d in ds}
+    if how == 'self':
+        p = next(d for d in ds if d[1] == 'DW_TAG_pointer_type' and
+                 'DW_AT_type' in d[2])
+        set_type(e, p, p[0])
+    else:
+        c = next(d for d in ds if d[1] == 'DW_TAG_const_type' and
+                 by_off.get(int(d[2].get('DW_AT_type', (0, '<0x0>'))[1]
+                                .strip('<>'), 16), (0, ''))[1] ==
+                 'DW_TAG_pointer_type')
+        p = by_off[int(c[2]['DW_AT_type'][1].strip('<>'), 16)]
+        set_type(e, p, c[0])
+    e.save()
+    print('type-loop %s: DIE 0x%x' % (how, p[0]), file=sys.stderr)
+
+
+def addr_reloc(path, how):
+    e = Elf(path)
+    sec = e.sh(e.index('.debug_btf_addr'))
+    r = e.sh(e.index('.rela.debug_btf_addr'))
+    off, = struct.unpack_from('<Q', e.b, r[4])
+    new = sec[5] + 16 if how == 'past' else off + 3
+    struct.pack_into('<Q', e.b, r[4], new)
+    e.save()
+    print('relocation 0: offset %d -> %d' % (off, new), file=sys.stderr)
+
+
+def unit_addr_size(path, n):
+    e = Elf(path)
+    at = e.sh(e.index('.debug_info'))[4]
+    version, = struct.unpack_from('<H', e.b, at + 4)
+    e.b[at + (7 if version >= 5 else 10)] = n
+    e.save()
+
+
+def debug_addr_size(path, n):
+    e = Elf(path)
+    e.b[e.sh(e.index('.debug_addr'))[4] + 6] = n
+    e.save()
+
+
+def reloc_overflow(path):
+    e = Elf(path)
+    r = e.sh(e.index('.rela.debug_info'))
+    for at in range(r[4], r[4] + r[5], 24):
+        off, info, add = struct.unpack_from('<QQq', e.b, at)
+        if info & 0xffffffff == 10:             # R_X86_64_32
+            struct.pack_into('<q', e.b, at + 16, add + (1 << 32))
+            e.save()
+            print('relocation %d: addend 0x%x' % ((at - r[4]) // 24,
+                  add + (1 << 32)), file=sys.stderr)
+            return
+    sys.exit('%s: no R_X86_64_32 in .rela.debug_info' % path)
+
+
+def fn_flags(path, bits):
+    e = Elf(path)
+    sec = e.sh(e.index('.debug_btf_addr'))
+    at = sec[4]
+    assert e.b[at:at + 4] == b'BTFB', 'not a version 2 group'
+    nr_slots, _, _, nr_extra, tlen, slen, nr_flags = \
+        struct.unpack_from('<7I', e.b, at + 4)
+    assert nr_flags, 'a group without FUNCs'
+    fl = at + 32 + (nr_slots + nr_extra) * 8 + tlen + slen
+    e.b[fl] |= bits
+    e.save()
+    print('flags byte at 0x%x: 0x%02x' % (fl - at, e.b[fl]), file=sys.stderr)
+
+
+def btf_header(path, recipe):
+    b = bytearray(open(path, 'rb').read())
+    hdr_len, type_off, type_len, str_off, str_len = \
+        struct.unpack_from('<5I', b, 4)
+    if recipe == 'version0':
+        b[2] = 0
+    elif recipe == 'flags1':
+        b[3] = 1
+    elif recipe == 'layout-after':
+        assert hdr_len == 24
+        body = b[24:]
+        b = b[:24] + struct.pack('<II', str_off + str_len, 80) + body + \
+            bytes(80)
+        struct.pack_into('<I', b, 4, 32)
+    else:
+        sys.exit('unknown recipe ' + recipe)
+    open(path, 'wb').write(b)
 
 
 def zbomb(path, kind):
@@ -271,6 +427,20 @@ def main(argv):
         btf(argv[2], argv[3])
     elif argv[1] == 'cut-unit':
         cut_unit(argv[2], int(argv[3], 0))
+    elif argv[1] == 'type-loop':
+        type_loop(argv[2], argv[3])
+    elif argv[1] == 'addr-reloc':
+        addr_reloc(argv[2], argv[3])
+    elif argv[1] == 'unit-addr-size':
+        unit_addr_size(argv[2], int(argv[3], 0))
+    elif argv[1] == 'debug-addr-size':
+        debug_addr_size(argv[2], int(argv[3], 0))
+    elif argv[1] == 'reloc-overflow':
+        reloc_overflow(argv[2])
+    elif argv[1] == 'fn-flags':
+        fn_flags(argv[2], int(argv[3], 0))
+    elif argv[1] == 'btf-header':
+        btf_header(argv[2], argv[3])
     elif argv[1] == 'zbomb':
         zbomb(argv[2], argv[3])
     else:

@@ -130,6 +130,51 @@ if command -v $X-gcc >/dev/null; then
 		archive_seed "$T/prog-s390x" s390x-vmlinux $X-objcopy
 	fi
 fi
+# hostile4 SEEDDIR: seeds of the mutations of issue 49, made by
+# tests/crafted/craft.py from seeds above, so that the fuzzers start at
+# them: a pointer DIE or a PTR that is its own type (a type cycle), a
+# unit's address size, an R_X86_64_32 whose value does not fit, a
+# relocation of .debug_info moved into its place (relocation offsets), a
+# FUNC's undefined flags bit, BTF headers of version 0 and a layout table
+# past the strings.
+hostile4() {
+	local c=$TOP/tests/crafted/craft.py e=$OUT/encode/gcc-percpu.o m
+	if [ -f "$e" ]; then
+		cp "$e" "$OUT/encode/h4-self-loop.o"
+		python3 "$c" type-loop "$OUT/encode/h4-self-loop.o" self || :
+		cp "$e" "$OUT/encode/h4-unit-addr.o"
+		python3 "$c" unit-addr-size "$OUT/encode/h4-unit-addr.o" 4 || :
+		cp "$e" "$OUT/encode/h4-overflow.o"
+		python3 "$c" reloc-overflow "$OUT/encode/h4-overflow.o" || :
+		cp "$e" "$OUT/encode/h4-reloc-off.o"
+		python3 "$TOP/tests/fuzz/patch.py" reloc-offset \
+			"$OUT/encode/h4-reloc-off.o" "$OUT/encode/h4-reloc-off.o" 3 || :
+	fi
+	e=$OUT/encode/clang-percpu.o
+	if [ -f "$e" ]; then
+		cp "$e" "$OUT/encode/h4-debug-addr.o"
+		python3 "$c" debug-addr-size "$OUT/encode/h4-debug-addr.o" 4 || :
+	fi
+	for m in gcc-percpu archive-gcc-vmlinux; do
+		for d in link-raw parse; do
+			[ -f "$OUT/$d/$m" ] || continue
+			cp "$OUT/$d/$m" "$OUT/$d/h4-loop-$m"
+			python3 "$c" btf "$OUT/$d/h4-loop-$m" ptr-loop || :
+		done
+	done
+	m=$OUT/link-raw/h4-loop-archive-gcc-vmlinux
+	[ ! -f "$m" ] || { printf '\0\0'; cat "$m"; } > "$OUT/archive/h4-loop"
+	m=$OUT/parse/gcc-percpu
+	if [ -f "$m" ]; then
+		cp "$m" "$OUT/parse/h4-version0"
+		python3 "$c" btf-header "$OUT/parse/h4-version0" version0 || :
+		cp "$m" "$OUT/parse/h4-layout-after"
+		python3 "$c" btf-header "$OUT/parse/h4-layout-after" layout-after || :
+	fi
+	python3 "$TOP/tests/fuzz/patch.py" flags "$OUT/archive/gcc-vmlinux-all" \
+		"$OUT/archive/h4-flags" 0x80 || :
+} 2>/dev/null
+
 # parse: one member's BTF, with its header and with a 32-byte one
 for f in "$OUT"/link-raw/{gcc,clang,s390x}-*; do
 	[ -f "$f" ] || continue
@@ -145,6 +190,7 @@ if hdr_len == 24 and len(b) >= 24:
     open(sys.argv[2], 'wb').write(out)
 PY
 done
+hostile4
 rm -rf "$T"
 for d in encode link-raw archive parse split; do
 	[ -n "$(ls -A "$OUT/$d")" ] || { echo "$0: no seeds for $d" >&2; exit 1; }

@@ -15,6 +15,13 @@ patch.py abbrev IN OUT
     becomes one abbreviation, that of the first unit's DIE, with no
     attribute (the rest of the section is zeroed).
 
+patch.py reloc-offset IN OUT DELTA
+    IN is a 64-bit little-endian ELF object: the first relocation of
+    .rela.debug_info moves DELTA bytes (into its place, or past it).
+patch.py flags IN OUT BITS
+    IN is a seed of fuzz-archive (features, .BTF, "=ADDR=", groups): the
+    first FUNC flags byte of the first version 2 group gets BITS.
+
 The result is written to OUT; IN is left as it was.
 """
 import struct
@@ -88,10 +95,31 @@ def patch_abbrev(d):
     d[off:off + size] = table + bytes(size - len(table))
 
 
+def patch_reloc_offset(d, delta):
+    off, size = section(d, ".rela.debug_info")
+    if not size:
+        sys.exit("no .rela.debug_info")
+    r_offset, = struct.unpack_from("<Q", d, off)
+    struct.pack_into("<Q", d, off, r_offset + delta)
+
+
+def patch_flags(d, bits):
+    at = d.index(b"BTFB", d.index(b"=ADDR="))
+    nr_slots, _, _, nr_extra, tlen, slen, nr_flags = \
+        struct.unpack_from("<7I", d, at + 4)
+    if not nr_flags:
+        sys.exit("a group without FUNCs")
+    d[at + 32 + (nr_slots + nr_extra) * 8 + tlen + slen] |= bits
+
+
 def main():
     what, src, dst, *args = sys.argv[1:]
     d = bytearray(open(src, "rb").read())
-    if what == "btf":
+    if what == "reloc-offset":
+        patch_reloc_offset(d, int(args[0], 0))
+    elif what == "flags":
+        patch_flags(d, int(args[0], 0))
+    elif what == "btf":
         patch_btf(d, args[0], args[1], args[2], int(args[3], 0))
     elif what == "abbrev":
         patch_abbrev(d)
