@@ -279,9 +279,7 @@ print_lib(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
 /* Why libbpf could not read @path as BTF, in words. */
 static const char *parse_error(const char *path, int err)
 {
-	struct stat st;
-
-	if (err == ENOENT && stat(path, &st) == 0)
+	if (err == ENODATA)	/* abtf_btf__parse(): ELF, no .BTF */
 		return "no .BTF section";
 	if (err == ENOENT || err == EACCES || err == EISDIR || err == ENOMEM)
 		return strerror(err);
@@ -385,7 +383,15 @@ static struct btf *load_btf(const char *path, struct btf *base,
 		return NULL;
 	}
 	if (!btf) {
-		error(path, "%s", parse_error(path, errno ? errno : EINVAL));
+		int err = errno ? errno : EINVAL;
+		char msg[512];
+
+		/* libbpf 1.3 and later refuse what 1.1 read: say where */
+		if (err == EINVAL && !base &&
+		    abtf_btf__check_file(path, msg, sizeof(msg)) == -EINVAL)
+			error(path, "its BTF cannot be read: %s", msg);
+		else
+			error(path, "%s", parse_error(path, err));
 		return NULL;
 	}
 	if (verified(path, base ? "its BTF (split)" : "its BTF", btf))

@@ -500,6 +500,17 @@ ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base);
  */
 ABTF_API int abtf_btf__is_split(const char *path);
 
+/*
+ * Why the BTF of @path (raw, or an ELF file's .BTF) cannot be read: the
+ * checks libarchive-btf makes of each archive member, on its bytes (the
+ * header, the sections, each type's record, type IDs and string offsets
+ * in range). For a caller whose libbpf refused the file: libbpf 1.3 and
+ * later check IDs and names themselves and say only EINVAL. Returns 0 if
+ * the checks find nothing, -EINVAL with the first fault in @msg ("byte N:
+ * what"), or another negative errno if the file cannot be read.
+ */
+ABTF_API int abtf_btf__check_file(const char *path, char *msg, size_t size);
+
 /* What abtf_btf__verify() holds a BTF to. */
 enum abtf_verify {
 	/*

@@ -16,7 +16,9 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@
 #include <linux/btf.h>
 
 #include "archive_btf.h"
+#include "btf/archive.h"
 #include "util/internal.h"
 
 #define SEC_BTF		".BTF"
@@ -78,7 +81,7 @@ static int read_btf_bytes(const char *path, void **buf, size_t *size)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF) {
 		d = abtf__elf_section_data(elf, SEC_BTF);
-		err = d && d->d_buf ? 0 : -ENOENT;
+		err = d && d->d_buf ? 0 : -ENODATA;
 		if (!err) {
 			*buf = malloc(d->d_size ? d->d_size : 1);
 			err = *buf ? 0 : -ENOMEM;
@@ -229,6 +232,53 @@ static struct btf *parse_mapped(const char *path)
 	return btf;
 }
 
+/* The first message the archive's checks print, without its member prefix. */
+struct first_fault {
+	char prefix[64];
+	char *msg;
+	size_t size;
+	bool said;
+};
+
+static void __abtf_printf(3, 0)
+keep_first(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
+{
+	struct first_fault *ff = ctx;
+	char line[512];
+	size_t n = strlen(ff->prefix);
+
+	if (level != ABTF_WARN || ff->said)
+		return;
+	ff->said = true;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (ff->size)
+		snprintf(ff->msg, ff->size, "%s",
+			 strncmp(line, ff->prefix, n) ? line : line + n);
+}
+
+ABTF_API int abtf_btf__check_file(const char *path, char *msg, size_t size)
+{
+	struct first_fault ff = { .msg = msg, .size = size };
+	struct abtf_printer pr = { .fn = keep_first, .ctx = &ff };
+	struct abtf_member m;
+	void *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!path || (size && !msg))
+		return -EINVAL;
+	if (size)
+		msg[0] = 0;
+	err = read_btf_bytes(path, &buf, &len);
+	if (err)
+		return err;
+	/* what the checks say before the fault: "PATH member 0 at byte 0: " */
+	snprintf(ff.prefix, sizeof(ff.prefix), " member 0 at byte 0: ");
+	err = archive__member_check(buf, len, 0, 0, false, "", &pr, &m);
+	free(buf);
+	return err;
+}
+
 ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)
 {
 	struct btf *btf;
@@ -245,6 +295,13 @@ ABTF_API struct btf *abtf_btf__parse(const char *path, struct btf *base)
 		return abtf__btf_aligned(btf);
 	errno = 0;
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
+	/*
+	 * An ELF file without .BTF: ENOENT from libbpf before 1.3, ENODATA
+	 * since; ENODATA from either, so that callers can tell it from a
+	 * missing file.
+	 */
+	if (!btf && errno == ENOENT && access(path, F_OK) == 0)
+		errno = ENODATA;
 	if (btf || (errno != ENOTSUP && errno != EOPNOTSUPP))
 		return abtf__btf_aligned(btf);
 	err = read_btf_bytes(path, &buf, &size);

@@ -207,6 +207,25 @@ ABTF_API int abtf_linker__check_final(struct abtf_linker *l)
 	return check_final(l, "");
 }
 
+/*
+ * Why the base cannot be read: libbpf 1.3 and later refuse a type ID or a
+ * string offset out of range themselves, and say EINVAL; the archive's
+ * checks of the file's bytes name the byte and the type (libbpf 1.1 reads
+ * such a base, and abtf__verify_base() names them).
+ */
+static void base_error(struct abtf_linker *l, int err)
+{
+	char msg[512];
+
+	if (err == -EINVAL &&
+	    abtf_btf__check_file(l->opts.base_path, msg, sizeof(msg)) == -EINVAL)
+		pr_warn(&l->pr, "%s: cannot read base BTF: %s",
+			l->opts.base_path, msg);
+	else
+		pr_warn(&l->pr, "%s: cannot read base BTF: %s",
+			l->opts.base_path, ABTF_STRERROR(-err));
+}
+
 /* The base must be final BTF: libbpf would take an archive's first member. */
 static int check_base_final(struct abtf_linker *l)
 {
@@ -242,8 +261,7 @@ static int load_base(struct abtf_linker *l)
 				"(a module's, made on a base of its own)",
 				l->opts.base_path);
 		else
-			pr_warn(&l->pr, "%s: cannot read base BTF: %s",
-				l->opts.base_path, ABTF_STRERROR(-err));
+			base_error(l, err);
 		return err;
 	}
 	/* libbpf's dedup trusts its base: a type ID past the end crashed it */
