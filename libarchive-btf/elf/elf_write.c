@@ -781,6 +781,12 @@ static int overwrite_section(Elf *elf, const struct abtf_scn_bytes *b)
 	d->d_buf = (void *)b->data;
 	d->d_size = b->size;
 	d->d_type = ELF_T_BYTE;
+	/*
+	 * Plain bytes: a compressed section's data came with its header's
+	 * alignment (8), which elfutils 0.192 holds against sh_addralign
+	 * (ld gives the compressed .debug_btf_addr 1) in a fixed layout.
+	 */
+	d->d_align = 1;
 	shdr.sh_size = b->size;
 	shdr.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;	/* the bytes are plain */
 	if (!gelf_update_shdr(scn, &shdr))
