@@ -62,17 +62,18 @@ DEPS_LIBS	:= $(shell $(PKG_CONFIG) --libs $(DEPS_PC) 2>/dev/null || \
 		     echo -lbpf -ldw -lelf -lz)
 
 # The tools link libbpf, libdw and libelf (and what those need) statically
-# when their archives are installed: cc-btf runs once per object, and the
-# dynamic loader's work for three libraries was a sixth of its time
-# (docs/performance.md). STATIC=0 links them dynamically.
-STATIC		?= $(if $(filter /%,$(shell $(CC) -print-file-name=libdw.a)),1,0)
-ifeq ($(STATIC),1)
-TOOL_LIBS	:= -Wl,-Bstatic $(filter-out -pthread -lpthread,$(shell \
-		     $(PKG_CONFIG) --static --libs $(DEPS_PC))) -Wl,-Bdynamic \
-		   -pthread
-else
-TOOL_LIBS	:= $(DEPS_LIBS) -pthread
-endif
+# where that links: cc-btf runs once per object, and the dynamic loader's
+# work for three libraries is a measurable part of a small object's
+# encoding (docs/performance.md, "Static or dynamic"). STATIC=1 insists on
+# it, STATIC=0 links dynamically; left unset, the link is tried statically
+# when libdw.a is installed and, should that fail (Debian 13's libelf.a
+# wants elfutils' internal libeu, which no package ships), made
+# dynamically with one line that says so.
+STATIC		?= $(if $(filter /%,$(shell $(CC) -print-file-name=libdw.a)),auto,0)
+STATIC_LIBS	:= -Wl,-Bstatic $(filter-out -pthread -lpthread,$(shell \
+		     $(PKG_CONFIG) --static --libs $(DEPS_PC) 2>/dev/null)) \
+		   -Wl,-Bdynamic -pthread
+DYNAMIC_LIBS	:= $(DEPS_LIBS) -pthread
 
 WARNINGS	:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
@@ -158,13 +159,25 @@ $(LIB_PC): libarchive-btf/libarchive-btf.pc.in Makefile
 	$(Q)$(gen_pc) > $@
 
 # The tools link the static library: one binary each, no rpath games.
+# link_tool OUT,OBJS: link a tool as STATIC says (above); with STATIC=auto
+# a failed static link is made again dynamically, and said once.
+tool_ld = $(CC) $(ABTF_LDFLAGS) $(LDFLAGS) -o $(1) $(2)
+ifeq ($(STATIC),1)
+link_tool = $(call tool_ld,$(1),$(2)) $(STATIC_LIBS)
+else ifeq ($(STATIC),auto)
+link_tool = { $(call tool_ld,$(1),$(2)) $(STATIC_LIBS) 2>$(1).static.log || { \
+	printf '  %-8s %s\n' NOTE "$(notdir $(1)): libbpf, libdw and libelf do not link statically ($$(grep -m1 -oE "undefined reference to [^ ]*|cannot find -l[^ :]*" $(1).static.log || echo "make STATIC=1 shows why")): linked dynamically"; \
+	$(call tool_ld,$(1),$(2)) $(DYNAMIC_LIBS); }; }; \
+	r=$$?; rm -f $(1).static.log; exit $$r
+else
+link_tool = $(call tool_ld,$(1),$(2)) $(DYNAMIC_LIBS)
+endif
 .SECONDEXPANSION:
 $(TOOL_BINS): $$(patsubst %.c,$(OUT)/%.o,$$(wildcard $$(notdir $$@)/*.c)) \
 	      $(TOOL_COMMON) $(LIB_A)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ABTF_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) \
-		$(TOOL_LIBS)
+	$(Q)$(call link_tool,$@,$(filter %.o,$^) $(LIB_A))
 
 example: all
 	$(Q)ABTF_BUILD=$(OUT) tests/example/run.sh $(OUT)/example
