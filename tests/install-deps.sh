@@ -1,7 +1,15 @@
 #!/bin/bash
 # Install everything the build, the example and the test suite need on
-# Debian 12: run as root (a bare root shell needs no sudo), or as a user
-# who may sudo (the script then uses it).
+# Debian 12 (bookworm) or Debian 13 (trixie): run as root (a bare root
+# shell needs no sudo), or as a user who may sudo (the script then uses
+# it).
+#
+# Where the two releases differ, the packages are chosen by what the
+# running release has, not by a fixed version: the runtime of the default
+# clang (libclang-rt-N-dev, for the fuzzers), and the Linux sources the
+# tests build (linux-source-6.1, -6.12, -7.3), each from the running
+# release's own suites when it carries it, otherwise from the one suite of
+# the same Debian mirror that does (see fetch_from_suite below).
 set -euo pipefail
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
@@ -14,54 +22,126 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 # wait for another apt (a concurrent install) rather than fail
 APT_OPTS=(-o DPkg::Lock::Timeout=300)
+
+die() {
+	echo "install-deps.sh: error: $*" >&2
+	exit 1
+}
+
+# shellcheck disable=SC1091 # the running system's
+CODENAME=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+case $CODENAME in
+bookworm|trixie) ;;
+*) die "Debian 12 (bookworm) or 13 (trixie) expected, /etc/os-release says '${CODENAME:-nothing}'" ;;
+esac
+
 $SUDO apt-get "${APT_OPTS[@]}" update
+
+# has_candidate PKG: the running system's suites can install PKG.
+has_candidate() {
+	local c
+	# (a name no package has exactly is a regular expression to apt:
+	# linux-source-6.1 would find linux-source-6.12)
+	apt-cache pkgnames "$1" 2>/dev/null | grep -qxF "$1" || return 1
+	c=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	[ -n "$c" ] && [ "$c" != "(none)" ]
+}
+
+# The runtime libraries of the release's default clang (libFuzzer, the
+# sanitizers): libclang-rt-14-dev on Debian 12, -19- on Debian 13.
+clang_major=$(apt-cache depends clang 2>/dev/null |
+	sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+[ -n "$clang_major" ] || die "apt-cache finds no clang-N that clang depends on"
+
 $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	build-essential pkg-config libbpf-dev libdw-dev libelf-dev zlib1g-dev \
 	dwarves bpftool bats ccache binutils time python3 elfutils \
-	linux-source-6.1 linux-source-6.12 bc flex bison libssl-dev xz-utils cpio parallel \
+	bc flex bison libssl-dev xz-utils cpio parallel \
 	qemu-system-x86 busybox-static patch git clang lld llvm \
 	distcc man-db dpkg-dev debhelper fakeroot lintian \
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu \
 	libc6-dev-arm64-cross qemu-system-arm rsync kmod \
 	libc6-dev-riscv64-cross libc6-dev-s390x-cross qemu-system-misc opensbi \
-	libclang-rt-14-dev clang-19 lld-19 llvm-19 rustc
+	"libclang-rt-$clang_major-dev" clang-19 lld-19 llvm-19 rustc \
+	debootstrap
 
-# Linux 7.3's source (linux-source-7.3, architecture-independent, needing
-# only binutils and xz-utils) and Debian's configurations of it
-# (linux-config-7.3, which needs nothing: check-lab's distribution kernel
-# starts from one) are in a newer suite of the same Debian mirror,
-# trixie-backports: read it through a sources list of our own, built from
-# the address apt's sources already use, and install those two packages
-# from their files. Nothing else of the newer suite comes in, and the
-# system's sources are left as they are.
+# mirror_uri: the Debian mirror apt's sources use for the running release
+# (one-line sources.list or deb822 .sources files alike).
 mirror_uri() {
 	local f
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
-		awk '/^URIs:/ { u = $2 } /^Suites:/ && / bookworm( |$)/ { print u; exit }' "$f"
+		awk -v c="$CODENAME" '/^URIs:/ { u = $2 }
+			/^Suites:/ && $0 ~ (" " c "( |$)") { print u; exit }' "$f"
 	done
-	if [ -f /etc/apt/sources.list ]; then
-		awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list
-	fi
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk -v c="$CODENAME" '$1 == "deb" && $3 == c { print $2; exit }' "$f"
+	done
 }
-LINUX_73=/usr/src/linux-source-7.3.tar.xz
-CONFIG_73=/usr/src/linux-config-7.3
-if [ ! -f "$LINUX_73" ] || [ ! -d "$CONFIG_73" ]; then
+
+# fetch_from_suite SUITE PKG...: install the architecture-independent
+# packages PKG (the Linux sources and configurations, which need only
+# binutils and xz-utils) from another suite of the same Debian mirror,
+# through a sources list of our own: nothing else of that suite comes in,
+# and the system's sources are left as they are.
+fetch_from_suite() {
+	local suite=$1 uri tmp o
+	shift
 	uri=$(mirror_uri | head -n 1)
-	[ -n "$uri" ] || {
-		echo "install-deps.sh: error: no bookworm mirror in apt's sources to find linux-source-7.3 on" >&2
-		exit 1
-	}
+	[ -n "$uri" ] || die "no $CODENAME mirror in apt's sources to find $* on"
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
 	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
-	echo "deb $uri trixie-backports main" > "$tmp/sources.list"
+	echo "deb $uri $suite main" > "$tmp/sources.list"
 	chmod -R a+rX "$tmp"
 	o=(-o Dir::Etc::SourceList="$tmp/sources.list" -o Dir::Etc::SourceParts=/dev/null
 	   -o Dir::State::Lists="$tmp/lists" -o Dir::Cache="$tmp/cache"
 	   -o APT::Sandbox::User=root)
 	$SUDO apt-get "${APT_OPTS[@]}" "${o[@]}" update
-	(cd "$tmp" && $SUDO apt-get "${o[@]}" download linux-source-7.3 linux-config-7.3)
-	$SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
-		"$tmp"/linux-source-7.3_*.deb "$tmp"/linux-config-7.3_*.deb
+	(cd "$tmp" && $SUDO apt-get "${o[@]}" download "$@")
+	$SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "$tmp"/*.deb
+	$SUDO rm -rf "$tmp"
+}
+
+# The Linux sources the tests build, and Debian's configurations of 7.3
+# (check-lab's distribution kernel starts from one): from the running
+# release where it carries them, else from the suite that does (6.1 is
+# bookworm's; 7.3 is in trixie-backports for both releases).
+sources_from() {
+	case $1 in
+	linux-source-6.1) echo bookworm ;;
+	linux-source-6.12) echo trixie ;;
+	*) echo trixie-backports ;;
+	esac
+}
+declare -A other=()
+here=()
+for pkg in linux-source-6.1 linux-source-6.12 linux-source-7.3 linux-config-7.3; do
+	v=${pkg#linux-*-}
+	case $pkg in
+	linux-source-*) [ -f "/usr/src/$pkg.tar.xz" ] && continue ;;
+	linux-config-*) [ -d "/usr/src/linux-config-$v" ] && continue ;;
+	esac
+	if has_candidate "$pkg"; then
+		here+=("$pkg")
+	else
+		s=$(sources_from "$pkg")
+		other[$s]="${other[$s]:-} $pkg"
+	fi
+done
+[ ${#here[@]} -eq 0 ] ||
+	$SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "${here[@]}"
+for s in "${!other[@]}"; do
+	# shellcheck disable=SC2086 # a list of names
+	fetch_from_suite "$s" ${other[$s]}
+done
+
+# Other releases' pahole, unpacked into tests/.work and runnable there with
+# their own libraries, nothing installed (tests/pahole-of.sh): Debian sid's
+# 1.32, today's release, the second judge; and where the system's pahole
+# is not Debian 12's 1.24, that one, which the quick tier compares with
+# (tests/lib/tools.bash).
+"$(dirname "$0")/pahole-of.sh" sid
+if [ "$CODENAME" != bookworm ]; then
+	"$(dirname "$0")/pahole-of.sh" bookworm
 fi

@@ -10,6 +10,23 @@ BTF_LINK=$ABTF_BUILD/bin/btf-link
 # shellcheck disable=SC2034 # for the test files
 FIXTURES=$ABTF_TOP/tests/fixtures
 export PATH="$ABTF_BUILD/bin:$PATH"
+# The quick tier's pahole is Debian 12's, 1.24: its expectations ("as
+# pahole 1.24", the kernel's flags for it) are that release's. Where the
+# system's pahole is another (Debian 13's is 1.30), tests/install-deps.sh
+# has unpacked 1.24 into tests/.work/pahole-bookworm (tests/pahole-of.sh),
+# and it comes first in PATH, for the tests and the scripts they run.
+if ! pahole --version 2>/dev/null | grep -qx 'v1.24' &&
+	[ -x "$ABTF_TOP/tests/.work/pahole-bookworm/bin/pahole" ]; then
+	export PATH="$ABTF_TOP/tests/.work/pahole-bookworm/bin:$PATH"
+fi
+# Debian sid's pahole 1.32 (tests/pahole-of.sh, which install-deps.sh runs).
+PAHOLE_SID=$ABTF_TOP/tests/.work/pahole-sid/bin/pahole
+
+# need_pahole_sid: Debian sid's pahole (1.32) is unpacked.
+need_pahole_sid() {
+	[ -x "$PAHOLE_SID" ] && "$PAHOLE_SID" --version >/dev/null 2>&1 ||
+		unavailable "no pahole 1.32 in ${PAHOLE_SID%/bin/pahole} (tests/install-deps.sh unpacks Debian sid's there)"
+}
 
 # unavailable WHY: a prerequisite of the test is missing: skip (never
 # pass), or fail under ABTF_STRICT=1 (.ci/run), where tests/install-deps.sh
