@@ -299,13 +299,18 @@ expected_line() {
 		[ "$(kind_count ours.dump TYPE_TAG)" -eq "$(kind_count ref.dump TYPE_TAG)" ]
 		# the second static_func is not kept, nor are its tags
 		run ! grep -q "other_static_tag\|other_n_tag" ours.dump
+		# tagfunc and its tag, where the link keeps it (clang 19
+		# calls a specialized copy instead, and --gc-sections drops
+		# the global one there)
+		if [ -z "$gc" ] || nm prog | grep -q ' T tagfunc$'; then
+			grep -q "DECL_TAG 'func_tag'" ours.dump
+		fi
 	done
 	done
 	# --gc-sections dropped gc_tagged() and pcpu_gc_tagged, and their tags
 	run nm prog
 	[[ $output != *gc_tagged* ]]
 	run ! grep -q "gc_func_tag\|gc_param\|gc_var_tag" ours.dump
-	grep -q "DECL_TAG 'func_tag'" ours.dump
 }
 
 @test "clang: tags in a module's split BTF, as pahole --btf_base" {

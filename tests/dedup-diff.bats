@@ -112,7 +112,16 @@ shape_links() {
 		mkdir "$cc" && cd "$cc" || return 1
 		fixtures "$cc" -O2 -fno-eliminate-unused-debug-types
 		for o in ./*.o; do
-			"$CC_BTF" --encode -o "${o%.o}.btf" "$o"
+			"$CC_BTF" --encode -o "${o%.o}.btf" "$o" 2>err && continue
+			# every header type is emitted: clang 19 with Debian
+			# 13's glibc writes _Complex _Float128, which BTF
+			# cannot express; that object alone is left out, and
+			# only for that, its DWARF the witness
+			grep -q "base type .*BTF cannot express this base type encoding" err &&
+				readelf --debug-dump=info "$o" | grep -q '(complex float)' ||
+				{ cat err; return 1; }
+			echo "left out: $o: $(cat err)"
+			rm -f "${o%.o}.btf"
 		done
 		cat ./*.btf > ../"$cc".archive
 		cd .. || return 1

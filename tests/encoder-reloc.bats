@@ -94,8 +94,10 @@ has_reloc() {
 		-o zgnu.o
 	readelf -SW gz.o | grep -qE ' \.debug_info .* [A-Z]*C[A-Z]* ' ||
 		unavailable "gcc did not compress .debug_info"
+	# (binutils 2.44, Debian 13's, no longer writes GNU's old format, and
+	# no package brings it back there: skipped, not failed)
 	readelf -SW zgnu.o | grep -q ' \.zdebug_info ' ||
-		unavailable "gcc did not write .zdebug_info"
+		skip "this assembler ($(as --version | head -n 1)) no longer writes .zdebug_info"
 	dwarf_addr gz.o zgnu.o
 	as_pahole gz.o
 	as_pahole zgnu.o

@@ -353,6 +353,21 @@ clang_as_pahole() {
 	need_cmd clang
 	need_arch x86_64 "funcs-clang.c's verdicts are those of x86-64's registers"
 	build_clang "$@"
+	if readelf --debug-dump=info funcs-clang.o | grep -q DW_AT_calling_convention; then
+		# clang 15 and later (Debian 13's 19) mark a changed ABI
+		# DW_CC_nocall: the verdicts below are clang 14's DWARF's;
+		# here the judge is pahole 1.32 (Debian sid's)
+		need_pahole_sid
+		local what
+		for what in clangprog funcs-clang.o; do
+			"$BTF_LINK" --btf_features=$FEATS,optimized_func,consistent_func \
+				-o ours.btf "$what"
+			"$PAHOLE_SID" -J --btf_features=$FEATS_612 \
+				--btf_encode_detached=pahole.btf "$what"
+			same_btf pahole.btf ours.btf
+		done
+		return
+	fi
 	# what the verdicts stand on: every function out of line, and no
 	# DW_CC_nocall (clang 14 writes none), so clang's rule applies
 	local f
