@@ -46,7 +46,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e check
 }
 
-@test "kernel e2e: vmlinux and module BTF equal pahole's on the same images by meaning, but for docs/design.md's differences" {
+@test "kernel e2e: vmlinux and module BTF equal pahole's on the same images by meaning, but for docs/design.md's differences, each witnessed" {
 	e2e compare
 }
 

@@ -35,7 +35,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e check
 }
 
-@test "kernel e2e 6.12 clang arm64: vmlinux and module BTF equal pahole's on the same images, tags included" {
+@test "kernel e2e 6.12 clang arm64: vmlinux and module BTF equal pahole's on the same images, tags included, but for witnessed differences" {
 	e2e compare
 }
 

@@ -36,7 +36,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e check
 }
 
-@test "kernel e2e 6.12 ThinLTO: vmlinux and module BTF equal pahole's on the same images, but for docs/design.md's differences" {
+@test "kernel e2e 6.12 ThinLTO: vmlinux and module BTF equal pahole's on the same images, but for docs/design.md's differences, each witnessed" {
 	e2e compare
 }
 

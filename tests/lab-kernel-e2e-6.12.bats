@@ -41,7 +41,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e check
 }
 
-@test "kernel e2e 6.12: vmlinux and module BTF equal pahole's by meaning, but for docs/design.md's differences" {
+@test "kernel e2e 6.12: vmlinux and module BTF equal pahole's by meaning, but for docs/design.md's differences, each witnessed" {
 	e2e compare
 }
 

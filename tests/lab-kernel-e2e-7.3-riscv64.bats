@@ -33,7 +33,7 @@ BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	e2e check
 }
 
-@test "kernel e2e 7.3 riscv64: vmlinux's BTF is btf-link's through resolve_btfids, and it and the modules' equal pahole's through it" {
+@test "kernel e2e 7.3 riscv64: vmlinux's BTF is btf-link's through resolve_btfids, and it and the modules' equal pahole's through it, but for witnessed differences" {
 	e2e compare
 }
 

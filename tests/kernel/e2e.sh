@@ -787,13 +787,18 @@ funcs() {
 	bpftool ${2:+-B "$2"} btf dump file "$1" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p"
 }
 
-# compare IMAGE A B OUT LINES [--base BASE]: btf-link --compare A B, the
-# differences in OUT, the first LINES of them shown, all of them sorted into
-# the deliberate ones (docs/design.md) and the others. IMAGE is the ELF
-# file that B is the BTF of.
+# compare IMAGE A B OUT LINES [-j] [--base BASE]: btf-link --compare A B,
+# the differences in OUT, the first LINES of them shown, all of them sorted
+# into the deliberate ones (docs/design.md) and the others, each with its
+# witness (e2e-classify). IMAGE is the ELF file that B is the BTF of; -j:
+# A was made by pahole -j.
 compare() {
-	local image=$1 a=$2 b=$3 out=$4 lines=$5 rc=0 desc
+	local image=$1 a=$2 b=$3 out=$4 lines=$5 rc=0 desc refj=()
 	shift 5
+	if [ "${1:-}" = -j ]; then
+		refj=(--reference-j)
+		shift
+	fi
 	"$BTF_LINK_BIN" --compare "$@" "$a" "$b" >"$out" || rc=$?
 	case $rc in
 	0)	say "  equal by meaning: ${a#"$E2E"/} and ${b#"$E2E"/}"
@@ -809,6 +814,9 @@ compare() {
 	funcs "$b" "${2:-}" > "$out.b-funcs"
 	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
 	lenders "$image" "$a" "$b" "$out" ${2:+"$2"} > "$out.lenders"
+	asm_units "$image" "$out" ${2:+"$2"} > "$out.asm"
+	percpu_start "$image" > "$out.percpu-start"
+	pi_aliases "$image" > "$out.aliases"
 	last_ambiguous "$image" > "$out.last"
 	desc=$RES/base.described
 	if [ -n "${2:-}" ]; then
@@ -818,8 +826,9 @@ compare() {
 		: > "$desc"
 	fi
 	rc=0
-	"$HERE/e2e-classify" "$out" "$out.a-funcs" "$out.b-funcs" "$out.dup-funcs" \
-		"$out.lenders" "$out.last" "$desc" \
+	"$HERE/e2e-classify" "${refj[@]}" "$out" "$out.a-funcs" "$out.b-funcs" \
+		"$out.dup-funcs" "$out.lenders" "$out.last" "$desc" \
+		"$out.asm" "$out.percpu-start" "$out.aliases" \
 		> "$out.kinds" || rc=$?
 	sed -e 's/^/  /' "$out.kinds" >&2
 	[ $rc -le 1 ] || fail "e2e-classify failed"
@@ -844,29 +853,21 @@ unit_objects() {
 	done | sort -u | sed "s|^|$B_CC/|" | tr '\n' '\0'
 }
 
-# lenders IMAGE A B DIFF [BASE]: the functions whose FUNC pahole (A) takes
-# from another function of the same name, or leaves out for it, by rule:
-# for "~ func NAME", "- func NAME" or "+ func NAME" in DIFF, IMAGE has one
-# function NAME (its symbol NAME, or a GCC clone of it, NAME.isra.N or
-# NAME.constprop.N), exactly one object of the cc-btf build defines it,
-# and B agrees with that object's own BTF about func NAME (the same
-# prototype, or no FUNC for an assembly function) while A does not
-# (pahole 1.24 took a same-named function inlined in another unit;
-# pahole 1.31's consistent_func left it out for one of another
-# prototype). A clone's FUNC is not in its object's .BTF: the object
-# linked alone with optimized_func has it. With BASE (IMAGE a module, A
-# and B split BTF on BASE), only "+" and "~" lines, by B's declaration
-# in DIFF.
-lenders() {
-	local image=$1 a=$2 b=$3 diff=$4 base=${5:-} name obj sym tmp=$RES/lender
+# defs_of IMAGE DIFF OUT [BASE]: for the function names of DIFF's func
+# lines, OUT.names; those the image has one function of (its symbol NAME,
+# or a GCC clone of it, NAME.isra.N or NAME.constprop.N), "NAME SYMBOL" in
+# OUT.once; and "NAME OBJECT" for each object of the build that defines
+# NAME (the unit objects of vmlinux; with BASE, the module's objects,
+# kbuild's .mod list), in OUT.defs.
+defs_of() {
+	local image=$1 diff=$2 tmp=$3 base=${4:-}
 	sed -n 's/^[~+-] func \([^:]*\):.*/\1/p' "$diff" | sort -u > "$tmp.names"
-	[ -s "$tmp.names" ] || return 0
-	# function symbols as NAME SYMBOL, a clone under its function's name
 	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | clone_names |
 		LC_ALL=C sort > "$tmp.syms"
-	awk '{ print $1 }' "$tmp.syms" | uniq -u > "$tmp.once"
+	awk '{ print $1 }' "$tmp.syms" | uniq -u > "$tmp.one"
+	awk 'NR == FNR { one[$1] = 1; next } ($1 in one) { print $1, $2 }' \
+		"$tmp.one" "$tmp.syms" > "$tmp.once"
 	if [ -n "$base" ]; then
-		# kbuild's list of the module's objects, one a line
 		[ ! -f "${image%.ko}.mod" ] ||
 			sed "s|^|$B_CC/|" "${image%.ko}.mod" | tr '\n' '\0'
 	else
@@ -877,36 +878,126 @@ lenders() {
 			BEGIN { while ((getline n < names) > 0) want[n] = 1 }
 			($1 in want) { print $1, $3 }' |
 		sort -u > "$tmp.defs"
+}
+
+# one_def TMP NAME: the one object defining NAME (defs_of's), if the image
+# has one function NAME and one object defines it; fails otherwise.
+one_def() {
+	grep -q "^$2 " "$1.once" || return 1
+	[ "$(awk -v n="$2" '$1 == n' "$1.defs" | wc -l)" -eq 1 ] || return 1
+	awk -v n="$2" '$1 == n { print $2 }' "$1.defs"
+}
+
+# unit_languages OBJ: the DW_AT_language of each unit of OBJ's DWARF, as
+# readelf names them, one a line.
+unit_languages() {
+	readelf --debug-dump=info --dwarf-depth=1 "$1" 2>/dev/null |
+		sed -n 's/.*DW_AT_language *: *[0-9]*[[:space:]]*(\(.*\))$/\1/p'
+}
+
+# asm_units IMAGE DIFF [BASE]: the names of DIFF's "-" and "~" func lines
+# whose one function in IMAGE is defined by one object whose DWARF is an
+# assembler's (readelf: every unit DW_AT_language "MIPS assembler", as gas
+# writes it): such a unit has no prototype, and cc-btf encodes none.
+asm_units() {
+	local image=$1 diff=$2 base=${3:-} tmp=$RES/asm name obj langs
+	defs_of "$image" "$diff" "$tmp" "$base"
+	sed -n 's/^[~-] func \([^:]*\):.*/\1/p' "$diff" | sort -u |
 	while read -r name; do
-		grep -qxF "$name" "$tmp.once" || continue
-		[ "$(awk -v n="$name" '$1 == n' "$tmp.defs" | wc -l)" -eq 1 ] || continue
-		obj=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.defs")
-		sym=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.syms")
-		if ! section "$obj" .BTF "$tmp.btf"; then
-			# assembly: no BTF, so no FUNC of its own (compare()
-			# listed each side's FUNCs beside DIFF)
-			grep -qxF "$name" "$diff.b-funcs" && continue
-			grep -qxF "$name" "$diff.a-funcs" || continue
+		obj=$(one_def "$tmp" "$name") || continue
+		langs=$(unit_languages "$obj" | sort -u)
+		if [ "$langs" = "MIPS assembler" ]; then
 			echo "$name"
-			continue
 		fi
-		if [ "$sym" != "$name" ]; then
-			"$BTF_LINK_BIN" --btf_features=optimized_func -o "$tmp.btf" "$obj" ||
-				continue
+	done
+	rm -f "$tmp".*
+}
+
+# inlined_elsewhere IMAGE OUT: for the names of OUT.names, "NAME UNIT" for
+# each subprogram NAME of IMAGE's DWARF with DW_AT_inline, UNIT its
+# compile unit's DW_AT_name (readelf, top-level DIEs), in OUT.inline.
+inlined_elsewhere() {
+	readelf --debug-dump=info --dwarf-depth=2 "$1" 2>/dev/null | awk -v names="$2.names" '
+		BEGIN { while ((getline n < names) > 0) want[n] = 1 }
+		function done() { if (is_sub && inl && (nm in want)) print nm, cu }
+		/^ *<[0-9]+><[0-9a-f]+>: Abbrev Number/ {
+			done()
+			lvl = $1; sub(/^</, "", lvl); sub(/>.*/, "", lvl)
+			is_cu = lvl == 0
+			is_sub = lvl == 1 && / \(DW_TAG_subprogram\)$/
+			inl = 0; nm = ""
+			next }
+		/ DW_AT_name / { v = $0; sub(/.*: /, "", v)
+			if (is_cu) cu = v; else nm = v }
+		/ DW_AT_inline / { inl = 1 }
+		END { done() }' > "$2.inline"
+}
+
+# unit_names OBJ: the DW_AT_name of each compile unit of OBJ.
+unit_names() {
+	readelf --debug-dump=info --dwarf-depth=1 "$1" 2>/dev/null |
+		sed -n 's/.*DW_AT_name *: *\(([^)]*): \)\{0,1\}//p'
+}
+
+# pahole_alone_agrees OBJ NAME B [BASE]: pahole, with the tree's flags, on
+# OBJ alone gives func NAME as B has it (or neither has one).
+pahole_alone_agrees() {
+	local obj=$1 name=$2 b=$3 base=${4:-} p=$RES/lender.pahole flags
+	flags=$(pahole_flags)
+	# shellcheck disable=SC2086 # the flags are words
+	"$PAHOLE_BIN" -J $flags ${base:+--btf_base "$base"} \
+		--btf_encode_detached="$p" "$obj" >/dev/null 2>&1 || return 1
+	# (to a file: grep -q would end btf-link with SIGPIPE)
+	"$BTF_LINK_BIN" --compare --no-vars ${base:+--base "$base"} "$p" "$b" \
+		> "$p.diff" || true
+	! grep -q "^[-+~] func $name:" "$p.diff"
+}
+
+# lenders IMAGE A B DIFF [BASE]: the functions whose FUNC pahole (A) takes
+# from a same-named function inlined in another unit, or leaves out for
+# it (pahole 1.31's consistent_func), each with three witnesses none of
+# which is archive-btf's output: IMAGE has one function NAME (its symbol,
+# or a GCC clone of it) and one object of the build defines it; IMAGE's
+# DWARF has a subprogram NAME with DW_AT_inline in a unit other than
+# that object's; and pahole run on that object alone (with the tree's
+# flags, split on BASE for a module) gives func NAME as B has it.
+lenders() {
+	local image=$1 b=$3 diff=$4 base=${5:-} name obj tmp=$RES/lender units
+	defs_of "$image" "$diff" "$tmp" "$base"
+	[ -s "$tmp.names" ] || { rm -f "$tmp".*; return 0; }
+	inlined_elsewhere "$image" "$tmp"
+	while read -r name; do
+		obj=$(one_def "$tmp" "$name") || continue
+		units=$(unit_names "$obj")
+		awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$tmp.inline" |
+			grep -vxF "$units" | grep -q . || continue
+		if pahole_alone_agrees "$obj" "$name" "$b" "$base"; then
+			echo "$name"
 		fi
-		if [ -n "$base" ]; then
-			lender_by_decl "$name" "$tmp.btf" "$diff" && echo "$name"
-			continue
-		fi
-		# (to files: grep -q would end btf-link with SIGPIPE, which
-		# pipefail takes for a failure)
-		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$b" > "$tmp.b" || true
-		"$BTF_LINK_BIN" --compare --no-vars "$tmp.btf" "$a" > "$tmp.a" || true
-		grep -q "^[-+~] func $name:" "$tmp.b" && continue
-		grep -q "^[-+~] func $name:" "$tmp.a" || continue
-		echo "$name"
 	done < "$tmp.names"
 	rm -f "$tmp".*
+}
+
+# percpu_start IMAGE: the symbols at the start of IMAGE's .data..percpu
+# (readelf -S for its address, nm for the symbols).
+percpu_start() {
+	local at
+	at=$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk '$1 == ".data..percpu" { print $3; exit }')
+	[ -n "$at" ] || return 0
+	"${CROSS}nm" "$1" | awk -v at="$at" '
+		{ a = $1; sub(/^0+/, "", a); b = at; sub(/^0+/, "", b) }
+		a == b && $3 !~ /^__per_cpu_/ { print $3 }'
+}
+
+# pi_aliases IMAGE: the names N for which IMAGE has a symbol N and a symbol
+# __pi_N at one address (Linux 7.x's SYM_PIC_ALIAS).
+pi_aliases() {
+	"${CROSS}nm" "$1" | awk '
+		{ at[$3] = $1 }
+		END { for (n in at) if (n ~ /^__pi_/ && (substr(n, 6) in at) &&
+					at[substr(n, 6)] == at[n]) print substr(n, 6) }' |
+		LC_ALL=C sort
 }
 
 # clone_names: lines "SYMBOL REST" to "NAME SYMBOL REST", NAME the symbol
@@ -917,20 +1008,6 @@ clone_names() {
 	       if (n !~ /\.(cold|part)/)
 		       while (sub(/\.(isra|constprop)\.[0-9]+$/, "", n)) ;
 	       print n, $0 }'
-}
-
-# lender_by_decl NAME OBJ_BTF DIFF: B's FUNC NAME in DIFF ("+", or the b
-# side of "~") is declared as in OBJ_BTF, the object's own BTF.
-lender_by_decl() {
-	local name=$1 obj=$2 diff=$3 want have
-	want=$(awk -v p="+ func $1: " 'index($0, p) == 1 { print substr($0, length(p) + 1) }' "$diff")
-	[ -n "$want" ] || want=$(awk -v p="~ func $1: " 'index($0, p) == 1 {
-		i = index($0, " | b: "); if (i) print substr($0, i + 6) }' "$diff")
-	[ -n "$want" ] || return 1
-	described "$obj" > "$RES/lender.own"
-	have=$(awk -v p="- func $1: " 'index($0, p) == 1 { print substr($0, length(p) + 1) }' \
-		"$RES/lender.own")
-	[ "$have" = "$want" ]
 }
 
 # described BTF: every type, FUNC and VAR of BTF as btf-link --compare
@@ -1121,6 +1198,12 @@ modules_summary() {
 		sort -rn > "$RES/modules.kinds"
 	say "modules: $equal equal to pahole's by meaning, $differ with differences, by kind:"
 	sed 's/^/    /' "$RES/modules.kinds" >&2
+	# asserted, not only said: every module compared, none with a
+	# difference of no witnessed kind
+	[ $((equal + differ)) -eq "$(modules_of "$B_CC" | wc -l)" ] ||
+		fail "modules: $((equal + differ)) of $(modules_of "$B_CC" | wc -l) compared with pahole's"
+	! grep -q 'not a deliberate difference' "$RES/modules.kinds.all" ||
+		fail "modules: differences of no witnessed kind (results/*.diff.kinds)"
 }
 
 # makefile_btf AUTOCONF: "PAHOLE_FLAGS|BTF_LINK_FLAGS" of 6.12's
