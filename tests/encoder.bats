@@ -403,6 +403,36 @@ count() {
 	done
 }
 
+# gas's DWARF 5 for a .S file: a unit of DW_LANG_Mips_Assembler whose
+# subprograms have DW_TAG_unspecified_type and no parameters. pahole 1.24
+# encodes that as a FUNC "void asm_save_fl(void)", which the function is
+# not; cc-btf encodes no assembler unit, and the link's FUNC, if any, is
+# the C units' (here: none, the C namesake is inlined everywhere).
+@test "encoder: asm-func.S: an assembler unit gives no FUNC, nor a void(void) one in the link with asm-func-user.c" {
+	need_tools
+	need_cmd ld
+	gcc -g -c "$FIXTURES/asm-func.S" -o asm.o
+	readelf --debug-dump=info asm.o > asm.info
+	# the DWARF the rule is about (binutils 2.40 and later)
+	grep -q 'DW_AT_language *: 32769' asm.info ||
+		skip "this assembler ($(as --version | head -n 1)) writes no DWARF 5 subprograms"
+	grep -q DW_TAG_unspecified_type asm.info
+	pahole_btf asm.o ref-asm.btf
+	bpftool btf dump file ref-asm.btf | grep -q "FUNC 'asm_save_fl'"
+	"$CC_BTF" --encode -o ours-asm.btf asm.o
+	run bpftool btf dump file ours-asm.btf
+	[ "$status" -eq 0 ]
+	[[ $output != *FUNC* ]]
+	# through the wrapper and a link, beside the C inline of the name
+	"$CC_BTF" gcc -g -c "$FIXTURES/asm-func.S" -o asm2.o
+	"$CC_BTF" gcc -g -O2 -c "$FIXTURES/asm-func-user.c" -o user.o
+	ld -r -o both.o asm2.o user.o
+	"$BTF_LINK" -o both.btf both.o
+	bpftool btf dump file both.btf > both.dump
+	grep -q "FUNC 'flags_now'" both.dump
+	run ! grep -q "FUNC 'asm_save_fl'" both.dump
+}
+
 @test "encoder: every fixture of this file exists and has its test" {
 	local f name
 	for name in $ENCODED_FIXTURES $UNSUPPORTED_FIXTURES; do

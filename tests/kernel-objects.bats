@@ -213,8 +213,29 @@ check_object() {
 	check_object arch/x86/entry/common.o
 }
 
-@test "kernel: arch/x86/entry/entry_64.o as pahole" {
-	check_object arch/x86/entry/entry_64.o
+# gas's DWARF 5 for a .S file: subprograms of DW_TAG_unspecified_type, no
+# prototypes. pahole writes each as a FUNC "void NAME(void)"; cc-btf
+# encodes no assembler unit (docs/design.md, "What goes in"). The whole
+# difference is those FUNCs, each of which pahole itself wrote as
+# void(void), for an object whose every unit is an assembler's.
+@test "kernel: arch/x86/entry/entry_64.o, an assembler unit: no FUNC, where pahole writes void(void)" {
+	local obj=$KBUILD/arch/x86/entry/entry_64.o st=0
+	need_kernel bpftool
+	[ -f "$obj" ]
+	[ "$(readelf --debug-dump=info --dwarf-depth=1 "$obj" |
+		sed -n 's/.*DW_AT_language *: *[0-9]*[[:space:]]*(\(.*\))$/\1/p' | sort -u)" = "MIPS assembler" ]
+	"$CC_BTF" --encode -o ours.btf "$obj"
+	run bpftool btf dump file ours.btf
+	[ "$status" -eq 0 ]
+	[[ $output != *FUNC* ]]
+	pahole_btf "$obj" ref.btf
+	"$BTF_LINK" --compare ref.btf ours.btf > actual || st=$?
+	[ "$st" -eq 1 ]
+	bpftool btf dump file ref.btf |
+		sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/- func \1: static void \1(void)/p" |
+		LC_ALL=C sort > expected
+	[ "$(wc -l < expected)" -gt 3 ]
+	LC_ALL=C sort actual | diff -u expected -
 }
 
 @test "kernel: arch/x86/net/bpf_jit_comp.o as pahole" {

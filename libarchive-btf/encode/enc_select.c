@@ -410,6 +410,21 @@ static int check_end(struct enc_select *s, struct dw_unit *u,
 	return err;
 }
 
+/*
+ * Whether a unit's DIEs describe C: not Rust's (--lang_exclude=rust), and
+ * not an assembler's (gas's DWARF 5 gives each .type @function symbol a
+ * subprogram returning DW_TAG_unspecified_type, no prototype at all:
+ * arch/x86/kernel/irqflags.S's native_save_fl, which returns unsigned
+ * long, would be a FUNC "void native_save_fl(void)").
+ */
+static bool unit_has_c_types(const struct dw_die *cu)
+{
+	if (!(cu->have & DW_HAVE_LANGUAGE))
+		return true;
+	return cu->language != DW_LANG_Rust &&
+	       cu->language != DW_LANG_Mips_Assembler;
+}
+
 static int walk_unit(struct enc_select *s, struct dw_unit *u)
 {
 	const char *why = NULL;
@@ -436,7 +451,7 @@ static int walk_unit(struct enc_select *s, struct dw_unit *u)
 		return err;
 	if (cu.have & DW_HAVE_DWO)	/* DWARF 4's GNU split DWARF */
 		goto out_split;
-	if ((cu.have & DW_HAVE_LANGUAGE) && cu.language == DW_LANG_Rust)
+	if (!unit_has_c_types(&cu))
 		return 0;
 	s->nr_units++;
 	/* the walk names what it trips on; the check, what it would lose */
