@@ -13,8 +13,10 @@ need_callgrind() {
 }
 
 # instructions CMD...: the "Collected" count of callgrind running CMD (user
-# space, all threads).
+# space, all threads); fails, printing nothing, when CMD fails.
 instructions() {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
-		awk '/Collected/ { n = $4 } END { print n + 0 }'
+	local out
+	out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		--error-exitcode=99 "$@" 2>&1) || return 1
+	awk '/Collected/ { n = $4 } END { print n + 0 }' <<< "$out"
 }

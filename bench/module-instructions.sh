@@ -20,10 +20,11 @@
 #
 # One line per module: btf-link's and pahole's millions of instructions
 # and their ratio; then their sums, and the two tools' CPU seconds over
-# all modules. pahole runs with the flags the tree gives it
-# (PAHOLE_FLAGS; default: 7.3's list for pahole 1.26 and later, with -j1,
-# or --btf_gen_floats for older ones, and --lang_exclude=rust), its
-# output detached; btf-link with its defaults and -j1.
+# all modules. Both tools run with what kbuild gives them for a module:
+# the tree's scripts/Makefile.btf read for BUILD's configuration
+# (PAHOLE_FLAGS and BTF_LINK_FLAGS, as make -j1 computes them; BUILD/source
+# is the tree), each output detached; btf-link with -j1 too. A run that
+# fails (callgrind's or the tool's exit status) ends the bench.
 # Environment: BTF_LINK (default: build/bin/btf-link, or
 # $ABTF_BUILD/bin/btf-link), PAHOLE (default: pahole).
 #
@@ -54,33 +55,46 @@ B=$1
 [ -n "$CPU_ONLY" ] || need_callgrind "$BTF_LINK" "$PAHOLE"
 [ -f "$B/vmlinux" ] || die "$B: no vmlinux"
 
-if [ -z "${PAHOLE_FLAGS:-}" ]; then
-	v=$("$PAHOLE" --version | tr -dc '0-9')
-	if [ "${v:-0}" -ge 126 ]; then
-		PAHOLE_FLAGS="-j1 --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func"
-	else
-		PAHOLE_FLAGS=--btf_gen_floats
-	fi
-	PAHOLE_FLAGS="$PAHOLE_FLAGS --lang_exclude=rust"
-fi
+# tree_flags: "PAHOLE_FLAGS|BTF_LINK_FLAGS" as BUILD's tree computes them
+tree_flags() {
+	[ -f "$B/include/config/auto.conf" ] && [ -f "$B/source/scripts/Makefile.btf" ] ||
+		die "$B: no include/config/auto.conf or source/scripts/Makefile.btf (a 6.12 or 7.3 build)"
+	MAKEFLAGS=-j1 make -s --no-print-directory -f - srctree="$B/source" \
+		auto="$B/include/config/auto.conf" <<'MK'
+include $(auto)
+include $(srctree)/scripts/Kbuild.include
+include $(srctree)/scripts/Makefile.btf
+all: ; @echo "$(PAHOLE_FLAGS)|$(BTF_LINK_FLAGS)"
+MK
+}
+flags=$(tree_flags) || die "cannot read the flags of $B/source/scripts/Makefile.btf"
+PAHOLE_FLAGS=${flags%%|*}
+LINK_FLAGS=${flags#*|}
+[[ $LINK_FLAGS == --btf_features=* ]] || die "the tree gives btf-link no features ($flags): not a patched tree"
+echo "module-instructions.sh: pahole $PAHOLE_FLAGS; btf-link $LINK_FLAGS" >&2
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/abtf-modinstr.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
 # the commands, "{obj}" the module and "{out}" the output (rusage.py's)
 # shellcheck disable=SC2206 # PAHOLE_FLAGS is a list
-LINK=("$BTF_LINK" -j1 --base "$B/vmlinux" -o "{out}" "{obj}")
+# shellcheck disable=SC2206 # LINK_FLAGS is a list
+LINK=("$BTF_LINK" -j1 $LINK_FLAGS --base "$B/vmlinux" -o "{out}" "{obj}")
 PAH=("$PAHOLE" -J $PAHOLE_FLAGS --btf_base "$B/vmlinux"
      --btf_encode_detached="{out}" "{obj}")
 
-# on CMD...: the instructions of CMD on module $ko, its output in $TMP
+# on CMD...: the instructions of CMD on module $ko, its output in $TMP;
+# dies if CMD fails or wrote no BTF
 on() {
-	local a args=()
+	local a n args=()
 	for a in "$@"; do
 		a=${a//\{obj\}/$ko}
 		args+=("${a//\{out\}/$TMP/out.btf}")
 	done
-	instructions "${args[@]}"
+	rm -f "$TMP/out.btf"
+	n=$(instructions "${args[@]}") || die "${args[*]} failed under callgrind"
+	[ -s "$TMP/out.btf" ] && [ "$n" -gt 0 ] || die "${args[*]} wrote no BTF"
+	echo "$n"
 }
 
 # cpu CMD...: the least CPU seconds of $RUNS runs of CMD on every module
@@ -90,6 +104,14 @@ cpu() {
 		python3 "$HERE/rusage.py" "$TMP/list" "$TMP/out" -- "$@" |
 			awk '$2 != 0 { print "failed"; exit } { print $3 }'
 	done | sort -g | head -n 1
+}
+
+# cpu_of CMD...: cpu, or die when a run failed
+cpu_of() {
+	local t
+	t=$(cpu "$@")
+	[ "$t" != failed ] || die "$1 failed on a module (the logs: rusage.py's)"
+	echo "$t"
 }
 
 find "$B" -name '*.ko' | LC_ALL=C sort > "$TMP/list"
@@ -105,8 +127,8 @@ done < "$TMP/list" | awk '{
 	printf "%d modules: btf-link %.1f M, pahole %.1f M, %.2f\n",
 		n, l / 1e6, p / 1e6, p ? l / p : 0
 }'
-l=$(cpu "${LINK[@]}")
-p=$(cpu "${PAH[@]}")
+l=$(cpu_of "${LINK[@]}")
+p=$(cpu_of "${PAH[@]}")
 awk -v l="$l" -v p="$p" -v n="$(wc -l < "$TMP/list")" 'BEGIN {
 	printf "CPU, all %d modules (best of runs): btf-link %.3f s, pahole %.3f s, %.2f\n",
 		n, l, p, p ? l / p : 0 }'
