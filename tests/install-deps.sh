@@ -20,6 +20,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
+# shellcheck source=tests/lib/mirror.bash
+. "$(dirname "$0")/lib/mirror.bash"
 # wait for another apt (a concurrent install) rather than fail
 APT_OPTS=(-o DPkg::Lock::Timeout=300)
 
@@ -65,21 +67,6 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	"libclang-rt-$clang_major-dev" clang-19 lld-19 llvm-19 rustc \
 	debootstrap
 
-# mirror_uri: the Debian mirror apt's sources use for the running release
-# (one-line sources.list or deb822 .sources files alike).
-mirror_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk -v c="$CODENAME" '/^URIs:/ { u = $2 }
-			/^Suites:/ && $0 ~ (" " c "( |$)") { print u; exit }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk -v c="$CODENAME" '$1 == "deb" && $3 == c { print $2; exit }' "$f"
-	done
-}
-
 # fetch_from_suite SUITE PKG...: install the architecture-independent
 # packages PKG (the Linux sources and configurations, which need only
 # binutils and xz-utils) from another suite of the same Debian mirror,
@@ -88,7 +75,7 @@ mirror_uri() {
 fetch_from_suite() {
 	local suite=$1 uri tmp o
 	shift
-	uri=$(mirror_uri | head -n 1)
+	uri=$(mirror_uri "$CODENAME" | head -n 1)
 	[ -n "$uri" ] || die "no $CODENAME mirror in apt's sources to find $* on"
 	tmp=$(mktemp -d)
 	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"

@@ -20,6 +20,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=tests/lib/mirror.bash
+. "$TOP/tests/lib/mirror.bash"
 
 die() {
 	echo "pahole-of.sh: error: $*" >&2
@@ -60,19 +62,6 @@ if [ -x "$DIR/root/usr/bin/pahole" ] && [ -f "$DIR/version" ]; then
 	starter "$DIR"
 	"$DIR/bin/pahole" --version >/dev/null 2>&1 && exit 0
 fi
-
-# mirror_uri: the Debian mirror of apt's sources (one-line or deb822).
-mirror_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '/^URIs:/ && $2 ~ /debian\/?$/ { print $2; exit }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk '$1 == "deb" && $2 ~ /debian\/?$/ { print $2; exit }' "$f"
-	done
-}
 
 uri=$(mirror_uri | head -n 1)
 [ -n "$uri" ] || die "no Debian mirror in apt's sources"

@@ -28,6 +28,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=tests/lib/mirror.bash
+. "$TOP/tests/lib/mirror.bash"
 
 die() {
 	echo "release-root.sh: error: $*" >&2
@@ -59,19 +61,6 @@ ROOT=${ROOT:-${ABTF_KERNEL_DIR:-$TOP/tests/.work}/root-$RELEASE}
 [ "$(id -u)" -eq 0 ] || unavailable "not root: debootstrap and chroot need root"
 command -v debootstrap >/dev/null || unavailable "debootstrap missing: tests/install-deps.sh installs it"
 command -v unshare >/dev/null || unavailable "unshare (util-linux) missing"
-
-# mirror_uri: the Debian mirror of apt's sources (one-line or deb822).
-mirror_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '/^URIs:/ && $2 ~ /debian\/?$/ { print $2; exit }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk '$1 == "deb" && $2 ~ /debian\/?$/ { print $2; exit }' "$f"
-	done
-}
 
 # make_root: debootstrap the release into ROOT, once.
 make_root() {
