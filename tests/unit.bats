@@ -24,7 +24,7 @@ unit() {
 }
 
 @test "unit: archive.c: members found, sized and checked; every lying field refused" {
-	unit archive btf/archive.c btf/verify.c util/util.c util/hashmap.c
+	unit archive btf/archive.c btf/verify.c btf/layout.c util/util.c util/hashmap.c
 }
 
 @test "unit: addr.c: groups of four targets read back; lying counts and relocations refused" {
@@ -32,11 +32,12 @@ unit() {
 }
 
 @test "unit: verify.c: the kernel's BTF rules, one broken per row, named by type" {
-	unit verify btf/verify.c util/util.c util/hashmap.c
+	unit verify btf/verify.c btf/layout.c util/util.c util/hashmap.c
 }
 
 @test "unit: zmember.c: compressed members inflated; lying sizes and streams refused" {
-	unit zmember btf/zmember.c btf/archive.c btf/verify.c util/util.c util/hashmap.c
+	unit zmember btf/zmember.c btf/archive.c btf/verify.c btf/layout.c util/util.c \
+		util/hashmap.c
 }
 
 @test "unit: elf_reloc.c: each machine's data relocations, each applied in either byte order" {

@@ -453,9 +453,12 @@ make_echo_cc() {
 	has_btf vdso/user.o
 }
 
-@test "wrapper: the vDSO's assembly without BUILD_VDSO (arm64's): a vdso* directory" {
+@test "wrapper: the vDSO's assembly without BUILD_VDSO (arm64's) gets no BTF, as no assembly does" {
 	# arm64's vgetrandom-chacha.S: -fno-PIE, no BUILD_VDSO; gas gives
-	# its function DWARF, so it would carry a FUNC into vdso.so
+	# its function DWARF, which once carried a FUNC into vdso.so. The
+	# vdso* directory rule spares cc-btf reading it; elsewhere, and
+	# outside kbuild, the assembler's unit gives no BTF either (no
+	# assembler unit is encoded: docs/design.md, "What goes in")
 	cd src
 	mkdir -p vdso
 	printf '\t.text\n\t.globl vf\n\t.type vf, @function\nvf:\n\tret\n\t.size vf, .-vf\n' > v.S
@@ -463,11 +466,15 @@ make_echo_cc() {
 	no_btf vdso/vs.o
 	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -D__ASSEMBLER__ -fno-PIE -c v.S -o vdso/vt.o
 	no_btf vdso/vt.o
-	# elsewhere the same assembly keeps its BTF, and so it does outside kbuild
 	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -D__ASSEMBLY__ -fno-PIE -c v.S -o vs.o
-	has_btf vs.o
+	readelf --debug-dump=info vs.o | grep -q DW_TAG_subprogram
+	no_btf vs.o
 	env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -D__ASSEMBLY__ -c v.S -o vdso/user.o
-	has_btf vdso/user.o
+	no_btf vdso/user.o
+	# C of the kernel's own in a vdso* directory (not PIC) keeps its BTF
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fno-PIE \
+		-c t.c -o vdso/k.o
+	has_btf vdso/k.o
 }
 
 @test "wrapper: s390's boot decompressor (arch/s390/boot/) is compiled without BTF" {
@@ -485,10 +492,11 @@ make_echo_cc() {
 	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLY__ -Wa,-gdwarf-2 \
 		-c m.S -o ./arch/s390/boot/m.o
 	no_btf arch/s390/boot/m.o
-	# the same assembly for the kernel keeps its function
-	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLY__ -Wa,-gdwarf-2 \
-		-c m.S -o arch/s390/kernel/m.o
-	has_btf arch/s390/kernel/m.o
+	# the kernel's C beside it keeps its BTF (assembly never has any:
+	# no assembler unit is encoded)
+	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' \
+		-c t.c -o arch/s390/kernel/k.o
+	has_btf arch/s390/kernel/k.o
 	# another tree's directory of that name (an external module's) is not it
 	mkdir -p mod/arch/s390/boot
 	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' \
@@ -511,17 +519,17 @@ make_echo_cc() {
 	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLY__ -Wa,-gdwarf-5 \
 		-c m.S -o ./arch/x86/boot/startup/n.o
 	no_btf arch/x86/boot/startup/n.o
-	# the kernel's own assembly keeps its function
+	# the kernel's own assembly gets no BTF either: no assembler unit
+	# is encoded (docs/design.md, "What goes in")
 	CC_BTF_KBUILD=1 "$CC_BTF" gcc -D__ASSEMBLER__ -Wa,-gdwarf-5 \
 		-c m.S -o arch/x86/kernel/m.o
-	has_btf arch/x86/kernel/m.o
+	no_btf arch/x86/kernel/m.o
 	# C there goes into vmlinux (startup/'s obj-y): it keeps its BTF
 	CC_BTF_KBUILD=1 "$CC_BTF" gcc -g -DKBUILD_BASENAME='"t"' -fPIC \
 		-c t.c -o arch/x86/boot/startup/c.o
 	has_btf arch/x86/boot/startup/c.o
-	# outside kbuild the directory means nothing to us
-	env -u CC_BTF_KBUILD "$CC_BTF" gcc -D__ASSEMBLER__ -Wa,-gdwarf-5 \
-		-c m.S -o arch/x86/boot/startup/u.o
+	# outside kbuild the directory means nothing to us: its C keeps its BTF
+	env -u CC_BTF_KBUILD "$CC_BTF" gcc -g -c t.c -o arch/x86/boot/startup/u.o
 	has_btf arch/x86/boot/startup/u.o
 }
 
