@@ -1086,77 +1086,82 @@ static int parse_leaf_size(struct btf_link *bl, const char *arg)
 	return 0;
 }
 
-/* Returns -1 to go on, or the exit status (help, version, usage error). */
-static int parse_args(struct btf_link *bl, int argc, char **argv)
+/*
+ * The option @c (getopt_long()'s, with optarg): -1 to go on, or the exit
+ * status (help, version, usage error).
+ */
+static int parse_opt(struct btf_link *bl, int c, char **argv)
 {
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hfvo:j:", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_COMPARE:
-			bl->mode = MODE_COMPARE;
-			break;
-		case OPT_SUPPORTED_FEATURES:
-			bl->mode = MODE_FEATURES;
-			break;
-		case OPT_BTF_FEATURES:
-		case OPT_BTF_FEATURES_STRICT:
-			if (add_features(bl, c == OPT_BTF_FEATURES ?
-					 "btf_features" : "btf_features_strict",
-					 optarg, c == OPT_BTF_FEATURES_STRICT))
-				return EXIT_TROUBLE;
-			break;
-		case OPT_NO_VARS:
-			bl->no_vars = true;
-			break;
-		case OPT_EXPLAIN:
-			if (add_explain(bl, optarg))
-				return EXIT_TROUBLE;
-			break;
-		case OPT_BASE:
-			if (set_once(&bl->base_path, "--base", optarg))
-				return EXIT_TROUBLE;
-			break;
-		case 'o':
-			if (set_once(&bl->out_raw, "-o", optarg))
-				return EXIT_TROUBLE;
-			break;
-		case OPT_OBJECT:
-			if (set_once(&bl->out_obj, "--object", optarg))
-				return EXIT_TROUBLE;
-			break;
-		case 'f':
-			bl->force = true;
-			break;
-		case OPT_KEEP_ARCHIVE:
-			bl->keep_archive = true;
-			break;
-		case 'v':
-			bl->verbose = true;
-			break;
-		case 'j':
-			if (parse_jobs(bl, optarg))
-				return EXIT_TROUBLE;
-			break;
-		case OPT_LEAF_SIZE:
-			if (parse_leaf_size(bl, optarg))
-				return EXIT_TROUBLE;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_SUCCESS;
-		case OPT_VERSION:
-			printf("%s %s\n", PROG, ABTF_VERSION);
-			return EXIT_SUCCESS;
-		default:
-			error(NULL, "%s: unknown option or missing argument "
-			      "(see --help)", argv[optind - 1]);
+	switch (c) {
+	case OPT_COMPARE:
+		bl->mode = MODE_COMPARE;
+		break;
+	case OPT_SUPPORTED_FEATURES:
+		bl->mode = MODE_FEATURES;
+		break;
+	case OPT_BTF_FEATURES:
+	case OPT_BTF_FEATURES_STRICT:
+		if (add_features(bl, c == OPT_BTF_FEATURES ?
+				 "btf_features" : "btf_features_strict",
+				 optarg, c == OPT_BTF_FEATURES_STRICT))
 			return EXIT_TROUBLE;
-		}
+		break;
+	case OPT_NO_VARS:
+		bl->no_vars = true;
+		break;
+	case OPT_EXPLAIN:
+		if (add_explain(bl, optarg))
+			return EXIT_TROUBLE;
+		break;
+	case OPT_BASE:
+		if (set_once(&bl->base_path, "--base", optarg))
+			return EXIT_TROUBLE;
+		break;
+	case 'o':
+		if (set_once(&bl->out_raw, "-o", optarg))
+			return EXIT_TROUBLE;
+		break;
+	case OPT_OBJECT:
+		if (set_once(&bl->out_obj, "--object", optarg))
+			return EXIT_TROUBLE;
+		break;
+	case 'f':
+		bl->force = true;
+		break;
+	case OPT_KEEP_ARCHIVE:
+		bl->keep_archive = true;
+		break;
+	case 'v':
+		bl->verbose = true;
+		break;
+	case 'j':
+		if (parse_jobs(bl, optarg))
+			return EXIT_TROUBLE;
+		break;
+	case OPT_LEAF_SIZE:
+		if (parse_leaf_size(bl, optarg))
+			return EXIT_TROUBLE;
+		break;
+	case 'h':
+		fputs(usage_text, stdout);
+		return EXIT_SUCCESS;
+	case OPT_VERSION:
+		printf("%s %s\n", PROG, ABTF_VERSION);
+		return EXIT_SUCCESS;
+	default:
+		error(NULL, "%s: unknown option or missing argument "
+		      "(see --help)", argv[optind - 1]);
+		return EXIT_TROUBLE;
 	}
-	bl->files = argv + optind;
-	bl->nr_files = argc - optind;
+	return -1;
+}
+
+/*
+ * The options taken together: which mode they ask for, and whether they
+ * fit it. -1 to go on, or EXIT_TROUBLE.
+ */
+static int check_opts(struct btf_link *bl)
+{
 	if (bl->mode != MODE_COMPARE && bl->no_vars) {
 		error(NULL, "--no-vars needs --compare");
 		return EXIT_TROUBLE;
@@ -1192,6 +1197,22 @@ static int parse_args(struct btf_link *bl, int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	return -1;
+}
+
+/* Returns -1 to go on, or the exit status (help, version, usage error). */
+static int parse_args(struct btf_link *bl, int argc, char **argv)
+{
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+hfvo:j:", long_opts, NULL)) != -1) {
+		ret = parse_opt(bl, c, argv);
+		if (ret >= 0)
+			return ret;
+	}
+	bl->files = argv + optind;
+	bl->nr_files = argc - optind;
+	return check_opts(bl);
 }
 
 /*
