@@ -318,33 +318,97 @@ static const char *info_fault(const struct btf_type *t)
 	return "kind_flag set on a kind that has no use for it";
 }
 
+/* check_meta() of one kind: its record's own fields, in range. */
+static int meta_fwd(struct vctx *c, uint32_t id, const struct btf_type *t)
+{
+	if (BTF_INFO_VLEN(t->info) || t->type)
+		return fault(c, id, -1, "a FWD with vlen or type set (both must be 0)");
+	return name_ok(c, t->name_off, false) ? 0 :
+	       fault(c, id, -1, "a FWD name that is no C identifier");
+}
+
+static int meta_array(struct vctx *c, uint32_t id, const struct btf_type *t)
+{
+	const struct btf_array *a = (const void *)(t + 1);
+
+	if (BTF_INFO_VLEN(t->info) || t->name_off || t->size)
+		return fault(c, id, -1, "an ARRAY with vlen, name or size set");
+	if (!a->type || a->type >= c->total ||
+	    !a->index_type || a->index_type >= c->total)
+		return fault(c, id, -1, "an ARRAY of no valid element or index type");
+	return 0;
+}
+
+static int meta_func(struct vctx *c, uint32_t id, const struct btf_type *t)
+{
+	if (BTF_INFO_VLEN(t->info) > BTF_FUNC_EXTERN)
+		return fault(c, id, -1, "a FUNC of unknown linkage");
+	if (!name_ok(c, t->name_off, false))
+		return fault(c, id, -1, "a FUNC name that is no C identifier");
+	if (!t->type || t->type >= c->total)
+		return fault(c, id, -1, "a FUNC of no valid type ID");
+	return 0;
+}
+
+static int meta_var(struct vctx *c, uint32_t id, const struct btf_type *t)
+{
+	uint32_t linkage;
+
+	memcpy(&linkage, t + 1, sizeof(linkage));
+	if (BTF_INFO_VLEN(t->info))
+		return fault(c, id, -1, "vlen set on a VAR");
+	if (linkage != BTF_VAR_STATIC && linkage != BTF_VAR_GLOBAL_ALLOCATED)
+		return fault(c, id, -1, "a VAR of a linkage the kernel does not load");
+	if (!c->src->member && !name_ok(c, t->name_off, false))
+		return fault(c, id, -1, "a VAR name that is no C identifier");
+	if (!t->type || t->type >= c->total)
+		return fault(c, id, -1, "a VAR of no valid type ID");
+	return 0;
+}
+
+static int meta_float(struct vctx *c, uint32_t id, const struct btf_type *t)
+{
+	if (BTF_INFO_VLEN(t->info))
+		return fault(c, id, -1, "vlen set on a FLOAT");
+	if (t->size != 2 && t->size != 4 && t->size != 8 &&
+	    t->size != 12 && t->size != 16)
+		return fault(c, id, -1, "a FLOAT of size other than 2, 4, 8, 12 or 16");
+	return 0;
+}
+
+static int meta_decl_tag(struct vctx *c, uint32_t id, const struct btf_type *t)
+{
+	const char *name = str_at(c->src, t->name_off);
+	int32_t comp;
+
+	memcpy(&comp, t + 1, sizeof(comp));
+	if (BTF_INFO_VLEN(t->info) || !name || !name[0])
+		return fault(c, id, -1, "a DECL_TAG with vlen set or no value");
+	if (comp < -1)
+		return fault(c, id, -1, "a DECL_TAG component_idx below -1");
+	if (!t->type || t->type >= c->total)
+		return fault(c, id, -1, "a DECL_TAG of no valid type ID");
+	return 0;
+}
+
 static int check_meta(struct vctx *c, uint32_t id, const struct btf_type *t)
 {
-	int kind = BTF_INFO_KIND(t->info);
 	uint32_t vlen = BTF_INFO_VLEN(t->info);
 	const char *why = info_fault(t);
-	int32_t comp;
 
 	if (why)
 		return fault(c, id, -1, why);
 	if (!str_at(c->src, t->name_off))
 		return fault(c, id, -1, "a name offset past the string section");
-	switch (kind) {
+	switch (BTF_INFO_KIND(t->info)) {
 	case BTF_KIND_FWD:	/* kind_flag: a union's */
-		if (vlen || t->type)
-			return fault(c, id, -1, "a FWD with vlen or type set (both must be 0)");
-		return name_ok(c, t->name_off, false) ? 0 :
-		       fault(c, id, -1, "a FWD name that is no C identifier");
+		return meta_fwd(c, id, t);
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
 		if (!name_ok(c, t->name_off, true))
 			return fault(c, id, -1, "a name that is no C identifier");
 		return check_members(c, id, t);
 	case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
 		return check_enum(c, id, t);
-	default:
-		break;
-	}
-	switch (kind) {
 	case BTF_KIND_INT:
 		if (vlen)
 			return fault(c, id, -1, "vlen set on an INT");
@@ -354,61 +418,20 @@ static int check_meta(struct vctx *c, uint32_t id, const struct btf_type *t)
 		if (vlen)
 			return fault(c, id, -1, "vlen set on a pointer, qualifier or typedef");
 		return check_ref(c, id, t);
-	case BTF_KIND_ARRAY: {
-		const struct btf_array *a = (const void *)(t + 1);
-
-		if (vlen || t->name_off || t->size)
-			return fault(c, id, -1, "an ARRAY with vlen, name or size set");
-		if (!a->type || a->type >= c->total ||
-		    !a->index_type || a->index_type >= c->total)
-			return fault(c, id, -1, "an ARRAY of no valid element or index type");
-		return 0;
-	}
+	case BTF_KIND_ARRAY:
+		return meta_array(c, id, t);
 	case BTF_KIND_FUNC:
-		if (vlen > BTF_FUNC_EXTERN)
-			return fault(c, id, -1, "a FUNC of unknown linkage");
-		if (!name_ok(c, t->name_off, false))
-			return fault(c, id, -1, "a FUNC name that is no C identifier");
-		if (!t->type || t->type >= c->total)
-			return fault(c, id, -1, "a FUNC of no valid type ID");
-		return 0;
+		return meta_func(c, id, t);
 	case BTF_KIND_FUNC_PROTO:
 		return check_proto(c, id, t);
-	case BTF_KIND_VAR: {
-		uint32_t linkage;
-
-		memcpy(&linkage, t + 1, sizeof(linkage));
-		if (vlen)
-			return fault(c, id, -1, "vlen set on a VAR");
-		if (linkage != BTF_VAR_STATIC && linkage != BTF_VAR_GLOBAL_ALLOCATED)
-			return fault(c, id, -1, "a VAR of a linkage the kernel does not load");
-		if (!c->src->member && !name_ok(c, t->name_off, false))
-			return fault(c, id, -1, "a VAR name that is no C identifier");
-		if (!t->type || t->type >= c->total)
-			return fault(c, id, -1, "a VAR of no valid type ID");
-		return 0;
-	}
+	case BTF_KIND_VAR:
+		return meta_var(c, id, t);
 	case BTF_KIND_DATASEC:
 		return c->src->member ? 0 : check_datasec(c, id, t);
 	case BTF_KIND_FLOAT:
-		if (vlen)
-			return fault(c, id, -1, "vlen set on a FLOAT");
-		if (t->size != 2 && t->size != 4 && t->size != 8 &&
-		    t->size != 12 && t->size != 16)
-			return fault(c, id, -1, "a FLOAT of size other than 2, 4, 8, 12 or 16");
-		return 0;
-	case BTF_KIND_DECL_TAG: {
-		const char *name = str_at(c->src, t->name_off);
-
-		memcpy(&comp, t + 1, sizeof(comp));
-		if (vlen || !name || !name[0])
-			return fault(c, id, -1, "a DECL_TAG with vlen set or no value");
-		if (comp < -1)
-			return fault(c, id, -1, "a DECL_TAG component_idx below -1");
-		if (!t->type || t->type >= c->total)
-			return fault(c, id, -1, "a DECL_TAG of no valid type ID");
-		return 0;
-	}
+		return meta_float(c, id, t);
+	case BTF_KIND_DECL_TAG:
+		return meta_decl_tag(c, id, t);
 	default:
 		return fault(c, id, -1, "an unknown BTF kind");
 	}
