@@ -106,93 +106,140 @@ struct op {
 	uint64_t sub_len;
 };
 
-/* Decode the operation at r->p; false at an unknown opcode or the end. */
-static bool next_op(struct rd *r, const struct dw_unit *u, struct op *o)
-{
-	uint8_t a;
+/* How an opcode's operands are laid out, for next_op() to read past them. */
+enum op_form {
+	OPF_UNKNOWN,		/* not an opcode next_op() decodes */
+	OPF_NONE,
+	OPF_1, OPF_2, OPF_4, OPF_8,	/* a constant of so many bytes */
+	OPF_ADDR,		/* an address (u->addr_size) */
+	OPF_OFFSET,		/* a section offset (u->offset_size) */
+	OPF_ULEB,		/* an LEB128, kept as op.num */
+	OPF_SLEB,		/* an SLEB128 (bregN), skipped */
+	OPF_ULEB_ULEB,
+	OPF_1_ULEB,
+	OPF_CONST_TYPE,		/* an LEB128, then a block of a 1-byte length */
+	OPF_BLOCK,		/* a block of an LEB128 length */
+	OPF_ENTRY,		/* the same, an expression kept as op.sub */
+	OPF_IMPLICIT_PTR,	/* a reference (DWARF 2: an address), an SLEB128 */
+};
 
-	if (r->p >= r->end)
-		return false;
-	a = *r->p++;
-	o->atom = a;
-	o->num = 0;
-	o->sub = NULL;
-	if ((a >= DW_OP_lit0 && a <= DW_OP_lit31) ||
-	    (a >= DW_OP_reg0 && a <= DW_OP_reg31))
-		return true;
-	if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
-		rd_uleb(r);	/* an SLEB128: same length */
-		return !r->bad;
-	}
-	switch (a) {
-	case DW_OP_addr:
+static const uint8_t op_forms[256] = {
+	[DW_OP_lit0 ... DW_OP_lit31] = OPF_NONE,
+	[DW_OP_reg0 ... DW_OP_reg31] = OPF_NONE,
+	[DW_OP_breg0 ... DW_OP_breg31] = OPF_SLEB,
+	[DW_OP_addr] = OPF_ADDR,
+	[DW_OP_const1u] = OPF_1, [DW_OP_const1s] = OPF_1, [DW_OP_pick] = OPF_1,
+	[DW_OP_deref_size] = OPF_1, [DW_OP_xderef_size] = OPF_1,
+	[DW_OP_const2u] = OPF_2, [DW_OP_const2s] = OPF_2, [DW_OP_skip] = OPF_2,
+	[DW_OP_bra] = OPF_2, [DW_OP_call2] = OPF_2,
+	[DW_OP_const4u] = OPF_4, [DW_OP_const4s] = OPF_4, [DW_OP_call4] = OPF_4,
+	[DW_OP_GNU_parameter_ref] = OPF_4,
+	[DW_OP_const8u] = OPF_8, [DW_OP_const8s] = OPF_8,
+	[DW_OP_call_ref] = OPF_OFFSET, [DW_OP_GNU_variable_value] = OPF_OFFSET,
+	[DW_OP_constu] = OPF_ULEB, [DW_OP_consts] = OPF_ULEB,
+	[DW_OP_plus_uconst] = OPF_ULEB, [DW_OP_regx] = OPF_ULEB,
+	[DW_OP_fbreg] = OPF_ULEB, [DW_OP_piece] = OPF_ULEB,
+	[DW_OP_addrx] = OPF_ULEB, [DW_OP_constx] = OPF_ULEB,
+	[DW_OP_convert] = OPF_ULEB, [DW_OP_reinterpret] = OPF_ULEB,
+	[DW_OP_GNU_convert] = OPF_ULEB, [DW_OP_GNU_reinterpret] = OPF_ULEB,
+	[DW_OP_GNU_addr_index] = OPF_ULEB, [DW_OP_GNU_const_index] = OPF_ULEB,
+	[DW_OP_bregx] = OPF_ULEB_ULEB, [DW_OP_bit_piece] = OPF_ULEB_ULEB,
+	[DW_OP_regval_type] = OPF_ULEB_ULEB,
+	[DW_OP_GNU_regval_type] = OPF_ULEB_ULEB,
+	[DW_OP_deref_type] = OPF_1_ULEB, [DW_OP_GNU_deref_type] = OPF_1_ULEB,
+	[DW_OP_const_type] = OPF_CONST_TYPE,
+	[DW_OP_GNU_const_type] = OPF_CONST_TYPE,
+	[DW_OP_implicit_value] = OPF_BLOCK,
+	[DW_OP_entry_value] = OPF_ENTRY, [DW_OP_GNU_entry_value] = OPF_ENTRY,
+	[DW_OP_implicit_pointer] = OPF_IMPLICIT_PTR,
+	[DW_OP_GNU_implicit_pointer] = OPF_IMPLICIT_PTR,
+	[DW_OP_deref] = OPF_NONE, [DW_OP_dup] = OPF_NONE,
+	[DW_OP_drop] = OPF_NONE, [DW_OP_over] = OPF_NONE,
+	[DW_OP_swap] = OPF_NONE, [DW_OP_rot] = OPF_NONE,
+	[DW_OP_xderef] = OPF_NONE, [DW_OP_abs] = OPF_NONE,
+	[DW_OP_and] = OPF_NONE, [DW_OP_div] = OPF_NONE,
+	[DW_OP_minus] = OPF_NONE, [DW_OP_mod] = OPF_NONE,
+	[DW_OP_mul] = OPF_NONE, [DW_OP_neg] = OPF_NONE,
+	[DW_OP_not] = OPF_NONE, [DW_OP_or] = OPF_NONE,
+	[DW_OP_plus] = OPF_NONE, [DW_OP_shl] = OPF_NONE,
+	[DW_OP_shr] = OPF_NONE, [DW_OP_shra] = OPF_NONE,
+	[DW_OP_xor] = OPF_NONE, [DW_OP_eq] = OPF_NONE,
+	[DW_OP_ge] = OPF_NONE, [DW_OP_gt] = OPF_NONE,
+	[DW_OP_le] = OPF_NONE, [DW_OP_lt] = OPF_NONE,
+	[DW_OP_ne] = OPF_NONE, [DW_OP_nop] = OPF_NONE,
+	[DW_OP_push_object_address] = OPF_NONE,
+	[DW_OP_form_tls_address] = OPF_NONE,
+	[DW_OP_call_frame_cfa] = OPF_NONE, [DW_OP_stack_value] = OPF_NONE,
+	[DW_OP_GNU_push_tls_address] = OPF_NONE,
+};
+
+/* Read the operands of @o, of layout @form, at r->p. */
+static void read_operands(struct rd *r, const struct dw_unit *u,
+			  struct op *o, enum op_form form)
+{
+	switch (form) {
+	case OPF_1: case OPF_2: case OPF_4: case OPF_8:
+		rd_n(r, 1u << (form - OPF_1));
+		break;
+	case OPF_ADDR:
 		rd_n(r, u->addr_size);
 		break;
-	case DW_OP_const1u: case DW_OP_const1s: case DW_OP_pick:
-	case DW_OP_deref_size: case DW_OP_xderef_size:
-		rd_n(r, 1);
-		break;
-	case DW_OP_const2u: case DW_OP_const2s: case DW_OP_skip:
-	case DW_OP_bra: case DW_OP_call2:
-		rd_n(r, 2);
-		break;
-	case DW_OP_const4u: case DW_OP_const4s: case DW_OP_call4:
-	case DW_OP_GNU_parameter_ref:
-		rd_n(r, 4);
-		break;
-	case DW_OP_const8u: case DW_OP_const8s:
-		rd_n(r, 8);
-		break;
-	case DW_OP_call_ref: case DW_OP_GNU_variable_value:
+	case OPF_OFFSET:
 		rd_n(r, u->offset_size);
 		break;
-	case DW_OP_constu: case DW_OP_consts: case DW_OP_plus_uconst:
-	case DW_OP_regx: case DW_OP_fbreg: case DW_OP_piece:
-	case DW_OP_addrx: case DW_OP_constx: case DW_OP_convert:
-	case DW_OP_reinterpret: case DW_OP_GNU_convert:
-	case DW_OP_GNU_reinterpret: case DW_OP_GNU_addr_index:
-	case DW_OP_GNU_const_index:
+	case OPF_ULEB:
 		o->num = rd_uleb(r);
 		break;
-	case DW_OP_bregx: case DW_OP_bit_piece: case DW_OP_regval_type:
-	case DW_OP_GNU_regval_type:
+	case OPF_SLEB:
+		rd_uleb(r);	/* an SLEB128: same length */
+		break;
+	case OPF_ULEB_ULEB:
 		rd_uleb(r);
 		rd_uleb(r);
 		break;
-	case DW_OP_deref_type: case DW_OP_GNU_deref_type:
+	case OPF_1_ULEB:
 		rd_n(r, 1);
 		rd_uleb(r);
 		break;
-	case DW_OP_const_type: case DW_OP_GNU_const_type:
+	case OPF_CONST_TYPE:
 		rd_uleb(r);
 		rd_skip(r, rd_n(r, 1));
 		break;
-	case DW_OP_implicit_value:
+	case OPF_BLOCK:
 		rd_skip(r, rd_uleb(r));
 		break;
-	case DW_OP_entry_value: case DW_OP_GNU_entry_value:
+	case OPF_ENTRY:
 		o->sub_len = rd_uleb(r);
 		o->sub = r->p;
 		rd_skip(r, o->sub_len);
 		break;
-	case DW_OP_implicit_pointer: case DW_OP_GNU_implicit_pointer:
+	case OPF_IMPLICIT_PTR:
 		rd_n(r, u->version == 2 ? u->addr_size : u->offset_size);
 		rd_uleb(r);
 		break;
-	case DW_OP_deref: case DW_OP_dup: case DW_OP_drop: case DW_OP_over:
-	case DW_OP_swap: case DW_OP_rot: case DW_OP_xderef: case DW_OP_abs:
-	case DW_OP_and: case DW_OP_div: case DW_OP_minus: case DW_OP_mod:
-	case DW_OP_mul: case DW_OP_neg: case DW_OP_not: case DW_OP_or:
-	case DW_OP_plus: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra:
-	case DW_OP_xor: case DW_OP_eq: case DW_OP_ge: case DW_OP_gt:
-	case DW_OP_le: case DW_OP_lt: case DW_OP_ne: case DW_OP_nop:
-	case DW_OP_push_object_address: case DW_OP_form_tls_address:
-	case DW_OP_call_frame_cfa: case DW_OP_stack_value:
-	case DW_OP_GNU_push_tls_address:
+	case OPF_UNKNOWN: case OPF_NONE:
 		break;
-	default:
-		return false;
 	}
+}
+
+/*
+ * Decode the operation at r->p; false at an unknown opcode or the end.
+ * A reader that went bad is never read again (expr() stops at the first
+ * false), so an operation without operands is always good.
+ */
+static bool next_op(struct rd *r, const struct dw_unit *u, struct op *o)
+{
+	enum op_form form;
+
+	if (r->p >= r->end)
+		return false;
+	o->atom = *r->p++;
+	o->num = 0;
+	o->sub = NULL;
+	form = op_forms[o->atom];
+	if (form == OPF_UNKNOWN)
+		return false;
+	read_operands(r, u, o, form);
 	return !r->bad;
 }
 
