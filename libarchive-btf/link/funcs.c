@@ -82,17 +82,69 @@ static void sig_proto(const struct mview *m, const struct btf_type *t,
 	abtf__sb_add(b, ")");
 }
 
+/*
+ * What sig_type() writes for the kinds that need no more than a mark: a
+ * named type, its mark and its name, which ends the signature; a
+ * reference, its mark, and the signature goes on with the type it refers
+ * to. Indexed by kind (BTF_INFO_KIND()'s 5 bits); sig_end() writes the
+ * other kinds' ends.
+ */
+static const struct sig_kind {
+	const char *named;
+	const char *ref;
+} sig_kinds[32] = {
+	[BTF_KIND_TYPEDEF]	= { .named = "t" },
+	[BTF_KIND_STRUCT]	= { .named = "s" },
+	[BTF_KIND_UNION]	= { .named = "u" },
+	[BTF_KIND_ENUM]		= { .named = "e" },
+	[BTF_KIND_ENUM64]	= { .named = "E" },
+	[BTF_KIND_PTR]		= { .ref = "*" },
+	[BTF_KIND_VOLATILE]	= { .ref = "v" },
+	[BTF_KIND_RESTRICT]	= { .ref = "r" },
+	[BTF_KIND_TYPE_TAG]	= { .ref = "g" },
+};
+
+/* The end of the signature of type @id, @t, of a kind not in sig_kinds. */
+static void sig_end(const struct mview *m, uint32_t id,
+		    const struct btf_type *t, struct sbuf *b, int depth)
+{
+	char tmp[64];
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+		snprintf(tmp, sizeof(tmp), "i%u:%x:", t->size,
+			 *(const uint32_t *)(t + 1));
+		sb_named(b, tmp, m, t);
+		return;
+	case BTF_KIND_FLOAT:
+		snprintf(tmp, sizeof(tmp), "f%u:", t->size);
+		sb_named(b, tmp, m, t);
+		return;
+	case BTF_KIND_FWD:
+		sb_named(b, BTF_INFO_KFLAG(t->info) ? "u" : "s", m, t);
+		return;
+	case BTF_KIND_FUNC_PROTO:
+		sig_proto(m, t, b, depth);
+		return;
+	default:	/* pahole never matches these */
+		snprintf(tmp, sizeof(tmp), "!%u", id);
+		abtf__sb_add(b, tmp);
+		return;
+	}
+}
+
 /* The loose signature of type @id (see the essay). */
 static void sig_type(const struct mview *m, uint32_t id, struct sbuf *b,
 		     int depth)
 {
 	unsigned int consts = 0, steps;
+	const struct sig_kind *sk;
+	const struct btf_array *a;
+	const struct btf_type *t;
 	char tmp[64];
 
 	for (steps = 0; steps < SIG_MAX_STEPS && depth < SIG_MAX_DEPTH;
 	     steps++) {
-		const struct btf_type *t;
-
 		if (!id) {
 			while (consts--)
 				abtf__sb_add(b, "c");
@@ -108,63 +160,24 @@ static void sig_type(const struct mview *m, uint32_t id, struct sbuf *b,
 			continue;
 		}
 		consts = 0;
-		switch (BTF_INFO_KIND(t->info)) {
-		case BTF_KIND_INT:
-			snprintf(tmp, sizeof(tmp), "i%u:%x:", t->size,
-				 *(const uint32_t *)(t + 1));
-			sb_named(b, tmp, m, t);
+		sk = &sig_kinds[BTF_INFO_KIND(t->info)];
+		if (sk->named) {
+			sb_named(b, sk->named, m, t);
 			return;
-		case BTF_KIND_FLOAT:
-			snprintf(tmp, sizeof(tmp), "f%u:", t->size);
-			sb_named(b, tmp, m, t);
-			return;
-		case BTF_KIND_TYPEDEF:
-			sb_named(b, "t", m, t);
-			return;
-		case BTF_KIND_STRUCT:
-			sb_named(b, "s", m, t);
-			return;
-		case BTF_KIND_UNION:
-			sb_named(b, "u", m, t);
-			return;
-		case BTF_KIND_FWD:
-			sb_named(b, BTF_INFO_KFLAG(t->info) ? "u" : "s", m, t);
-			return;
-		case BTF_KIND_ENUM:
-			sb_named(b, "e", m, t);
-			return;
-		case BTF_KIND_ENUM64:
-			sb_named(b, "E", m, t);
-			return;
-		case BTF_KIND_PTR:
-			abtf__sb_add(b, "*");
-			break;
-		case BTF_KIND_VOLATILE:
-			abtf__sb_add(b, "v");
-			break;
-		case BTF_KIND_RESTRICT:
-			abtf__sb_add(b, "r");
-			break;
-		case BTF_KIND_TYPE_TAG:
-			abtf__sb_add(b, "g");
-			break;
-		case BTF_KIND_ARRAY: {
-			const struct btf_array *a = (const void *)(t + 1);
-
-			snprintf(tmp, sizeof(tmp), "[%u]", a->nelems);
-			abtf__sb_add(b, tmp);
-			id = a->type;
+		}
+		if (sk->ref) {
+			abtf__sb_add(b, sk->ref);
+			id = t->type;
 			continue;
 		}
-		case BTF_KIND_FUNC_PROTO:
-			sig_proto(m, t, b, depth);
-			return;
-		default:	/* pahole never matches these */
-			snprintf(tmp, sizeof(tmp), "!%u", id);
-			abtf__sb_add(b, tmp);
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_ARRAY) {
+			sig_end(m, id, t, b, depth);
 			return;
 		}
-		id = t->type;
+		a = (const void *)(t + 1);
+		snprintf(tmp, sizeof(tmp), "[%u]", a->nelems);
+		abtf__sb_add(b, tmp);
+		id = a->type;
 	}
 	abtf__sb_add(b, "?");
 }
