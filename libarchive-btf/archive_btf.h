@@ -77,11 +77,11 @@ struct abtf_encode_opts {
 	/* do not write the .debug_btf_addr slots (objects btf-link fixes by name) */
 	bool no_addr;
 	/*
-	 * For tests: deduplicate the object's types with libbpf's
-	 * btf__dedup() instead of the encoder's own; the BTF must come out
-	 * the same, byte for byte (tests/dedup-diff.bats keeps that true).
+	 * Was libbpf_dedup, a switch for the tests, now internal; kept as
+	 * padding so that the fields after it stay where they were. Set or
+	 * not, it changes nothing: the BTF came out the same either way.
 	 */
-	bool libbpf_dedup;
+	unsigned char :8;
 	/*
 	 * Write the object's .BTF as a compressed archive member (zlib, about
 	 * 0.4 times the size; docs/archive-format.md): only btf-link reads
@@ -212,23 +212,19 @@ struct abtf_link_opts {
 	/* ABTF_FEAT_* bits (+ ABTF_FEATS_GIVEN); 0: ABTF_FEATS_DEFAULT */
 	unsigned int features;
 	/*
-	 * For tests: no exact matching before the deduplications
-	 * (exact.c); the BTF must describe the same types (tests/dedup/).
+	 * Were no_exact and libbpf_dedup, switches for the tests, now
+	 * internal; kept as padding so that the fields after them stay
+	 * where they were. Set or not, they change nothing: the BTF
+	 * described the same types either way.
 	 */
-	bool no_exact;
+	unsigned char :8, :8;
 	/*
-	 * For tests: deduplicate the root of the merge tree with libbpf's
-	 * btf__dedup() instead of the library's own implementation of the
-	 * same algorithm (node_dedup.c), which must give the same bytes.
-	 * Nodes below the root are merged by meaning alone either way.
-	 */
-	bool libbpf_dedup;
-	/*
-	 * For tests: a leaf of the merge tree takes consecutive members
-	 * until it holds this many bytes; 0: the default (16 MiB). 1 makes
-	 * a leaf of every member, SIZE_MAX one leaf of all: the result must
-	 * describe the same types whatever the tree's shape
-	 * (tests/dedup/).
+	 * A leaf of the merge tree takes consecutive members until it holds
+	 * this many bytes; 0: the default (16 MiB). Smaller leaves give
+	 * more nodes to run in parallel, and more merging (btf-link
+	 * --leaf-size). 1 makes a leaf of every member, SIZE_MAX one leaf
+	 * of all: the result describes the same types whatever the tree's
+	 * shape (tests/dedup/), not always in the same bytes.
 	 */
 	size_t leaf_bytes;
 	/*

@@ -3,18 +3,18 @@
 #
 # The library replaces libbpf's deduplication in three places and claims
 # the same bytes as libbpf's in all; these tests keep the claims true
-# (tests/fixtures/dedup-diff.c does the work through the public API's
-# testing options):
+# (tests/fixtures/dedup-diff.c does the work through the public API and
+# the tests' switches, libarchive-btf/util/testing.h):
 #
 #  - ir_dedup.c: an object's BTF, deduplicated by the encoder's own
 #    partition refinement, is byte for byte what btf__dedup() makes of the
-#    same nodes (abtf_encode_opts.libbpf_dedup);
+#    same nodes (abtf_encode_testing.libbpf_dedup);
 #  - exact.c: a link's final BTF with the exact matching before each merge
 #    node's deduplication is byte for byte the link without it
-#    (abtf_link_opts.no_exact, which also leaves every node to libbpf);
+#    (abtf_link_testing.no_exact, which also leaves every node to libbpf);
 #  - node_dedup.c: each merge node's deduplication, libbpf's algorithm
 #    over the library's own tables, gives btf__dedup()'s bytes
-#    (abtf_link_opts.libbpf_dedup), and leaves to btf__dedup() the shapes
+#    (abtf_link_testing.libbpf_dedup), and leaves to btf__dedup() the shapes
 #    whose result is the order of libbpf's hash table.
 #
 # Here on the fixtures, compiled by gcc and clang, and on small links;

@@ -28,11 +28,10 @@ setup() {
 }
 
 @test "dedup: the table's shapes link to libbpf's types (tests/unit/dedup-table.c)" {
-	gcc -O2 -g -Wall -Wextra -I"$ABTF_TOP/libarchive-btf" \
+	lib_objs_prog dedup-table -O2 -g -Wall -Wextra \
 		-I"$ABTF_TOP/tests/dedup" "$ABTF_TOP/tests/unit/dedup-table.c" \
 		"$ABTF_TOP/tests/dedup/btf_equiv.c" \
-		"$ABTF_TOP/tests/dedup/test_link.c" -L"$ABTF_BUILD" \
-		-larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o dedup-table
+		"$ABTF_TOP/tests/dedup/test_link.c"
 	run timeout 60 ./dedup-table
 	echo "$output"
 	[ "$status" -eq 0 ]

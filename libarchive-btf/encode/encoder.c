@@ -61,10 +61,12 @@
 #include "encode/enc.h"
 #include "btf/verify.h"
 #include "btf/zmember.h"
+#include "util/testing.h"
 
 struct abtf_encoder {
 	char *path;
 	struct abtf_encode_opts opts;
+	struct abtf_encode_testing testing;	/* util/testing.h */
 	struct abtf_printer pr;
 
 	struct enc_obj obj;	/* the object, open read-only */
@@ -128,6 +130,12 @@ ABTF_API void abtf_encoder__free(struct abtf_encoder *enc)
 	free(enc);
 }
 
+void abtf__encoder_set_testing(struct abtf_encoder *enc,
+			       const struct abtf_encode_testing *t)
+{
+	enc->testing = *t;
+}
+
 /*
  * The nodes, deduplicated (ir_dedup.c), as the object's BTF. An object of
  * several compile units (an `ld -r` output; never a compiler's) may hold a
@@ -140,7 +148,7 @@ static int build_btf(struct abtf_encoder *enc)
 	void *raw;
 	int err;
 
-	err = enc->opts.libbpf_dedup ? ir_dedup__none(&enc->ir) :
+	err = enc->testing.libbpf_dedup ? ir_dedup__none(&enc->ir) :
 				       ir_dedup__run(&enc->ir);
 	if (err)
 		return err;
@@ -158,7 +166,7 @@ static int build_btf(struct abtf_encoder *enc)
 	/* what btf-link checks of each member, checked where it is made */
 	err = abtf__verify_btf(enc->btf, true, enc->path, "the BTF encoded",
 			       &enc->pr);
-	if (err || (enc->sel.nr_units < 2 && !enc->opts.libbpf_dedup))
+	if (err || (enc->sel.nr_units < 2 && !enc->testing.libbpf_dedup))
 		return err;
 	err = btf__dedup(enc->btf, NULL);
 	if (err)

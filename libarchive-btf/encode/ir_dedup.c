@@ -45,9 +45,9 @@
  *
  * Deterministic: every step runs in node ID order; hash values only speed
  * up lookups. The result is byte for byte what btf__dedup() makes of the
- * same nodes (abtf_encode_opts.libbpf_dedup makes those; tests/dedup-diff.bats
- * and tests/kernel-objects.bats compare the two on fixtures and kernel
- * objects).
+ * same nodes (abtf_encode_testing.libbpf_dedup makes those;
+ * tests/dedup-diff.bats and tests/kernel-objects.bats compare the two on
+ * fixtures and kernel objects).
  * The one thing libbpf 1.1 does that this does not: merge two structs
  * that are equal except that one refers to a struct's forward declaration
  * where the other refers to its definition. That needs two compile units
@@ -552,7 +552,7 @@ int ir_dedup__run(struct ir *ir)
 }
 
 /*
- * No deduplication: every node survives, in order (abtf_encode_opts's
+ * No deduplication: every node survives, in order (abtf_encode_testing's
  * libbpf_dedup, for the tests that hold ir_dedup__run() to btf__dedup()).
  */
 int ir_dedup__none(struct ir *ir)

@@ -51,7 +51,7 @@
  * parent that merges it (abtf__exact_held()).
  *
  * The final BTF has the meaning of the link without this step
- * (abtf_link_opts.no_exact; tests/dedup/ holds both to libbpf's dedup
+ * (abtf_link_testing.no_exact; tests/dedup/ holds both to libbpf's dedup
  * alone, tests/dedup-diff.bats compares their bytes on the fixtures).
  */
 #include <errno.h>

@@ -153,6 +153,12 @@ ABTF_API void abtf_linker__free(struct abtf_linker *l)
 	free(l);
 }
 
+void abtf__linker_set_testing(struct abtf_linker *l,
+			      const struct abtf_link_testing *t)
+{
+	l->testing = *t;
+}
+
 /* ---- the link ---- */
 
 static bool is_final(const struct abtf_linker *l);

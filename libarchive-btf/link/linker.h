@@ -25,6 +25,7 @@
 
 #include "elf/addr.h"
 #include "btf/archive.h"
+#include "util/testing.h"
 
 struct btf;
 
@@ -291,6 +292,7 @@ struct abtf_linker {
 	char *path;
 	char *where;	/* "PATH: SECTION": the archive, in messages */
 	struct abtf_link_opts opts;
+	struct abtf_link_testing testing;	/* util/testing.h: set before the link */
 	struct abtf_printer pr;
 	unsigned int feats;	/* ABTF_FEAT_* the link does */
 

@@ -515,7 +515,7 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	 * decided two ways by the root's dedup, against a base struct that
 	 * reaches a FWD: the root alone merges a module's types.
 	 */
-	if (!err && !l->opts.no_exact && !l->base) {
+	if (!err && !l->testing.no_exact && !l->base) {
 		sc->held = malloc((size_t)in->nr_types + 1);
 		err = sc->held ? abtf__exact_map(n, in, sc->map, sc->toff,
 						 sc->held) : -ENOMEM;
@@ -1039,7 +1039,7 @@ static struct btf *libbpf_dedup(const struct abtf_linker *l, struct node *n,
  * Deduplicate the node's merged BTF @raw (consumed) into *@raw_out, or
  * into *@btf_out where libbpf decides: at the root by libbpf's algorithm
  * (node_dedup.c, a module's split BTF too; btf__dedup() for a shape
- * whose result is libbpf's table order's, and with opts.libbpf_dedup).
+ * whose result is libbpf's table order's, and with testing.libbpf_dedup).
  * Below the root nothing is left to do: exact.c has merged, as each input came, every type that
  * may be merged there (docs/design.md, "one meaning"), and a second pass
  * found nothing more on any kernel (it cost 14 % of the link).
@@ -1056,7 +1056,7 @@ static int dedup(const struct abtf_linker *l, struct node *n, void *raw,
 	*btf_out = NULL;
 	if (!n->root)
 		ret = 0;	/* left to the root */
-	else if (!l->opts.libbpf_dedup)
+	else if (!l->testing.libbpf_dedup)
 		ret = node_dedup__run(&raw, &size, base,
 				      abtf__btf_str_len(base));
 	if (ret < 0) {

@@ -66,7 +66,7 @@
  * "not identical": the two stay apart, where libbpf would hang.
  *
  * tests/dedup-diff.bats and tests/link-kernel.bats hold this file to
- * btf__dedup()'s bytes (abtf_link_opts.libbpf_dedup); tests/dedup/ holds
+ * btf__dedup()'s bytes (abtf_link_testing.libbpf_dedup); tests/dedup/ holds
  * the link to btf__dedup() alone by meaning.
  */
 #include <errno.h>

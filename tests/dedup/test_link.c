@@ -5,6 +5,7 @@
 #include <bpf/btf.h>
 
 #include "archive_btf.h"
+#include "util/testing.h"
 #include "test_link.h"
 
 static void print(enum abtf_print_level level, void *ctx, const char *fmt,
@@ -22,11 +23,16 @@ struct abtf_linker *test_link(const char *path, const char *base,
 {
 	LIBBPF_OPTS(abtf_link_opts, opts, .print = print,
 		    .print_ctx = (void *)path,
-		    .base_path = base, .no_exact = reference,
-		    .libbpf_dedup = reference, .leaf_bytes = leaf_bytes,
+		    .base_path = base, .leaf_bytes = leaf_bytes,
 		    .force = true);
+	struct abtf_link_testing t = {
+		.no_exact = reference,
+		.libbpf_dedup = reference,
+	};
 	struct abtf_linker *l = abtf_linker__new(path, &opts);
 
+	if (l)
+		abtf__linker_set_testing(l, &t);
 	if (l && abtf_linker__link(l)) {
 		abtf_linker__free(l);
 		return NULL;

@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 
 #include "fuzz.h"
+#include "util/testing.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -26,15 +27,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* The link of @in with libbpf's deduplication: the bytes of @btf. */
-static void check_libbpf(const char *in, struct abtf_link_opts *opts,
+static void check_libbpf(const char *in, const struct abtf_link_opts *opts,
 			 const struct btf *btf)
 {
+	struct abtf_link_testing t = { .libbpf_dedup = true };
 	struct abtf_linker *l;
 	const void *a, *b;
 	uint32_t na, nb;
 
-	opts->libbpf_dedup = true;
 	l = abtf_linker__new(in, opts);
+	if (l)
+		abtf__linker_set_testing(l, &t);
 	if (!l || abtf_linker__link(l)) {
 		fprintf(stderr, "fuzz harness: the link with btf__dedup() "
 			"failed where node_dedup.c's did not\n");

@@ -1,5 +1,5 @@
 # Programs and objects built at test time: fixtures through the compiler
-# or cc-btf, and test programs against this build's shared library (also
+# or cc-btf, and test programs against this build's library (also
 # sourced by tests/dedup/run.sh, with ABTF_TOP and ABTF_BUILD set).
 # shellcheck shell=bash
 
@@ -36,24 +36,14 @@ lib_san_flags() {
 	[[ $dyn != *libasan* ]] || echo "-fsanitize=address,undefined"
 }
 
-# dedup_oracle_prog OUT: tests/dedup/oracle.c (a link against libbpf's
-# dedup alone, by meaning) built against this build's shared library.
-dedup_oracle_prog() {
-	local san
-	san=$(lib_san_flags) || { echo "$san"; return 1; }
-	# shellcheck disable=SC2086 # none or two flags
-	gcc $san -O2 -g -I"$ABTF_TOP/libarchive-btf" -I"$ABTF_TOP/tests/dedup" \
-		"$ABTF_TOP/tests/dedup/oracle.c" "$ABTF_TOP/tests/dedup/btf_equiv.c" \
-		"$ABTF_TOP/tests/dedup/test_link.c" \
-		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
-}
-
-# dwarf_oracle_prog OUT: tests/fuzz/dwarf-oracle.c, the encoder fuzzer's
-# oracle as a command, linked with this build's library objects (it calls
-# the DIE reader's internal functions, which neither the shared library nor
-# the archive exports).
-dwarf_oracle_prog() {
-	local san objs
+# lib_objs_prog OUT FLAGS_AND_SOURCES...: a program linked with this
+# build's library objects, for one that calls internal names: the DIE
+# reader's, or the switches of libarchive-btf/util/testing.h (hidden:
+# neither the shared library nor the archive exports them). Built as the
+# library was (ASan + UBSan for a sanitizer build).
+lib_objs_prog() {
+	local out=$1 san objs
+	shift
 	san=$(lib_san_flags) || { echo "$san"; return 1; }
 	objs=("$ABTF_BUILD"/libarchive-btf/*/*.o)
 	[ -e "${objs[0]}" ] || {
@@ -61,20 +51,29 @@ dwarf_oracle_prog() {
 		return 1
 	}
 	# shellcheck disable=SC2046,SC2086 # pkg-config's words; none or two flags
-	gcc $san -std=gnu11 -D_GNU_SOURCE -O1 -g -I"$ABTF_TOP/libarchive-btf" \
-		$(pkg-config --cflags libelf libdw) \
-		"$ABTF_TOP/tests/fuzz/dwarf-oracle.c" "${objs[@]}" \
-		$(pkg-config --libs libbpf libelf libdw zlib) -pthread -o "$1"
+	gcc $san -std=gnu11 -D_GNU_SOURCE -I"$ABTF_TOP/libarchive-btf" \
+		$(pkg-config --cflags libelf libdw) "$@" "${objs[@]}" \
+		$(pkg-config --libs libbpf libelf libdw zlib) -pthread -o "$out"
 }
 
-# dedup_diff_prog OUT: tests/fixtures/dedup-diff.c built against this
-# build's shared library (tests/dedup-diff.bats says what it checks).
+# dedup_oracle_prog OUT: tests/dedup/oracle.c (a link against libbpf's
+# dedup alone, by meaning) built with this build's library.
+dedup_oracle_prog() {
+	lib_objs_prog "$1" -O2 -g -I"$ABTF_TOP/tests/dedup" \
+		"$ABTF_TOP/tests/dedup/oracle.c" "$ABTF_TOP/tests/dedup/btf_equiv.c" \
+		"$ABTF_TOP/tests/dedup/test_link.c"
+}
+
+# dwarf_oracle_prog OUT: tests/fuzz/dwarf-oracle.c, the encoder fuzzer's
+# oracle as a command (it calls the DIE reader's internal functions).
+dwarf_oracle_prog() {
+	lib_objs_prog "$1" -O1 -g "$ABTF_TOP/tests/fuzz/dwarf-oracle.c"
+}
+
+# dedup_diff_prog OUT: tests/fixtures/dedup-diff.c built with this build's
+# library (tests/dedup-diff.bats says what it checks).
 dedup_diff_prog() {
-	local san
-	san=$(lib_san_flags) || { echo "$san"; return 1; }
-	# shellcheck disable=SC2086 # none or two flags
-	gcc $san -I"$ABTF_TOP/libarchive-btf" "$FIXTURES/dedup-diff.c" \
-		-L"$ABTF_BUILD" -larchive-btf -lbpf -Wl,-rpath,"$ABTF_BUILD" -o "$1"
+	lib_objs_prog "$1" "$FIXTURES/dedup-diff.c"
 }
 
 # unit_prog NAME SOURCE...: tests/unit/NAME.c built as ./NAME with
