@@ -90,7 +90,6 @@ struct abtf_encode_opts {
 	bool compress;
 	size_t :0;
 };
-#define abtf_encode_opts__last_field compress
 
 struct abtf_encoder;
 
@@ -236,7 +235,6 @@ struct abtf_link_opts {
 	bool keep_archive;
 	size_t :0;
 };
-#define abtf_link_opts__last_field keep_archive
 
 struct abtf_linker;
 
@@ -445,7 +443,6 @@ struct abtf_explain_opts {
 	void *ctx;
 	size_t :0;
 };
-#define abtf_explain_opts__last_field ctx
 
 /*
  * Link @l if it is not linked yet (abtf_linker__link()), then call
@@ -471,7 +468,6 @@ struct abtf_compare_opts {
 	bool no_vars;
 	size_t :0;
 };
-#define abtf_compare_opts__last_field no_vars
 
 /*
  * Compare two BTFs by meaning, independently of type IDs: named types with
