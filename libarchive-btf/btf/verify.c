@@ -953,28 +953,6 @@ static int verify_reading(const struct btf *btf, struct abtf_vfault *f,
 
 /* ---- messages ---- */
 
-const char *abtf__safe_name(const char *s, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	if (!size)
-		return buf;
-	for (; s && *s && n + 5 < size; s++) {
-		unsigned char ch = *s;
-
-		if (ch >= 0x20 && ch < 0x7f && ch != '\\')
-			buf[n++] = ch;
-		else
-			n += snprintf(buf + n, size - n, "\\x%02x", ch);
-	}
-	if (s && *s && n + 4 <= size) {
-		memcpy(buf + n, "...", 3);
-		n += 3;
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 static const char *const kind_names[] = {
 	"UNKN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD",
 	"TYPEDEF", "VOLATILE", "CONST", "RESTRICT", "FUNC", "FUNC_PROTO",

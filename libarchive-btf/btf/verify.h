@@ -81,7 +81,4 @@ int abtf__verify_base(const struct btf *btf, const char *path,
 /* "STRUCT", "FUNC", ... for BTF kind @kind. */
 const char *abtf__kind_str(int kind);
 
-/* @s with control bytes and non-ASCII as \xNN, cut to fit @buf; returns @buf. */
-const char *abtf__safe_name(const char *s, char *buf, size_t size);
-
 #endif /* __ABTF_VERIFY_H */

@@ -344,6 +344,14 @@ void abtf__release_pages(const void *from, const void *to);
  */
 bool abtf__is_thinlto_name(const char *sym, const char *name, size_t len);
 
+/* ---- names in messages (util.c) ---- */
+
+/*
+ * @s with control bytes, non-ASCII and backslashes as \xNN, cut to fit
+ * @buf; returns @buf.
+ */
+const char *abtf__safe_name(const char *s, char *buf, size_t size);
+
 /* ---- string interning (util.c) ---- */
 
 struct strtab {

@@ -556,3 +556,25 @@ struct btf *abtf__new_btf(const void *raw, size_t size, struct btf *base)
 	errno = err;
 	return abtf__btf_aligned(btf);
 }
+
+const char *abtf__safe_name(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (!size)
+		return buf;
+	for (; s && *s && n + 5 < size; s++) {
+		unsigned char ch = *s;
+
+		if (ch >= 0x20 && ch < 0x7f && ch != '\\')
+			buf[n++] = ch;
+		else
+			n += snprintf(buf + n, size - n, "\\x%02x", ch);
+	}
+	if (s && *s && n + 4 <= size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = 0;
+	return buf;
+}
