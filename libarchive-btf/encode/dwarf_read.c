@@ -19,7 +19,11 @@
  * .debug_line_str and .debug_str_offsets, and addresses from .debug_addr
  * (clang's DWARF 5: DW_FORM_strx*, DW_OP_addrx, from the unit's
  * DW_AT_str_offsets_base and DW_AT_addr_base), all from the Elf whose sections
- * were relocated and decompressed by dwarf_reloc.c.
+ * were relocated and decompressed by dwarf_reloc.c. Or, for split DWARF
+ * (dw_file__open_dwo()), the .debug_*.dwo sections of a .dwo file, its
+ * split unit's tables implied (just past the one header of each; GNU's
+ * DWARF 4 ones have none), its addresses the skeleton object's
+ * .debug_addr from the skeleton's DW_AT_addr_base (dw_unit__skeleton()).
  *
  * What it refuses, with -EOPNOTSUPP: types in type units (GCC's
  * -fdebug-types-section: DW_AT_signature stubs, DW_FORM_ref_sig8), which
@@ -182,11 +186,32 @@ static int take_section(struct dw_file *f, const char *name, Elf_Data *d)
 	return 0;
 }
 
+/*
+ * What follows ".debug" in the name of a section of @f's: in a .dwo file,
+ * of a ".debug_*.dwo" section, without the ".dwo" (into @buf); NULL for
+ * one the reader does not read.
+ */
+static const char *section_suffix(const struct dw_file *f, const char *name,
+				  char *buf, size_t size)
+{
+	const char *suffix = dw_debug_suffix(name);
+	size_t len = suffix ? strlen(suffix) : 0;
+
+	if (!f->dwo || !suffix)
+		return suffix;
+	if (len < 4 || len - 4 >= size || strcmp(suffix + len - 4, ".dwo"))
+		return NULL;
+	memcpy(buf, suffix, len - 4);
+	buf[len - 4] = '\0';
+	return buf;
+}
+
 static int find_sections(struct dw_file *f, Elf *elf, const char **why)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr shdr;
+	char buf[32];
 
 	if (elf_getshdrstrndx(elf, &shstrndx)) {
 		*why = "bad section header string table";
@@ -199,7 +224,9 @@ static int find_sections(struct dw_file *f, Elf *elf, const char **why)
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
 		    (shdr.sh_flags & SHF_GROUP))	/* type units' */
 			continue;
-		name = dw_debug_suffix(elf_strptr(elf, shstrndx, shdr.sh_name));
+		name = section_suffix(f, elf_strptr(elf, shstrndx,
+						     shdr.sh_name),
+				      buf, sizeof(buf));
 		if (!name)
 			continue;
 		d = elf_getdata(scn, NULL);
@@ -257,8 +284,9 @@ static int read_unit_header(struct dw_file *f, struct cur *c,
 			type_off = get_n(c, u->offset_size);
 			type_unit = true;
 		} else if (u->unit_type == DW_UT_skeleton ||
-			 u->unit_type == DW_UT_split_compile)
-			skip(c, 8);
+			 u->unit_type == DW_UT_split_compile) {
+			u->dwo_id = get_n(c, 8);
+		}
 	} else {
 		u->unit_type = DW_UT_compile;
 		u->abbrev_off = get_n(c, u->offset_size);
@@ -298,6 +326,7 @@ static int read_units(struct dw_file *f, const char **why)
 			return -ENOMEM;
 		u = &f->units[f->nr_units];
 		memset(u, 0, sizeof(*u));
+		u->dwo = f->dwo;
 		err = read_unit_header(f, &c, u, why);
 		if (err)
 			return err;
@@ -307,12 +336,11 @@ static int read_units(struct dw_file *f, const char **why)
 	return 0;
 }
 
-int dw_file__open(struct dw_file *f, Elf *elf, const char **why)
+static int open_file(struct dw_file *f, Elf *elf, const char **why)
 {
 	GElf_Ehdr ehdr;
 	int err;
 
-	memset(f, 0, sizeof(*f));
 	if (!gelf_getehdr(elf, &ehdr)) {
 		*why = "bad ELF header";
 		return -EINVAL;
@@ -325,6 +353,33 @@ int dw_file__open(struct dw_file *f, Elf *elf, const char **why)
 	check_strings(&f->str);
 	check_strings(&f->line_str);
 	return read_units(f, why);
+}
+
+int dw_file__open(struct dw_file *f, Elf *elf, const char **why)
+{
+	memset(f, 0, sizeof(*f));
+	return open_file(f, elf, why);
+}
+
+int dw_file__open_dwo(struct dw_file *f, Elf *elf, const struct dw_sec *addr,
+		      uint64_t addr_base, const char **why)
+{
+	size_t i;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->dwo = true;
+	err = open_file(f, elf, why);
+	if (err)
+		return err;
+	if (f->addr.buf) {
+		*why = "a .debug_addr.dwo section: addresses are the object's";
+		return -EINVAL;
+	}
+	f->addr = *addr;
+	for (i = 0; i < f->nr_units; i++)
+		f->units[i].addr_base = addr_base;
+	return 0;
 }
 
 void dw_file__close(struct dw_file *f)
@@ -490,6 +545,7 @@ static const uint16_t wanted_attrs[] = {
 	DW_AT_declaration, DW_AT_external, DW_AT_GNU_dwo_name,
 	DW_AT_GNU_dwo_id, DW_AT_signature, DW_AT_low_pc, DW_AT_ranges,
 	DW_AT_calling_convention, DW_AT_loclists_base, DW_AT_producer,
+	DW_AT_dwo_name, DW_AT_comp_dir,
 };
 
 _Static_assert(ARRAY_SIZE(wanted_attrs) <= 64, "add_spec()'s mask");
@@ -689,18 +745,19 @@ static const char *string_at(const struct dw_sec *s, uint64_t off)
 /*
  * Entry @idx of an array of @size-byte entries at @base in @s (DW_AT_*_base;
  * 0: none given): its position, or false if it is not wholly inside the
- * section. Without a base only a split unit (.dwo) has one, just past the
- * section's one header: any other unit that uses the array must give it
- * (libdw and readelf read from 0 instead, where this reader once read from
- * past the header: another string for each name).
+ * section. Without a base only a DWARF 5 split unit (.dwo) has one, just
+ * past the section's one header: any other DWARF 5 unit that uses the
+ * array must give it (libdw and readelf read from 0 instead, where this
+ * reader once read from past the header: another string for each name).
+ * GNU's DWARF 4 tables (split DWARF's) have no header: 0 is their base.
  */
 static bool table_entry(const struct dw_sec *s, const struct dw_unit *u,
 			uint64_t base, uint64_t idx, unsigned int size,
 			uint64_t *pos)
 {
-	if (!base && !dw_unit__split(u))
+	if (!base && !dw_unit__split(u) && u->version >= 5)
 		return false;
-	if (!base)
+	if (!base && u->version >= 5)
 		base = u->offset_size == 8 ? 16 : 8;
 	if (base > s->size || idx >= (s->size - base) / size)
 		return false;
@@ -981,6 +1038,46 @@ static bool is_flag_set(const struct dw_value *v)
 	       v->u;
 }
 
+/* take_attr() of an attribute of a unit DIE. */
+static void take_unit_attr(struct dw_die *die, uint16_t name,
+			   const struct dw_value *v)
+{
+	switch (name) {
+	case DW_AT_language:
+		set_udata(die, v, &die->language, DW_HAVE_LANGUAGE);
+		break;
+	case DW_AT_str_offsets_base:
+		die->str_offsets_base = v->u;
+		die->have |= DW_HAVE_STR_OFF_BASE;
+		break;
+	case DW_AT_addr_base:
+	case DW_AT_GNU_addr_base:
+		die->addr_base = v->u;
+		die->have |= DW_HAVE_ADDR_BASE;
+		break;
+	case DW_AT_loclists_base:
+		die->loclists_base = v->u;
+		die->have |= DW_HAVE_LOCLISTS_BASE;
+		break;
+	case DW_AT_producer:
+		die->producer = *v;
+		die->have |= DW_HAVE_PRODUCER;
+		break;
+	case DW_AT_GNU_dwo_name:
+	case DW_AT_dwo_name:
+		die->dwo_name = *v;
+		die->have |= DW_HAVE_DWO;
+		break;
+	case DW_AT_GNU_dwo_id:
+		set_udata(die, v, &die->dwo_id, DW_HAVE_DWO_ID);
+		break;
+	case DW_AT_comp_dir:
+		die->comp_dir = *v;
+		die->have |= DW_HAVE_COMP_DIR;
+		break;
+	}
+}
+
 /* One attribute into the DIE's fields; @v is its decoded value. */
 static int take_attr(struct dw_die *die, uint16_t name,
 		     const struct dw_value *v, const char **why)
@@ -1019,26 +1116,6 @@ static int take_attr(struct dw_die *die, uint16_t name,
 	case DW_AT_lower_bound:
 		set_udata(die, v, &die->lower_bound, DW_HAVE_LOWER_BOUND);
 		break;
-	case DW_AT_language:
-		set_udata(die, v, &die->language, DW_HAVE_LANGUAGE);
-		break;
-	case DW_AT_str_offsets_base:
-		die->str_offsets_base = v->u;
-		die->have |= DW_HAVE_STR_OFF_BASE;
-		break;
-	case DW_AT_addr_base:
-	case DW_AT_GNU_addr_base:
-		die->addr_base = v->u;
-		die->have |= DW_HAVE_ADDR_BASE;
-		break;
-	case DW_AT_loclists_base:
-		die->loclists_base = v->u;
-		die->have |= DW_HAVE_LOCLISTS_BASE;
-		break;
-	case DW_AT_producer:
-		die->producer = *v;
-		die->have |= DW_HAVE_PRODUCER;
-		break;
 	case DW_AT_data_member_location:
 		die->member_loc = *v;
 		die->have |= DW_HAVE_MEMBER_LOC;
@@ -1063,10 +1140,6 @@ static int take_attr(struct dw_die *die, uint16_t name,
 		die->external = is_flag_set(v);
 		die->have |= DW_HAVE_EXTERNAL;
 		break;
-	case DW_AT_GNU_dwo_name:
-	case DW_AT_GNU_dwo_id:
-		die->have |= DW_HAVE_DWO;
-		break;
 	case DW_AT_signature:	/* a stub for a type in a type unit */
 		*why = TYPE_UNITS;
 		return -EOPNOTSUPP;
@@ -1078,6 +1151,9 @@ static int take_attr(struct dw_die *die, uint16_t name,
 		break;
 	case DW_AT_calling_convention:
 		set_udata(die, v, &die->call_conv, DW_HAVE_CALL_CONV);
+		break;
+	default:
+		take_unit_attr(die, name, v);
 		break;
 	}
 	return 0;
@@ -1199,17 +1275,25 @@ out_strx:
 	return -EINVAL;
 }
 
+/* A string attribute's value @v, in unit @u: NULL if it is no string. */
+static const char *value_string(const struct dw_file *f,
+				const struct dw_unit *u,
+				const struct dw_value *v)
+{
+	const struct dw_form *d = form_of(v->form);
+	bool bad = false;
+
+	if (!d || !is_string_kind(d->kind))
+		return NULL;
+	return string_of(f, u, d->kind, v->u, v->block, &bad);
+}
+
 /* pahole's producer_clang: the unit's DW_AT_producer contains "clang". */
 static bool producer_clang(const struct dw_file *f, const struct dw_unit *u,
 			   const struct dw_value *v)
 {
-	const struct dw_form *d = form_of(v->form);
-	const char *s;
-	bool bad = false;
+	const char *s = value_string(f, u, v);
 
-	if (!d || !is_string_kind(d->kind))
-		return false;
-	s = string_of(f, u, d->kind, v->u, v->block, &bad);
 	return s && strstr(s, "clang");
 }
 
@@ -1245,13 +1329,13 @@ static int addr_header_size(struct dw_file *f, const struct dw_unit *u,
 static int unit_bases(struct dw_file *f, struct dw_unit *u,
 		      const struct dw_die *cu, const char **why)
 {
-	const bool wide = u->offset_size == 8;
+	const bool wide = u->offset_size == 8, v5 = u->version >= 5;
 
 	if ((cu->have & DW_HAVE_STR_OFF_BASE) &&
 	    cu->str_offsets_base < (wide ? 16 : 8))
 		*why = "DW_AT_str_offsets_base inside .debug_str_offsets' "
 		       "first header";
-	else if ((cu->have & DW_HAVE_ADDR_BASE) &&
+	else if ((cu->have & DW_HAVE_ADDR_BASE) && v5 &&
 		 cu->addr_base < (wide ? 16 : 8))
 		*why = "DW_AT_addr_base inside .debug_addr's first header";
 	else if ((cu->have & DW_HAVE_LOCLISTS_BASE) &&
@@ -1264,7 +1348,8 @@ static int unit_bases(struct dw_file *f, struct dw_unit *u,
 		return -EINVAL;
 	if (cu->have & DW_HAVE_STR_OFF_BASE)
 		u->str_offsets_base = cu->str_offsets_base;
-	if ((cu->have & DW_HAVE_ADDR_BASE) &&
+	/* GNU's DWARF 4 .debug_addr (DW_AT_GNU_addr_base) has no header */
+	if ((cu->have & DW_HAVE_ADDR_BASE) && v5 &&
 	    addr_header_size(f, u, cu->addr_base, why))
 		return -EINVAL;
 	if (cu->have & DW_HAVE_ADDR_BASE)
@@ -1356,6 +1441,59 @@ int dw_die__read(struct dw_file *f, struct dw_unit *cu, uint64_t off,
 
 	f->bad_off = err ? off : 0;
 	return err;
+}
+
+int dw_unit__skeleton(struct dw_file *f, struct dw_unit *u,
+		      struct dw_skeleton *sk, const char **why)
+{
+	struct dw_die cu;
+	int err;
+
+	/* DWARF 5 names its skeletons; GNU's DWARF 4 ones have a dwo name */
+	if (u->version >= 5 && u->unit_type != DW_UT_skeleton)
+		return 0;
+	err = dw_die__read(f, u, u->die, &cu, why);
+	if (err)
+		return err;
+	if (!(cu.have & DW_HAVE_DWO))
+		goto out_no_dwo;
+	sk->dwo_name = value_string(f, u, &cu.dwo_name);
+	if (!sk->dwo_name || !*sk->dwo_name)
+		goto out_no_dwo;
+	sk->comp_dir = cu.have & DW_HAVE_COMP_DIR ?
+		       value_string(f, u, &cu.comp_dir) : NULL;
+	sk->dwo_id = u->dwo_id;
+	sk->addr_base = u->addr_base;
+	if (u->version >= 5)
+		return 1;
+	if (cu.have & DW_HAVE_DWO_ID) {
+		sk->dwo_id = cu.dwo_id;
+		return 1;
+	}
+	*why = "a skeleton unit without DW_AT_GNU_dwo_id";
+	return -EINVAL;
+out_no_dwo:
+	if (u->version < 5)
+		return 0;
+	*why = "a skeleton unit without a DW_AT_dwo_name string";
+	return -EINVAL;
+}
+
+int dw_unit__dwo_id(struct dw_file *f, struct dw_unit *u, uint64_t *id,
+		    const char **why)
+{
+	struct dw_die cu;
+	int err;
+
+	if (u->version >= 5) {
+		*id = u->dwo_id;
+		return u->unit_type == DW_UT_split_compile ? 0 : 1;
+	}
+	err = dw_die__read(f, u, u->die, &cu, why);
+	if (err)
+		return err;
+	*id = cu.dwo_id;
+	return cu.have & DW_HAVE_DWO_ID ? 0 : 1;
 }
 
 int dw_die__child(struct dw_file *f, const struct dw_die *die,

@@ -74,9 +74,12 @@ struct dw_unit {
 	uint8_t unit_type;	/* DW_UT_*; DWARF 2-4 compile units too */
 	uint8_t addr_size;
 	uint8_t offset_size;	/* 4: 32-bit DWARF, 8: 64-bit DWARF */
+	bool dwo;		/* of a .dwo file (dw_file__open_dwo()) */
+	uint64_t dwo_id;	/* DWARF 5 skeleton and split units' header's */
 	uint64_t abbrev_off;
 	uint64_t str_offsets_base;
-	uint64_t addr_base;	/* DW_AT_addr_base: into .debug_addr */
+	uint64_t addr_base;	/* DW_AT_addr_base: into .debug_addr (a
+				 * split unit's: its skeleton's) */
 	uint64_t loclists_base;	/* DW_AT_loclists_base: DW_FORM_loclistx */
 	bool bases_read;	/* the three above, from the unit DIE */
 	bool clang;		/* DW_AT_producer names clang (func_facts.c) */
@@ -87,6 +90,7 @@ struct dw_file {
 	struct dw_sec info, abbrev, str, line_str, str_offsets, addr;
 	struct dw_sec loc, loclists;	/* parameter locations (func_facts.c) */
 	bool big_endian;
+	bool dwo;		/* a .dwo file: its .debug_addr the skeleton's */
 	uint8_t addr_size;	/* the machine's: 4 (ELFCLASS32) or 8 */
 	struct dw_unit *units;
 	size_t nr_units;
@@ -117,13 +121,15 @@ enum dw_have {
 	DW_HAVE_EXTERNAL	= 1 << 16,
 	DW_HAVE_LANGUAGE	= 1 << 17,
 	DW_HAVE_STR_OFF_BASE	= 1 << 18,
-	DW_HAVE_DWO		= 1 << 19,
+	DW_HAVE_DWO		= 1 << 19,	/* DW_AT_[GNU_]dwo_name */
 	DW_HAVE_ADDR_BASE	= 1 << 20,
 	DW_HAVE_CODE		= 1 << 21,	/* DW_AT_low_pc or DW_AT_ranges */
 	DW_HAVE_CALL_CONV	= 1 << 22,
 	DW_HAVE_LOCLISTS_BASE	= 1 << 23,
 	DW_HAVE_PRODUCER	= 1 << 24,
 	DW_HAVE_LOW_PC		= 1 << 25,	/* DW_AT_low_pc itself */
+	DW_HAVE_DWO_ID		= 1 << 26,	/* DW_AT_GNU_dwo_id (DWARF 4) */
+	DW_HAVE_COMP_DIR	= 1 << 27,
 };
 
 /* A value as its form gives it. */
@@ -157,9 +163,10 @@ struct dw_die {
 	uint64_t count, lower_bound, language, str_offsets_base, addr_base;
 	uint64_t call_conv;	/* DW_AT_calling_convention */
 	uint64_t loclists_base;
+	uint64_t dwo_id;	/* DW_AT_GNU_dwo_id */
 	bool declaration, external;
 	struct dw_value member_loc, const_value, upper_bound, location;
-	struct dw_value producer;
+	struct dw_value producer, dwo_name, comp_dir;
 };
 
 /*
@@ -174,7 +181,37 @@ const char *dw_debug_suffix(const char *name);
  * what) or -ENOMEM.
  */
 int dw_file__open(struct dw_file *f, Elf *elf, const char **why);
+/*
+ * The same for the .dwo file @elf of a split object: its sections are
+ * the .debug_*.dwo ones, and its units' addresses are entries of the
+ * skeleton object's relocated .debug_addr, @addr, from the skeleton's
+ * base @addr_base. @addr must outlive @f.
+ */
+int dw_file__open_dwo(struct dw_file *f, Elf *elf, const struct dw_sec *addr,
+		      uint64_t addr_base, const char **why);
 void dw_file__close(struct dw_file *f);
+
+/* What a skeleton unit says of its split unit. */
+struct dw_skeleton {
+	const char *dwo_name;	/* DW_AT_dwo_name, DW_AT_GNU_dwo_name */
+	const char *comp_dir;	/* NULL if it has none */
+	uint64_t dwo_id;
+	uint64_t addr_base;
+};
+
+/*
+ * Whether @u is a skeleton unit: DWARF 5's DW_UT_skeleton, or a DWARF 4
+ * unit with GNU's DW_AT_GNU_dwo_name. 1 with @sk filled in, 0, or < 0
+ * (*why says what is wrong with its unit DIE).
+ */
+int dw_unit__skeleton(struct dw_file *f, struct dw_unit *u,
+		      struct dw_skeleton *sk, const char **why);
+/*
+ * The dwo_id of the split unit @u of a .dwo (DWARF 5's header, GNU's
+ * DW_AT_GNU_dwo_id): 0 with *@id, 1 if it has none, or < 0 (*why).
+ */
+int dw_unit__dwo_id(struct dw_file *f, struct dw_unit *u, uint64_t *id,
+		    const char **why);
 
 /*
  * Read the DIE at .debug_info offset @off into @die, in unit @cu if it is
@@ -249,10 +286,13 @@ static inline bool dw_unit__annotations(const struct dw_unit *u)
 	return u->abbrevs && u->abbrevs->annotations;
 }
 
-/* A split unit (of a .dwo): its tables' bases are implied, not given. */
+/*
+ * A split unit (of a .dwo): its tables' bases are implied, not given
+ * (just past the section's one header; GNU's DWARF 4 tables have none).
+ */
 static inline bool dw_unit__split(const struct dw_unit *u)
 {
-	return u->unit_type == DW_UT_split_compile ||
+	return u->dwo || u->unit_type == DW_UT_split_compile ||
 	       u->unit_type == DW_UT_split_type;
 }
 

@@ -104,12 +104,21 @@ void enc_syms__take(struct enc_sym *sym);
 struct enc_dwarf {
 	Elf *rel_elf;		/* our own relocated copy (dwarf_reloc.c) */
 	struct abtf_dwarf_rel rel;	/* its address relocations */
-	struct dw_file f;	/* the DWARF, read from it */
+	struct dw_file f;	/* the DWARF, read from it, or from the .dwo
+				 * of a split object (the addresses its) */
+	const char *name;	/* for messages about @f: the object's path,
+				 * or "OBJ: DWO" */
+	char *split_name;	/* the latter, if it is that */
+	char *dwo_path;		/* the .dwo's, from its skeleton unit */
+	Elf *dwo_elf;		/* the .dwo, read, its sections decompressed */
+	struct abtf_dwarf_rel dwo_rel;	/* empty: a .dwo has no relocations */
 };
 
 /*
- * Open the DWARF of @o. 0, -ENODATA (no .debug_info), -EOPNOTSUPP (a GCC
- * LTO object) or < 0 after one message.
+ * Open the DWARF of @o: of a split object (-gsplit-dwarf, one skeleton
+ * unit), its .dwo's, which must be there and be the skeleton's. 0,
+ * -ENODATA (no .debug_info), -EOPNOTSUPP (a GCC LTO object) or < 0 after
+ * one message.
  */
 int enc_dwarf__open(struct enc_dwarf *d, const struct enc_obj *o);
 /* Idempotent. */

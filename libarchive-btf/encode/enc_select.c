@@ -405,7 +405,7 @@ static int check_end(struct enc_select *s, struct dw_unit *u,
 
 	if (err)
 		pr_warn(s->obj->pr, "%s: .debug_info: unit at 0x%llx: 0x%llx: "
-			"%s", s->obj->path, (unsigned long long)u->off,
+			"%s", s->dw->name, (unsigned long long)u->off,
 			(unsigned long long)end, why);
 	return err;
 }
@@ -432,34 +432,24 @@ static int walk_unit(struct enc_select *s, struct dw_unit *u)
 	uint64_t end = 0;
 	int err;
 
-	switch (u->unit_type) {
-	case DW_UT_compile:
-	case DW_UT_partial:
-		break;
-	case DW_UT_type:
-	case DW_UT_split_type:
+	/*
+	 * Compile and partial units, and a .dwo's split compile unit: a
+	 * skeleton unit's object is read through its .dwo (enc_dwarf.c).
+	 */
+	if (u->unit_type == DW_UT_type || u->unit_type == DW_UT_split_type)
 		return 0;	/* pulled in through references */
-	default:
-		goto out_split;
-	}
 	err = dw_die__read(&s->dw->f, u, u->die, &cu, &why);
 	if (err && err != -ENOMEM)
 		pr_warn(s->obj->pr, "%s: .debug_info: unit at 0x%llx: DIE "
-			"0x%llx: %s", s->obj->path, (unsigned long long)u->off,
+			"0x%llx: %s", s->dw->name, (unsigned long long)u->off,
 			(unsigned long long)u->die, why);
 	if (err)
 		return err;
-	if (cu.have & DW_HAVE_DWO)	/* DWARF 4's GNU split DWARF */
-		goto out_split;
 	if (!unit_has_c_types(&cu))
 		return 0;
 	s->nr_units++;
 	/* the walk names what it trips on; the check, what it would lose */
 	return walk_die(s, &cu, 0, &end) ?: check_end(s, u, &cu, end);
-out_split:
-	pr_warn(s->obj->pr, "%s: DIE 0x%llx: split DWARF is not supported",
-		s->obj->path, (unsigned long long)u->die);
-	return -EOPNOTSUPP;
 }
 
 int enc_select__walk(struct enc_select *s)

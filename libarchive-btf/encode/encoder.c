@@ -190,6 +190,7 @@ static int make_nodes(struct abtf_encoder *enc)
 	if (err)
 		return err;
 	enc->ir.dw = &enc->dw.f;
+	enc->ir.path = enc->dw.name;	/* a split object's names its .dwo */
 	enc->sel.obj = &enc->obj;
 	enc->sel.syms = &enc->syms;
 	enc->sel.dw = &enc->dw;

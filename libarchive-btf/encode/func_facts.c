@@ -39,7 +39,9 @@
  * register early.
  *
  * clang's DWARF 5 names location lists by index (DW_FORM_loclistx),
- * through the unit's table of offsets at DW_AT_loclists_base. Location
+ * through the unit's table of offsets at DW_AT_loclists_base (a split
+ * unit's: .debug_loclists.dwo's, past its header); GNU's DWARF 4 split
+ * DWARF writes .debug_loc.dwo in a format of its own. Location
  * lists are read without their relocations, which only move
  * addresses, never the expressions read here. A list past the end of its
  * section, or of an unknown entry kind, is an error naming the DIE; an
@@ -405,6 +407,59 @@ out_bad:
 }
 
 /*
+ * GNU's DWARF 4 split DWARF (.debug_loc.dwo, GCC and clang -gdwarf-4
+ * -gsplit-dwarf): entries of a kind byte, addresses as .debug_addr
+ * indices, each list read whole (no relocation to miss).
+ */
+static int loc_split(const struct dw_file *f, const struct dw_unit *u,
+		     uint64_t off, uint64_t size, struct ploc *pl,
+		     const char **why)
+{
+	struct rd r = { .big = f->big_endian };
+	unsigned int loc_num = 0, guard;
+
+	if (off >= f->loc.size)
+		goto out_bad;
+	r.p = f->loc.buf + off;
+	r.end = f->loc.buf + f->loc.size;
+	for (guard = 0; guard < 4096 && !r.bad; guard++) {
+		uint64_t len;
+
+		switch (rd_n(&r, 1)) {
+		case DW_LLE_GNU_end_of_list_entry:
+			if (!r.bad)
+				return 0;
+			break;
+		case DW_LLE_GNU_base_address_selection_entry:
+			rd_uleb(&r);
+			continue;
+		case DW_LLE_GNU_start_end_entry:
+			rd_uleb(&r);
+			rd_uleb(&r);
+			break;
+		case DW_LLE_GNU_start_length_entry:
+			rd_uleb(&r);
+			rd_n(&r, 4);
+			break;
+		default:
+			*why = "a parameter's location list (.debug_loc.dwo) "
+			       "has an entry of an unknown kind";
+			return -EINVAL;
+		}
+		len = rd_n(&r, 2);
+		if (r.bad || len > (uint64_t)(r.end - r.p))
+			break;
+		expr(u, r.p, len, loc_num++, size, pl);
+		r.p += len;
+	}
+	if (!r.bad)
+		return 0;	/* longer than we care to read */
+out_bad:
+	*why = LIST_PAST_END;
+	return -EINVAL;
+}
+
+/*
  * DW_FORM_loclistx @idx (clang's DWARF 5): the .debug_loclists offset of
  * entry @idx of the offsets table at the unit's DW_AT_loclists_base (or
  * just past the section's one header without it), plus that base.
@@ -446,6 +501,9 @@ static int param_loc(const struct dw_file *f, const struct dw_die *p,
 	}
 	if (v->form == DW_FORM_sec_offset && p->cu->version >= 5)
 		return loclists(f, p->cu, v->u, size, pl, why);
+	if ((v->form == DW_FORM_sec_offset || v->form == DW_FORM_data4) &&
+	    dw_unit__split(p->cu))
+		return loc_split(f, p->cu, v->u, size, pl, why);
 	if (v->form == DW_FORM_sec_offset || v->form == DW_FORM_data4 ||
 	    v->form == DW_FORM_data8)
 		return loc(f, p->cu, v->u, size, pl, why);
