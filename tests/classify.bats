@@ -172,3 +172,18 @@ SHOW='~ func show: a: int show(struct seq_file *m) | b: long int show(int x)'
 	[ "$status" -eq 2 ]
 	[[ $output == Usage:* ]]
 }
+
+@test "classify: assembly over a weak C function: pahole's void(void) against the C prototype, only with the witness" {
+	local line='~ func crc32_le: a: static void crc32_le(void) | b: static u32 crc32_le(u32 crc, const unsigned char *p, size_t len)'
+	echo crc32_le > a-funcs
+	echo crc32_le > b-funcs
+	judge "$line"
+	refused "$line"
+	# the plain asm-unit witness is not this one: ours has a FUNC
+	echo crc32_le > asm
+	judge "$line"
+	refused "$line"
+	echo "crc32_le weak" > asm
+	judge "$line"
+	accepted "overrides a weak C function"
+}

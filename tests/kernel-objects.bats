@@ -234,7 +234,7 @@ check_object() {
 	bpftool btf dump file ref.btf |
 		sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/- func \1: static void \1(void)/p" |
 		LC_ALL=C sort > expected
-	[ "$(wc -l < expected)" -gt 3 ]
+	[ -s expected ]
 	LC_ALL=C sort actual | diff -u expected -
 }
 
@@ -314,7 +314,7 @@ check_object() {
 @test "kernel: every object of tests/kernel/objects has its test" {
 	local o
 	for o in $(sed -e 's/#.*//' "$ABTF_TOP/tests/kernel/objects"); do
-		grep -qx "	check_object $o" "$BATS_TEST_FILENAME" || {
+		grep -qxE "	(check_object $o|local obj=\\\$KBUILD/$o .*)" "$BATS_TEST_FILENAME" || {
 			echo "$o: no test in kernel-objects.bats"
 			return 1
 		}

@@ -352,7 +352,7 @@ section() {
 section_size() {
 	local hex
 	hex=$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
-		awk -v s="$2" '$1 == s { print $5; exit }')
+		awk -v s="$2" '$1 == s && !n++ { print $5 }')
 	[ -n "$hex" ] && echo $((16#$hex))
 }
 
@@ -814,7 +814,7 @@ compare() {
 	funcs "$b" "${2:-}" > "$out.b-funcs"
 	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
 	lenders "$image" "$a" "$b" "$out" ${2:+"$2"} > "$out.lenders"
-	asm_units "$image" "$out" ${2:+"$2"} > "$out.asm"
+	asm_units "$image" "$b" "$out" ${2:+"$2"} > "$out.asm"
 	percpu_start "$image" > "$out.percpu-start"
 	pi_aliases "$image" > "$out.aliases"
 	last_ambiguous "$image" > "$out.last"
@@ -847,10 +847,11 @@ unit_objects() {
 		printf '%s\0' "$B_CC/vmlinux.o"
 		return
 	fi
-	# (ar t names a thin archive's members as the archive was named)
-	for a in vmlinux.a $(cd "$B_CC" && find . -name lib.a -printf '%P\n'); do
+	# (ar t names a thin archive's members as the archive was named; in
+	# link order, each once)
+	for a in vmlinux.a $(cd "$B_CC" && find . -name lib.a -printf '%P\n' | LC_ALL=C sort); do
 		(cd "$B_CC" && ar t "$a") || die "cannot list $B_CC/$a"
-	done | sort -u | sed "s|^|$B_CC/|" | tr '\n' '\0'
+	done | awk '!seen[$0]++' | sed "s|^|$B_CC/|" | tr '\n' '\0'
 }
 
 # defs_of IMAGE DIFF OUT [BASE]: for the function names of DIFF's func
@@ -873,12 +874,14 @@ defs_of() {
 	else
 		unit_objects
 	fi | xargs -0 -r "${CROSS}nm" -A --defined-only 2>/dev/null |
-		awk '$2 ~ /^[tTwW]$/ { o = $1; sub(/:[^:]*$/, "", o); print $3, o }' |
+		awk 'NF == 3 { o = $1; sub(/:[^:]*$/, "", o); print $3, o, $2 }' |
 		clone_names | awk -v names="$tmp.names" '
 			BEGIN { while ((getline n < names) > 0) want[n] = 1 }
-			($1 in want) { print $1, $3 }' |
-		sort -u > "$tmp.defs"
+			($1 in want) && !seen[$1 " " $3]++ { print $1, $3, $4 }' > "$tmp.defs"
 }
+
+# (An object's function may be of another symbol type than in the image:
+# arm64's head.S functions are in a section of their own, "R" there.)
 
 # one_def TMP NAME: the one object defining NAME (defs_of's), if the image
 # has one function NAME and one object defines it; fails otherwise.
@@ -888,6 +891,30 @@ one_def() {
 	awk -v n="$2" '$1 == n { print $2 }' "$1.defs"
 }
 
+# first_def TMP NAME: the first object in link order that defines NAME,
+# not weakly (the FUNC btf-link keeps for a name defined several times).
+first_def() {
+	local o
+	o=$(awk -v n="$2" '$1 == n && $3 !~ /^[wWvV]$/ && !k++ { print $2 }' "$1.defs")
+	[ -n "$o" ] && echo "$o"
+}
+
+# asm_weak TMP NAME: the image has one function NAME, which an object of
+# assembler units alone defines (strongly) and one C object defines
+# weakly (W): the assembly overrides a generic C function of the same
+# declaration (crc32_le, arch_bpf_timed_may_goto). Prints the C object.
+asm_weak() {
+	local strong weak
+	grep -q "^$2 " "$1.once" || return 1
+	[ "$(awk -v n="$2" '$1 == n' "$1.defs" | wc -l)" -eq 2 ] || return 1
+	strong=$(awk -v n="$2" '$1 == n && $3 !~ /^[wWvV]$/ { print $2 }' "$1.defs")
+	weak=$(awk -v n="$2" '$1 == n && $3 ~ /^[wW]$/ { print $2 }' "$1.defs")
+	[ -n "$strong" ] && [ -n "$weak" ] || return 1
+	[ "$(unit_languages "$strong" | sort -u)" = "MIPS assembler" ] || return 1
+	[ -n "$(unit_languages "$weak" | grep -v "MIPS assembler")" ] || return 1
+	echo "$weak"
+}
+
 # unit_languages OBJ: the DW_AT_language of each unit of OBJ's DWARF, as
 # readelf names them, one a line.
 unit_languages() {
@@ -895,19 +922,27 @@ unit_languages() {
 		sed -n 's/.*DW_AT_language *: *[0-9]*[[:space:]]*(\(.*\))$/\1/p'
 }
 
-# asm_units IMAGE DIFF [BASE]: the names of DIFF's "-" and "~" func lines
-# whose one function in IMAGE is defined by one object whose DWARF is an
-# assembler's (readelf: every unit DW_AT_language "MIPS assembler", as gas
-# writes it): such a unit has no prototype, and cc-btf encodes none.
+# asm_units IMAGE B DIFF [BASE]: the names of DIFF's "-" and "~" func
+# lines whose one function in IMAGE is defined by one object whose DWARF is
+# an assembler's (readelf: every unit DW_AT_language "MIPS assembler", as
+# gas writes it): such a unit has no prototype, and cc-btf encodes none;
+# and "NAME weak" where that assembly overrides a weak C function of the
+# name (asm_weak()), pahole wrote "void NAME(void)" and pahole on the C
+# object alone gives B's prototype of NAME.
 asm_units() {
-	local image=$1 diff=$2 base=${3:-} tmp=$RES/asm name obj langs
+	local image=$1 b=$2 diff=$3 base=${4:-} tmp=$RES/asm name obj langs
 	defs_of "$image" "$diff" "$tmp" "$base"
 	sed -n 's/^[~-] func \([^:]*\):.*/\1/p' "$diff" | sort -u |
 	while read -r name; do
-		obj=$(one_def "$tmp" "$name") || continue
-		langs=$(unit_languages "$obj" | sort -u)
-		if [ "$langs" = "MIPS assembler" ]; then
-			echo "$name"
+		if obj=$(one_def "$tmp" "$name"); then
+			langs=$(unit_languages "$obj" | sort -u)
+			if [ "$langs" = "MIPS assembler" ]; then
+				echo "$name"
+			fi
+		elif obj=$(asm_weak "$tmp" "$name") &&
+		     grep -qE "^~ func $name: a: static void $name\(void\) \| b: " "$diff" &&
+		     pahole_alone_agrees "$obj" "$name" "$b" "$base"; then
+			echo "$name weak"
 		fi
 	done
 	rm -f "$tmp".*
@@ -956,21 +991,26 @@ pahole_alone_agrees() {
 # lenders IMAGE A B DIFF [BASE]: the functions whose FUNC pahole (A) takes
 # from a same-named function inlined in another unit, or leaves out for
 # it (pahole 1.31's consistent_func), each with three witnesses none of
-# which is archive-btf's output: IMAGE has one function NAME (its symbol,
-# or a GCC clone of it) and one object of the build defines it; IMAGE's
-# DWARF has a subprogram NAME with DW_AT_inline in a unit other than
-# that object's; and pahole run on that object alone (with the tree's
-# flags, split on BASE for a module) gives func NAME as B has it.
+# which is archive-btf's output: one object of the build defines NAME (or,
+# for static namesakes, the first in link order, whose FUNC btf-link
+# keeps); IMAGE's DWARF has a subprogram NAME with DW_AT_inline in a unit
+# other than those of the objects defining NAME; and pahole run on that
+# object alone (with the tree's flags, split on BASE for a module) gives
+# func NAME as B has it.
 lenders() {
 	local image=$1 b=$3 diff=$4 base=${5:-} name obj tmp=$RES/lender units
 	defs_of "$image" "$diff" "$tmp" "$base"
 	[ -s "$tmp.names" ] || { rm -f "$tmp".*; return 0; }
 	inlined_elsewhere "$image" "$tmp"
 	while read -r name; do
-		obj=$(one_def "$tmp" "$name") || continue
-		units=$(unit_names "$obj")
-		awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$tmp.inline" |
-			grep -vxF "$units" | grep -q . || continue
+		# one definition; or several (static namesakes), of which
+		# btf-link keeps the first in link order
+		obj=$(one_def "$tmp" "$name") || obj=$(first_def "$tmp" "$name") || continue
+		units=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp.defs" |
+			while read -r o; do unit_names "$o"; done)
+		# (no grep -q in a pipe: its early exit is SIGPIPE upstream)
+		[ -n "$(awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' \
+			"$tmp.inline" | grep -vxF "$units")" ] || continue
 		if pahole_alone_agrees "$obj" "$name" "$b" "$base"; then
 			echo "$name"
 		fi
@@ -983,7 +1023,7 @@ lenders() {
 percpu_start() {
 	local at
 	at=$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
-		awk '$1 == ".data..percpu" { print $3; exit }')
+		awk '$1 == ".data..percpu" && !n++ { print $3 }')
 	[ -n "$at" ] || return 0
 	"${CROSS}nm" "$1" | awk -v at="$at" '
 		{ a = $1; sub(/^0+/, "", a); b = at; sub(/^0+/, "", b) }
