@@ -56,7 +56,7 @@ clang_major=$(apt-cache depends clang 2>/dev/null |
 [ -n "$clang_major" ] || die "apt-cache finds no clang-N that clang depends on"
 
 $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
-	build-essential pkg-config libbpf-dev libdw-dev libelf-dev zlib1g-dev \
+	build-essential pkgconf libbpf-dev libdw-dev libelf-dev zlib1g-dev \
 	dwarves bpftool bats ccache binutils time python3 elfutils \
 	bc flex bison libssl-dev xz-utils cpio parallel \
 	qemu-system-x86 busybox-static patch git clang lld llvm \
