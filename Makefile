@@ -185,7 +185,8 @@ example: all
 # Test tiers. check: the quick suite, no kernel build (minutes). check-kernel:
 # the files that build real kernels (tests/.work/ caches them; the first run
 # takes about 50 minutes on 2 cores: the kernel sample, 6.1 with gcc through
-# ccache and distcc, 6.12 with clang, 6.12 for arm64 and for s390x). check-lab:
+# ccache and distcc, 6.12 with clang, 6.12 for arm64 and for s390x, 7.3 with
+# gcc, and 7.3 with Debian 13's GCC 14 in a trixie root). check-lab:
 # the kernel builds CI's 90 minutes cannot hold
 # (tests/lab-*.bats: the plain pahole builds, 6.12 with gcc, another -j and
 # BTF_ONLY=1, clang ThinLTO, riscv64, arm64 with clang (6.1, 6.12), riscv64
