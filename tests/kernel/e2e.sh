@@ -813,8 +813,12 @@ compare() {
 	funcs "$a" "${2:-}" > "$out.a-funcs"
 	funcs "$b" "${2:-}" > "$out.b-funcs"
 	"${CROSS}nm" "$image" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort | uniq -d > "$out.dup-funcs"
-	lenders "$image" "$a" "$b" "$out" ${2:+"$2"} > "$out.lenders"
-	asm_units "$image" "$b" "$out" ${2:+"$2"} > "$out.asm"
+	# the diff's function names and the objects defining them (nm of
+	# every object), once for both witnesses that need them
+	defs_of "$image" "$out" "$out.defs" ${2:+"$2"}
+	lenders "$image" "$b" "$out" "$out.defs" ${2:+"$2"} > "$out.lenders"
+	asm_units "$image" "$b" "$out" "$out.defs" ${2:+"$2"} > "$out.asm"
+	rm -f "$out.defs".*
 	percpu_start "$image" > "$out.percpu-start"
 	pi_aliases "$image" > "$out.aliases"
 	last_ambiguous "$image" > "$out.last"
@@ -922,16 +926,15 @@ unit_languages() {
 		sed -n 's/.*DW_AT_language *: *[0-9]*[[:space:]]*(\(.*\))$/\1/p'
 }
 
-# asm_units IMAGE B DIFF [BASE]: the names of DIFF's "-" and "~" func
+# asm_units IMAGE B DIFF DEFS [BASE]: the names of DIFF's "-" and "~" func
 # lines whose one function in IMAGE is defined by one object whose DWARF is
 # an assembler's (readelf: every unit DW_AT_language "MIPS assembler", as
 # gas writes it): such a unit has no prototype, and cc-btf encodes none;
 # and "NAME weak" where that assembly overrides a weak C function of the
 # name (asm_weak()), pahole wrote "void NAME(void)" and pahole on the C
-# object alone gives B's prototype of NAME.
+# object alone gives B's prototype of NAME. DEFS: defs_of()'s OUT for DIFF.
 asm_units() {
-	local image=$1 b=$2 diff=$3 base=${4:-} tmp=$RES/asm name obj langs
-	defs_of "$image" "$diff" "$tmp" "$base"
+	local image=$1 b=$2 diff=$3 tmp=$4 base=${5:-} name obj langs
 	sed -n 's/^[~-] func \([^:]*\):.*/\1/p' "$diff" | sort -u |
 	while read -r name; do
 		if obj=$(one_def "$tmp" "$name"); then
@@ -945,7 +948,6 @@ asm_units() {
 			echo "$name weak"
 		fi
 	done
-	rm -f "$tmp".*
 }
 
 # inlined_elsewhere IMAGE OUT: for the names of OUT.names, "NAME UNIT" for
@@ -988,7 +990,7 @@ pahole_alone_agrees() {
 	! grep -q "^[-+~] func $name:" "$p.diff"
 }
 
-# lenders IMAGE A B DIFF [BASE]: the functions whose FUNC pahole (A) takes
+# lenders IMAGE B DIFF DEFS [BASE]: the functions whose FUNC pahole takes
 # from a same-named function inlined in another unit, or leaves out for
 # it (pahole 1.31's consistent_func), each with three witnesses none of
 # which is archive-btf's output: one object of the build defines NAME (or,
@@ -996,11 +998,10 @@ pahole_alone_agrees() {
 # keeps); IMAGE's DWARF has a subprogram NAME with DW_AT_inline in a unit
 # other than those of the objects defining NAME; and pahole run on that
 # object alone (with the tree's flags, split on BASE for a module) gives
-# func NAME as B has it.
+# func NAME as B has it. DEFS: defs_of()'s OUT for DIFF.
 lenders() {
-	local image=$1 b=$3 diff=$4 base=${5:-} name obj tmp=$RES/lender units
-	defs_of "$image" "$diff" "$tmp" "$base"
-	[ -s "$tmp.names" ] || { rm -f "$tmp".*; return 0; }
+	local image=$1 b=$2 diff=$3 tmp=$4 base=${5:-} name obj units
+	[ -s "$tmp.names" ] || return 0
 	inlined_elsewhere "$image" "$tmp"
 	while read -r name; do
 		# one definition; or several (static namesakes), of which
@@ -1015,7 +1016,6 @@ lenders() {
 			echo "$name"
 		fi
 	done < "$tmp.names"
-	rm -f "$tmp".*
 }
 
 # percpu_start IMAGE: the symbols at the start of IMAGE's .data..percpu
