@@ -69,6 +69,7 @@ struct btf_link {
 	bool no_vars;		/* --no-vars */
 	bool force;		/* -f: link even an already final BTF */
 	bool keep_archive;	/* --keep-archive */
+	bool flat_arrays;	/* --flat_arrays */
 	bool verbose;		/* -v */
 	const char *out_raw;	/* -o: write raw BTF here */
 	const char *out_obj;	/* --object: write a .BTF object here */
@@ -90,9 +91,11 @@ struct cmd {
 
 static const char usage_text[] =
 "Usage: " PROG " [-v] [-f] [-j N] [--base FILE] [--btf_features=LIST]...\n"
-"                [-o OUT | --object OUT | --keep-archive] FILE\n"
+"                [--flat_arrays] [-o OUT | --object OUT | --keep-archive]\n"
+"                FILE\n"
 "       " PROG " --explain NAME [--explain NAME]... [-f] [-j N]\n"
-"                [--base FILE] [--btf_features=LIST]... FILE\n"
+"                [--base FILE] [--btf_features=LIST]... [--flat_arrays]\n"
+"                FILE\n"
 "       " PROG " --compare [--no-vars] [--base FILE] A B\n"
 "       " PROG " { --supported_btf_features | -h | --help | --version }\n"
 "\n"
@@ -129,6 +132,9 @@ static const char usage_text[] =
 "                 the same, but an unknown name is an error\n"
 "  --supported_btf_features\n"
 "                 list the features --btf_features can make and exit\n"
+"  --flat_arrays  write a multi-dimensional array as one ARRAY of all its\n"
+"                 elements, as pahole before 1.32 does (int a[2][3]: 6\n"
+"                 ints); by default an ARRAY of ARRAYs, as pahole 1.32\n"
 "  --explain NAME link FILE as usual but write nothing; print why NAME's\n"
 "                 FUNC or VAR is kept or left out, one line per FUNC\n"
 "                 and VAR of that name in the archive; repeatable\n"
@@ -545,6 +551,7 @@ static struct abtf_link_opts link_opts(const struct btf_link *bl,
 		.features = bl->features,
 		.leaf_bytes = bl->leaf_bytes,
 		.keep_archive = bl->keep_archive,
+		.flat_arrays = bl->flat_arrays,
 	};
 
 	return opts;
@@ -1008,6 +1015,7 @@ enum {
 	OPT_EXPLAIN,
 	OPT_LEAF_SIZE,
 	OPT_KEEP_ARCHIVE,
+	OPT_FLAT_ARRAYS,
 };
 
 static const struct option long_opts[] = {
@@ -1027,6 +1035,7 @@ static const struct option long_opts[] = {
 	{ "explain",	required_argument,	NULL, OPT_EXPLAIN },
 	{ "leaf-size",	required_argument,	NULL, OPT_LEAF_SIZE },
 	{ "keep-archive", no_argument,		NULL, OPT_KEEP_ARCHIVE },
+	{ "flat_arrays", no_argument,		NULL, OPT_FLAT_ARRAYS },
 	{}
 };
 
@@ -1131,6 +1140,9 @@ static int parse_opt(struct btf_link *bl, int c, char **argv)
 	case OPT_KEEP_ARCHIVE:
 		bl->keep_archive = true;
 		break;
+	case OPT_FLAT_ARRAYS:
+		bl->flat_arrays = true;
+		break;
 	case 'v':
 		bl->verbose = true;
 		break;
@@ -1181,9 +1193,9 @@ static int check_opts(struct btf_link *bl)
 	}
 	if (bl->mode != MODE_LINK && bl->mode != MODE_EXPLAIN &&
 	    (bl->out_raw || bl->out_obj || bl->force || bl->nr_threads ||
-	     bl->leaf_bytes || bl->features)) {
-		error(NULL, "-o, --object, -f, -j, --leaf-size and "
-		      "--btf_features are for linking");
+	     bl->leaf_bytes || bl->features || bl->flat_arrays)) {
+		error(NULL, "-o, --object, -f, -j, --leaf-size, "
+		      "--btf_features and --flat_arrays are for linking");
 		return EXIT_TROUBLE;
 	}
 	if (bl->keep_archive &&

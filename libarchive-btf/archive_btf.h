@@ -233,6 +233,14 @@ struct abtf_link_opts {
 	 * without the objects it was linked from. Not for a linked image.
 	 */
 	bool keep_archive;
+	/*
+	 * Write every multi-dimensional array as one ARRAY of the product
+	 * of its counts, of the innermost element, as pahole before 1.32
+	 * does (int a[2][3]: ARRAY(6) of int); by default each dimension
+	 * is an ARRAY of the next, as DWARF, C and pahole 1.32 have it
+	 * (btf-link --flat_arrays, pahole's name).
+	 */
+	bool flat_arrays;
 	size_t :0;
 };
 

@@ -47,7 +47,7 @@ cbuild() {
 cencode() {
 	local base=$1-d$2
 	cbuild "$1" "$2"
-	"$CC_BTF" --encode -o "ours-$base.btf" "$base.o"
+	encode_as_pahole124 "$base.o" "ours-$base.btf"
 	pahole_btf "$base.o" "ref-$base.btf" 2>"pahole-$base.err"
 	bpftool btf dump file "ours-$base.btf" > "ours-$base.dump"
 	bpftool btf dump file "ref-$base.btf" > "ref-$base.dump"

@@ -53,7 +53,7 @@ build() {
 encode_both() {
 	local name=$1 version=$2 base=$1-d$2
 	build "$name" "$version"
-	"$CC_BTF" --encode -o "ours-$base.btf" "$base.o"
+	encode_as_pahole124 "$base.o" "ours-$base.btf"
 	pahole_btf "$base.o" "ref-$base.btf" 2>"pahole-$base.err"
 	bpftool btf dump file "ours-$base.btf" > "ours-$base.dump"
 	bpftool btf dump file "ref-$base.btf" > "ref-$base.dump"

@@ -56,6 +56,12 @@
  * one. What is left is reported, one line each:
  *
  *   "~ KEY: a: DESC | b: DESC"   one description left on each side;
+ *   "~ KEY: array shape: a: DESC | b: DESC"
+ *                                the same, where the two differ only in
+ *                                the shape of arrays: one side's "[6]"
+ *                                the other's "[2][3]" (pahole before 1.32
+ *                                or --flat_arrays, against 1.32), always
+ *                                the same side flat;
  *   "- KEY: DESC"                otherwise, each left only in a,
  *   "+ KEY: DESC"                then each left only in b.
  *
@@ -859,6 +865,65 @@ static void forgive_array_size_type(struct cmp_ctx *c)
 
 /* ---- differences ---- */
 
+/*
+ * A run of array counts at *@p ("[2][3]", C's declarator order): how many
+ * and their product, *@p moved past it. 0 counts where none starts there.
+ */
+static unsigned int count_run(const char **p, uint64_t *product)
+{
+	unsigned int n = 0;
+	const char *q = *p;
+
+	*product = 1;
+	while (q[0] == '[' && q[1] >= '0' && q[1] <= '9') {
+		char *end;
+		uint64_t v = strtoull(q + 1, &end, 10);
+
+		if (*end != ']')
+			break;
+		if (__builtin_mul_overflow(*product, v, product))
+			*product = UINT64_MAX;
+		q = end + 1;
+		n++;
+	}
+	if (n)
+		*p = q;
+	return n;
+}
+
+/*
+ * Do @da and @db differ only in the shape of arrays: the same text but
+ * where one side has one count ("[6]", pahole before 1.32, --flat_arrays)
+ * the other has several of that product ("[2][3]", pahole 1.32), always
+ * the same side flat? Nothing else: [3][2] against [2][3] is a difference.
+ */
+static bool array_shape_only(const char *da, const char *db)
+{
+	int flat = 0;	/* 1: a is the flat side, 2: b */
+
+	while (*da || *db) {
+		const char *ra = da, *rb = db;
+		unsigned int na, nb;
+		uint64_t pa, pb;
+
+		na = count_run(&da, &pa);
+		nb = count_run(&db, &pb);
+		if (!na && !nb) {
+			if (*da != *db)
+				return false;
+			da++, db++;
+			continue;
+		}
+		if (na == nb && da - ra == db - rb && !memcmp(ra, rb, da - ra))
+			continue;	/* the same counts */
+		if (!na || !nb || pa != pb || (na > 1 && nb > 1) ||
+		    flat == (na == 1 ? 2 : 1))
+			return false;
+		flat = na == 1 ? 1 : 2;
+	}
+	return flat;
+}
+
 static int emit(struct cmp_ctx *c, char op, const char *key,
 		const char *da, const char *db)
 {
@@ -867,7 +932,9 @@ static int emit(struct cmp_ctx *c, char op, const char *key,
 	int err;
 
 	abtf__sb_addf(&line, "%c %s", op, key);
-	if (db)
+	if (db && array_shape_only(da, db))
+		abtf__sb_addf(&line, ": array shape: a: %s | b: %s", da, db);
+	else if (db)
 		abtf__sb_addf(&line, ": a: %s | b: %s", da, db);
 	else if (*da)
 		abtf__sb_addf(&line, ": %s", da);

@@ -613,41 +613,61 @@ static uint64_t subrange_nelems(const struct dw_die *sub)
 }
 
 /*
- * One ARRAY whose nelems is the product of all dimensions: pahole 1.24
- * flattens multi-dimensional arrays (int a[2][3] is ARRAY(int, 6)), and the
- * kernel's BTF has always looked like that. A dimension, or the product,
- * past 32 bits is refused: BTF's nelems has 32 bits (char[0x100000005]
- * once came out as nelems 0).
+ * The ARRAY of one dimension after @prev (the DIE's own node for the
+ * first): appended, @prev made to refer to it.
+ */
+static int inner_array(struct ir *ir, int prev, int idx)
+{
+	struct ir_node n = { .kind = BTF_KIND_ARRAY, .first = idx };
+	int id = ir__add_node(ir, &n);
+
+	if (id > 0)
+		ir->nodes[prev - 1].ref = id;
+	return id;
+}
+
+/*
+ * An ARRAY per dimension, outermost first, as DWARF's subranges and C
+ * have them and pahole 1.32 writes them: int a[2][3] is ARRAY(2) of
+ * ARRAY(3) of int. btf-link --flat_arrays gives pahole 1.31's shape, one
+ * ARRAY of the product (link/filter.c). A dimension past BTF's 32-bit
+ * nelems is refused, and so is a product past it, which the flat shape
+ * could not hold (char[0x100000005] once came out as nelems 0).
  */
 static int conv_array(struct ir *ir, struct dw_die *die, uint32_t id)
 {
-	uint64_t nelems = 1;
+	uint64_t total = 1, dim;
 	struct dw_die child;
-	int nr = 0, elem, idx, res;
+	int prev = id, nr = 0, elem, idx, res;
 
+	idx = index_type(ir);
+	if (idx < 0)
+		return idx;
+	/* an ARRAY keeps its index type in ->first */
+	ir->nodes[id - 1].first = idx;
+	ir->nodes[id - 1].size = 0;
 	for (res = first_child(ir, die, &child); !res;
 	     res = next_child(ir, die, &child)) {
 		if (child.tag != DW_TAG_subrange_type)
 			continue;
-		if (__builtin_mul_overflow(nelems, subrange_nelems(&child),
-					   &nelems) || nelems > UINT32_MAX)
+		dim = subrange_nelems(&child);
+		if (__builtin_mul_overflow(total, dim, &total) ||
+		    total > UINT32_MAX)
 			return dwarf_types__die_error(ir, die, -E2BIG,
 					 "an array of more elements than "
 					 "BTF's 32-bit nelems holds");
-		nr++;
+		if (nr++)
+			prev = inner_array(ir, prev, idx);
+		if (prev < 0)
+			return prev;
+		ir->nodes[prev - 1].size = dim;
 	}
 	if (res < 0)
 		return res;
 	elem = dwarf_types__type_of_attr(ir, die);
 	if (elem < 0)
 		return elem;
-	idx = index_type(ir);
-	if (idx < 0)
-		return idx;
-	/* an ARRAY keeps its index type in ->first */
-	ir->nodes[id - 1].size = nr ? nelems : 0;
-	ir->nodes[id - 1].first = idx;
-	ir->nodes[id - 1].ref = elem;
+	ir->nodes[prev - 1].ref = elem;
 	return 0;
 }
 

@@ -100,6 +100,7 @@ struct input {
 	const struct place *vars;	/* IN_CHILD: its VARs, in order */
 	size_t nr_vars;
 	const uint8_t *held;	/* IN_CHILD: its types' FWD reach, or NULL */
+	const uint8_t *gone;	/* filter.c: a byte per type ID, 1: dropped */
 };
 
 /* A FUNC of a member, for consistent_func (funcs.c): offsets in its strs. */

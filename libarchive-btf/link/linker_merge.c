@@ -81,6 +81,12 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 		}
 		plan__member_input(l, &l->plan.members[i], &m, types, &in);
 		err = abtf__filter_input(l, &in, &filtered);
+		if (err == -E2BIG || err == -ELOOP)
+			pr_warn(&n->pr, "%s member %zu at byte %zu: %s",
+				l->where, i, l->plan.members[i].off,
+				err == -E2BIG ? "--flat_arrays: an array of more "
+				"elements than BTF's 32-bit nelems holds" :
+				"--flat_arrays: a loop of ARRAYs");
 		if (!err)
 			err = merge__node_merge(l, n, &in);
 		if (err && !n->msg[0])

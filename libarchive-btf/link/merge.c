@@ -464,9 +464,12 @@ static void decide_decl_tags(struct scratch *sc)
 static int decide_type(struct abtf_linker *l, struct node *n,
 		       struct scratch *sc, uint32_t id)
 {
-	int keep = decide(l, n, sc, id, (const void *)(sc->in->types +
-						       sc->toff[id]));
+	int keep;
 
+	if (sc->in->gone && sc->in->gone[id])
+		return 0;	/* an inner ARRAY, flattened (filter.c) */
+	keep = decide(l, n, sc, id, (const void *)(sc->in->types +
+						   sc->toff[id]));
 	if (keep == -EINVAL)
 		return node_error(l->path, n, keep, ".debug_btf_addr does "
 				  "not match its member");

@@ -11,6 +11,30 @@ pahole_btf() {
 	pahole -J $PAHOLE_KERNEL_FLAGS --btf_encode_detached="$2" "$1"
 }
 
+# encode_as_pahole124 OBJ OUT: cc-btf's BTF of OBJ in pahole 1.24's array
+# shape: cc-btf encodes a multi-dimensional array nested, as pahole 1.32;
+# where it has such an array, btf-link -f --flat_arrays makes it one ARRAY
+# of all its elements, as pahole before 1.32 (docs/design.md, "Array
+# shape"). OUT.nested keeps cc-btf's own. (Only then: btf-link on one
+# object's raw BTF is no linked image, whose DATASECs it could place.)
+encode_as_pahole124() {
+	"$CC_BTF" --encode -o "$2.nested" "$1" || return
+	if nested_arrays "$2.nested"; then
+		"$BTF_LINK" -f --flat_arrays -o "$2" "$2.nested"
+	else
+		cp "$2.nested" "$2"
+	fi
+}
+
+# nested_arrays BTF: BTF has an ARRAY whose element is an ARRAY.
+nested_arrays() {
+	bpftool btf dump file "$1" | awk '
+		$2 == "ARRAY" { id = substr($1, 2, length($1) - 2); arr[id] = 1
+				sub(/^type_id=/, "", $4); elem[id] = $4 }
+		END { for (a in elem) if (elem[a] in arr) found = 1
+		      exit !found }'
+}
+
 # same_btf [--base B] REF OURS: btf-link --compare finds them equal.
 same_btf() {
 	run "$BTF_LINK" --compare "$@"
