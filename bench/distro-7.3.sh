@@ -18,8 +18,9 @@
 #              not timed, with btf-link again, which links the modules
 #              linked for pahole again with their archives
 #
-# The tree is ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-cloud-amd64-upstream/
-# cc-btf (tests/kernel/e2e.sh ABTF_E2E_CONFIG=cloud-amd64 builds it). It
+# The tree is ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-cloud-amd64-paholeNNN/
+# cc-btf (NNN: PAHOLE's version; tests/kernel/e2e.sh
+# ABTF_E2E_CONFIG=cloud-amd64 builds it). It
 # has no pahole twin (a second hour of build): pahole reads the DWARF of
 # its vmlinux, the same objects' DWARF as gen-btf.sh would give it in a
 # pahole tree, and of each module; btf-link reads .tmp_vmlinux1 (linked
@@ -56,7 +57,7 @@ while getopts r:p:l opt; do
 done
 [ -n "$PAHOLE_BIN" ] && [ -x "$PAHOLE_BIN" ] ||
 	die "give upstream pahole (v1.31 or later) with -p or ABTF_LAB_PAHOLE"
-E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e-7.3-cloud-amd64-upstream
+E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e-7.3-cloud-amd64-pahole$("$PAHOLE_BIN" --version | tr -dc 0-9)
 SRC=$E2E/src
 B=$E2E/cc-btf
 [ -f "$B/vmlinux" ] && [ -f "$B/.tmp_vmlinux1" ] ||

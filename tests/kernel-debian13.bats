@@ -93,5 +93,5 @@ setup() {
 		TESTS=tests/kernel-e2e-7.3.bats
 	grep -E '^(not )?ok ' "$D13/e2e-7.3.log" | grep -v '^ok' && return 1
 	# the tree was built by trixie's GCC 14
-	grep -q '^CONFIG_GCC_VERSION=14' "$D13/e2e-7.3/cc-btf/.config"
+	grep -q '^CONFIG_GCC_VERSION=14' "$D13/e2e-7.3-pahole132/cc-btf/.config"
 }

@@ -14,7 +14,8 @@
 # boots under qemu with its BTF and loads a sample of modules of several
 # subsystems with theirs. The work is tests/kernel/e2e.sh's
 # (ABTF_E2E_CONFIG=cloud-amd64), cached in
-# ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-cloud-amd64-upstream: the build
+# ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-cloud-amd64-paholeNNN (NNN: that
+# pahole's version, 131 for v1.31): the build
 # (about an hour on 2 cores) is made once, and a later run with the same
 # tools compares again without rebuilding. make check-lab runs it; it
 # needs ABTF_LAB_PAHOLE, and fails saying so without it.
@@ -36,7 +37,7 @@ setup() {
 
 @test "kernel e2e 7.3 cloud-amd64: Debian's configuration, make CC=\"cc-btf gcc\" builds the kernel and its 1,012 modules" {
 	e2e tools source config cc-btf
-	local dir=${ABTF_KERNEL_DIR:-$ABTF_TOP/tests/.work}/e2e-7.3-cloud-amd64-upstream
+	local dir=${ABTF_KERNEL_DIR:-$ABTF_TOP/tests/.work}/e2e-7.3-cloud-amd64-pahole$("$LAB_PAHOLE" --version | tr -dc 0-9)
 	local n
 	n=$(wc -l < "$dir/cc-btf/modules.order")
 	[ "$n" -ge 1000 ] || { echo "only $n modules built"; return 1; }

@@ -26,6 +26,12 @@
 #                of vmlinux: each name explained, the FUNCs it calls kept
 #                exactly those of the final BTF
 #   boot         boot build 2 in qemu: /sys/kernel/btf, insmod, no BTF error
+#   judge        with ABTF_E2E_JUDGE, a second pahole on the same images:
+#                btf-link links vmlinux's and each module's archive again
+#                with the flags the tree gives it for that pahole's version
+#                (--flat_arrays before 1.32), that pahole encodes them with
+#                the tree's flags for it, and the two are compared by
+#                meaning as in the compare phase
 #   extmod       6.12: an external module (tests/kernel/extmod/) built with
 #                make M= against build 2, given the distilled base the tree
 #                asks of pahole 1.26 and later: .BTF split on .BTF.base of
@@ -265,17 +271,21 @@ if [ -n "$VARIANT" ]; then
 	[ -z "$BASE_CONFIG" ] || BOOT_MEM=1G	# a distribution's kernel
 fi
 
-# ABTF_E2E_PAHOLE=PATH: another pahole (the lab's upstream one) configures
-# the tree (its version decides the features the tree asks for: 7.3's
-# layout from 1.31), builds what pahole builds and is compared with, in a
-# cache of its own (e2e-7.3-upstream, ...)
+# ABTF_E2E_PAHOLE=PATH: another pahole (Debian sid's 1.32, the lab's
+# upstream one) configures the tree (its version decides the features the
+# tree asks for: 7.3's layout from 1.31, the nested arrays of 1.32), builds
+# what pahole builds and is compared with, in a cache of its own named
+# after its version (e2e-7.3-pahole132, ...)
 PAHOLE_BIN=pahole
 PAHOLE_ARGS=()
 if [ -n "${ABTF_E2E_PAHOLE:-}" ]; then
 	PAHOLE_BIN=$ABTF_E2E_PAHOLE
 	PAHOLE_ARGS=(PAHOLE="$PAHOLE_BIN")
-	E2E=$E2E-upstream
+	E2E=$E2E-pahole$("$PAHOLE_BIN" --version 2>/dev/null | tr -dc 0-9)
 fi
+# ABTF_E2E_JUDGE=PATH: a second pahole for the judge phase (7.3 in CI:
+# Debian 12's 1.24, beside sid's 1.32 that configures the tree)
+JUDGE_BIN=${ABTF_E2E_JUDGE:-}
 
 SRC=$E2E/src
 CONFIG=$E2E/config
@@ -292,7 +302,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=e2e KBUILD_BUILD_VERSION=1
 unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
 
-ALL_PHASES="tools source config pahole cc-btf check compare features explain boot extmod repro relink incremental unpatched package launchers warm"
+ALL_PHASES="tools source config pahole cc-btf check compare judge features explain boot extmod repro relink incremental unpatched package launchers warm"
 
 say() { printf 'e2e: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -1218,32 +1228,101 @@ phase_compare() {
 	modules_summary
 }
 
-# modules_summary: how many modules' BTF equal pahole's by meaning, and
-# the differences of the others by kind, summed (results/modules.kinds).
+# modules_summary [DIR]: how many modules' BTF equal pahole's by meaning
+# (DIR/MODULE.diff, DIR: RES), and the differences of the others by kind,
+# summed (DIR/modules.kinds).
 modules_summary() {
-	local ko m equal=0 differ=0
-	: > "$RES/modules.kinds.all"
+	local ko m equal=0 differ=0 dir=${1:-$RES}
+	: > "$dir/modules.kinds.all"
 	for ko in $(modules_of "$B_CC"); do
 		m=$(basename "$ko" .ko)
-		[ -f "$RES/$m.diff" ] || continue
-		if [ ! -s "$RES/$m.diff" ]; then
+		[ -f "$dir/$m.diff" ] || continue
+		if [ ! -s "$dir/$m.diff" ]; then
 			equal=$((equal + 1))
 			continue
 		fi
 		differ=$((differ + 1))
-		[ ! -f "$RES/$m.diff.kinds" ] || cat "$RES/$m.diff.kinds" >> "$RES/modules.kinds.all"
+		[ ! -f "$dir/$m.diff.kinds" ] || cat "$dir/$m.diff.kinds" >> "$dir/modules.kinds.all"
 	done
 	awk '$1 ~ /^[0-9]+$/ { n = $1; $1 = ""; sum[substr($0, 2)] += n }
-	     END { for (k in sum) printf "%7d  %s\n", sum[k], k }' "$RES/modules.kinds.all" |
-		sort -rn > "$RES/modules.kinds"
+	     END { for (k in sum) printf "%7d  %s\n", sum[k], k }' "$dir/modules.kinds.all" |
+		sort -rn > "$dir/modules.kinds"
 	say "modules: $equal equal to pahole's by meaning, $differ with differences, by kind:"
-	sed 's/^/    /' "$RES/modules.kinds" >&2
+	sed 's/^/    /' "$dir/modules.kinds" >&2
 	# asserted, not only said: every module compared, none with a
 	# difference of no witnessed kind
 	[ $((equal + differ)) -eq "$(modules_of "$B_CC" | wc -l)" ] ||
 		fail "modules: $((equal + differ)) of $(modules_of "$B_CC" | wc -l) compared with pahole's"
-	! grep -q 'not a deliberate difference' "$RES/modules.kinds.all" ||
-		fail "modules: differences of no witnessed kind (results/*.diff.kinds)"
+	! grep -q 'not a deliberate difference' "$dir/modules.kinds.all" ||
+		fail "modules: differences of no witnessed kind (${dir#"$E2E"/}/*.diff.kinds)"
+}
+
+# judge_final ELF RAW OUT [BASE]: 7.3, RAW through the tree's
+# resolve_btfids as gen-btf.sh (a module: its link) does it; before 7.3,
+# RAW itself.
+judge_final() {
+	if [ "$KVER" = 7.3 ]; then
+		tree_btfids "$@"
+	else
+		cp "$2" "$3"
+	fi
+}
+
+# judge_modules J LFLAGS PFLAGS: each module's archive linked again by
+# btf-link with LFLAGS on the judge's base (J/ours.vmlinux.btf), and the
+# judge's pahole with PFLAGS on the same base, compared.
+judge_modules() {
+	local j=$1 lflags=$2 pflags=$3 ko m base=$1/ours.vmlinux.btf
+	for ko in $(modules_of "$B_CC"); do
+		m=$(basename "$ko" .ko)
+		# shellcheck disable=SC2086
+		"$BTF_LINK_BIN" $lflags -f --base "$base" -o "$j/$m.ours.raw" "$B_CC/$ko" ||
+			{ fail "btf-link $lflags --base ... $ko failed"; continue; }
+		# shellcheck disable=SC2086
+		"$JUDGE_BIN" -J $pflags --btf_base "$base" \
+			--btf_encode_detached="$j/$m.pahole.raw" "$B_CC/$ko" \
+			>/dev/null 2>&1 || { fail "$JUDGE_BIN cannot encode $ko"; continue; }
+		judge_final "$B_CC/$ko" "$j/$m.ours.raw" "$j/$m.ours.btf" "$base" &&
+		judge_final "$B_CC/$ko" "$j/$m.pahole.raw" "$j/$m.pahole.btf" "$base" ||
+			{ fail "resolve_btfids fails on the judge's BTF of $ko"; continue; }
+		compare "$B_CC/$ko" "$j/$m.pahole.btf" "$j/$m.ours.btf" "$j/$m.diff" 20 \
+			--base "$base"
+	done
+}
+
+# phase_judge: a second pahole (ABTF_E2E_JUDGE) judges the same images:
+# btf-link with the flags the tree gives it for that pahole's version (as
+# if the tree had been configured with it), against that pahole with the
+# tree's flags for it (without -j), each through the tree's resolve_btfids
+# on 7.3; vmlinux and every module.
+phase_judge() {
+	local v flags pflags lflags serial saved=$PAHOLE_BIN j=$RES/judge
+	[ -n "$JUDGE_BIN" ] || die "the judge phase needs ABTF_E2E_JUDGE (a pahole)"
+	v=$("$JUDGE_BIN" --version | tr -dc 0-9)
+	flags=$(tree_flags "$v") || die "cannot compute the flags for pahole $v"
+	pflags=${flags%%|*}
+	lflags=${flags#*|}
+	# shellcheck disable=SC2086
+	serial=$(printf '%s\n' $pflags | grep -vx -- -j | tr '\n' ' ')
+	rm -rf "$j"
+	mkdir -p "$j"
+	say "judge: pahole 1.${v#?} ($JUDGE_BIN): pahole $serial; btf-link $lflags"
+	# the witnesses ask the judge (pahole_alone_agrees)
+	PAHOLE_BIN=$JUDGE_BIN
+	# shellcheck disable=SC2086
+	"$BTF_LINK_BIN" $lflags -o "$j/ours.vmlinux.raw" "$B_CC/$BTF_IMAGE" ||
+		die "btf-link $lflags -o ... $BTF_IMAGE failed"
+	# shellcheck disable=SC2086
+	"$JUDGE_BIN" -J $serial --btf_encode_detached="$j/pahole.vmlinux.raw" \
+		"$(pahole_image)" >/dev/null 2>&1 || die "$JUDGE_BIN failed on cc-btf/vmlinux"
+	judge_final "$B_CC/$BTF_IMAGE" "$j/ours.vmlinux.raw" "$j/ours.vmlinux.btf" &&
+	judge_final "$B_CC/$BTF_IMAGE" "$j/pahole.vmlinux.raw" "$j/pahole.vmlinux.btf" ||
+		die "resolve_btfids fails on the judge's BTF of $BTF_IMAGE"
+	compare "$B_CC/vmlinux" "$j/pahole.vmlinux.btf" "$j/ours.vmlinux.btf" \
+		"$j/vmlinux.diff" 20
+	judge_modules "$j" "$lflags" "$pflags"
+	modules_summary "$j"
+	PAHOLE_BIN=$saved
 }
 
 # makefile_btf AUTOCONF: "PAHOLE_FLAGS|BTF_LINK_FLAGS" of 6.12's
@@ -1277,7 +1356,7 @@ tree_flags() {
 phase_features() {
 	local v flags pflags lflags want
 	mkdir -p "$RES"
-	for v in 121 122 123 124 125 126 127 131; do
+	for v in 121 122 123 124 125 126 127 131 132; do
 		flags=$(tree_flags $v) || die "cannot compute the flags for pahole $v"
 		pflags=${flags%%|*}
 		lflags=${flags#*|}
@@ -2075,7 +2154,11 @@ phase_warm() {
 main() {
 	local phases=("$@") p t t0
 	[ "$(uname -m)" = x86_64 ] || unavailable "this test is x86-64 and this is $(uname -m)"
-	[ ${#phases[@]} -gt 0 ] || read -r -a phases <<< "$ALL_PHASES"
+	if [ ${#phases[@]} -eq 0 ]; then
+		# all of them; the judge phase only with a judge
+		read -r -a phases <<< "$ALL_PHASES"
+		[ -n "$JUDGE_BIN" ] || read -r -a phases <<< "${ALL_PHASES/ judge / }"
+	fi
 	for p in "${phases[@]}"; do
 		case " $ALL_PHASES " in
 		*" $p "*) ;;
