@@ -20,7 +20,7 @@ setup() {
 	cd "$WORK" || return 1
 	need_cmd python3
 	# no witnesses: each test writes the ones it gives
-	for f in a-funcs b-funcs dups lenders last base asm percpu-start aliases; do
+	for f in a-funcs b-funcs dups lenders last base asm percpu-start aliases lost; do
 		: > "$f"
 	done
 }
@@ -35,7 +35,7 @@ judge() {
 	fi
 	printf '%s\n' "$@" > diff
 	run "$CLASSIFY" "${j[@]}" diff a-funcs b-funcs dups lenders last base \
-		asm percpu-start aliases
+		asm percpu-start aliases lost
 }
 
 # accepted KIND-WORDS: every line had a kind, whose description has these
@@ -186,4 +186,35 @@ SHOW='~ func show: a: int show(struct seq_file *m) | b: long int show(int x)'
 	echo "crc32_le weak" > asm
 	judge "$line"
 	accepted "overrides a weak C function"
+}
+
+@test "classify: a type only we have, only where the image's DWARF lacks it and an object's has it" {
+	local line='+ struct cpio_fields: size 16 {a int @0, b int @32}'
+	judge "$line"
+	refused "$line"
+	# another kind of the name, or another name, is no witness
+	echo "union cpio_fields" > lost
+	judge "$line"
+	refused "$line"
+	echo "struct cpio_fields" > lost
+	judge "$line"
+	accepted "the linked image's DWARF"
+	# only for a type we have and pahole lacks
+	judge '- struct cpio_fields: size 16 {a int @0, b int @32}'
+	refused '- struct cpio_fields'
+	judge '~ struct cpio_fields: a: size 16 {a int @0} | b: size 16 {b int @0}'
+	refused '~ struct cpio_fields'
+}
+
+@test "classify: an array shape difference only as the label says and the classifier checks" {
+	judge '~ struct kvm_mmu: array shape: a: size 80 {rsvd_bits_mask u64 [10] @0} | b: size 80 {rsvd_bits_mask u64 [2][5] @0}'
+	accepted "multi-dimensional array"
+	judge '~ struct kvm_mmu: array shape: a: size 80 {rsvd_bits_mask u64 [10] @0} | b: size 80 {rsvd_bits_mask u64 [5][3] @0}'
+	refused '~ struct kvm_mmu'
+	# the same shape, unlabelled (btf-link saw more than arrays)
+	judge '~ struct kvm_mmu: a: size 80 {rsvd_bits_mask u64 [10] @0} | b: size 80 {rsvd_bits_mask u64 [2][5] @0}'
+	refused '~ struct kvm_mmu'
+	# flat on both sides of one line is no nesting
+	judge '~ typedef t: array shape: a: int [6] [2][2] | b: int [2][3] [4]'
+	refused '~ typedef t'
 }

@@ -829,6 +829,7 @@ compare() {
 	lenders "$image" "$b" "$out" "$out.defs" ${2:+"$2"} > "$out.lenders"
 	asm_units "$image" "$b" "$out" "$out.defs" ${2:+"$2"} > "$out.asm"
 	rm -f "$out.defs".*
+	lost_types "$image" "$out" ${2:+"$2"} > "$out.lost"
 	percpu_start "$image" > "$out.percpu-start"
 	pi_aliases "$image" > "$out.aliases"
 	last_ambiguous "$image" > "$out.last"
@@ -842,7 +843,7 @@ compare() {
 	rc=0
 	"$HERE/e2e-classify" "${refj[@]}" "$out" "$out.a-funcs" "$out.b-funcs" \
 		"$out.dup-funcs" "$out.lenders" "$out.last" "$desc" \
-		"$out.asm" "$out.percpu-start" "$out.aliases" \
+		"$out.asm" "$out.percpu-start" "$out.aliases" "$out.lost" \
 		> "$out.kinds" || rc=$?
 	sed -e 's/^/  /' "$out.kinds" >&2
 	[ $rc -le 1 ] || fail "e2e-classify failed"
@@ -927,6 +928,56 @@ asm_weak() {
 	[ "$(unit_languages "$strong" | sort -u)" = "MIPS assembler" ] || return 1
 	[ -n "$(unit_languages "$weak" | grep -v "MIPS assembler")" ] || return 1
 	echo "$weak"
+}
+
+# dwarf_types FILE: "KIND NAME" of every struct, union, enum and typedef
+# that FILE's DWARF defines (not a declaration), as readelf reads it.
+dwarf_types() {
+	readelf --debug-dump=info "$1" 2>/dev/null | awk '
+		function flush() { if (kind != "" && name != "" && !decl) print kind, name }
+		/^ *<[0-9]+><[0-9a-f]+>: Abbrev Number/ {
+			flush(); kind = name = ""; decl = 0
+			if ($0 ~ /DW_TAG_structure_type/) kind = "struct"
+			else if ($0 ~ /DW_TAG_union_type/) kind = "union"
+			else if ($0 ~ /DW_TAG_enumeration_type/) kind = "enum"
+			else if ($0 ~ /DW_TAG_typedef/) kind = "typedef"
+			next }
+		kind != "" && /DW_AT_name/ { name = $NF }
+		kind != "" && /DW_AT_declaration/ { decl = 1 }
+		END { flush() }' | LC_ALL=C sort -u
+}
+
+# lost_types IMAGE DIFF [BASE]: "KIND NAME" of the types of DIFF that only
+# archive-btf has ("+ struct NAME: ..."), where the image's DWARF, which
+# pahole reads, defines no such type and an object linked into the image
+# does (readelf of both): the link lost that unit's DWARF (the riscv64 7.3
+# image), not the object's compiler nor cc-btf. The objects: vmlinux's unit
+# objects, or with BASE the module's (kbuild's .mod list).
+lost_types() {
+	local image=$1 diff=$2 base=${3:-} tmp=$2.lost-tmp kind name o
+	sed -n 's/^+ \(struct\|union\|enum\|typedef\) \([A-Za-z_][A-Za-z0-9_]*\):.*/\1 \2/p' \
+		"$diff" | LC_ALL=C sort -u > "$tmp.want"
+	if [ -s "$tmp.want" ]; then
+		dwarf_types "$image" > "$tmp.image"
+		if [ -n "$base" ]; then
+			[ ! -f "${image%.ko}.mod" ] ||
+				sed "s|^|$B_CC/|" "${image%.ko}.mod" | tr '\n' '\0'
+		else
+			unit_objects
+		fi > "$tmp.objs"
+		LC_ALL=C comm -23 "$tmp.want" "$tmp.image" |
+		while read -r kind name; do
+			# the objects that name it at all, then their DWARF
+			xargs -0 -r grep -l -a -F -w -- "$name" < "$tmp.objs" |
+			while read -r o; do
+				if dwarf_types "$o" | grep -qxF "$kind $name"; then
+					echo "$kind $name"
+					break
+				fi
+			done
+		done
+	fi
+	rm -f "$tmp".*
 }
 
 # unit_languages OBJ: the DW_AT_language of each unit of OBJ's DWARF, as
