@@ -12,11 +12,14 @@ need_callgrind() {
 	command -v valgrind >/dev/null || die "valgrind is not installed"
 }
 
-# instructions CMD...: the "Collected" count of callgrind running CMD (user
-# space, all threads); fails, printing nothing, when CMD fails.
+# instructions CMD...: the "Collected" counts of callgrind running CMD (user
+# space, all threads), summed over CMD and what it executes: a pahole of
+# another Debian suite is a script that runs that suite's loader
+# (tests/pahole-of.sh), whose count is the pahole's; fails, printing
+# nothing, when CMD fails.
 instructions() {
 	local out
 	out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-		--error-exitcode=99 "$@" 2>&1) || return 1
-	awk '/Collected/ { n = $4 } END { print n + 0 }' <<< "$out"
+		--trace-children=yes --error-exitcode=99 "$@" 2>&1) || return 1
+	awk '/Collected/ { n += $4 } END { print n + 0 }' <<< "$out"
 }
