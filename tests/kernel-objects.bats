@@ -7,18 +7,24 @@
 # ${ABTF_KERNEL_DIR:-tests/.work/kernel}; the first run takes a few
 # minutes). For each object, cc-btf --encode must give what pahole 1.24
 # gives with the kernel's flags, to the last line of btf-link --compare,
-# but for one documented difference:
+# but for two documented differences:
 #
 #   pahole on one object encodes only the per-CPU variables of the section
 #   named exactly ".data..percpu"; we also encode those of its subsections
 #   (".data..percpu..first", "..page_aligned", "..read_mostly",
 #   "..shared_aligned"), one DATASEC each, named after the section.
 #
-# The lines that difference makes are not guessed: for each subsection S,
+#   cc-btf encodes a multi-dimensional array nested, an ARRAY per
+#   dimension, as pahole 1.32 does; pahole 1.24 flattens it (btf-link
+#   --flat_arrays makes that shape at link time).
+#
+# The lines those differences make are not guessed: for each subsection S,
 # pahole itself encodes a copy of the object in which S is renamed
 # ".data..percpu" (and .data..percpu renamed away); its VARs and its
 # DATASEC, renamed back to S, are exactly the "+" lines we must add.
 # The test "arch/x86/kernel/cpu/common.o" also spells them out by hand.
+# The array lines are the "array shape" lines of pahole 1.24 against
+# Debian sid's pahole 1.32 on the same object, with the same flags.
 #
 # Skipped only when the kernel source is not there and cannot be installed.
 
@@ -52,6 +58,19 @@ percpu_subsection_lines() {
 	done | LC_ALL=C sort
 }
 
+# array_shape_lines OBJ: the "array shape" lines of btf-link --compare
+# between pahole 1.24's BTF of OBJ (ref.btf) and pahole 1.32's, with the
+# kernel's flags: the arrays 1.32 nests, as cc-btf does. Sorted.
+array_shape_lines() {
+	local st=0
+	need_pahole_sid
+	# shellcheck disable=SC2086 # the flags are words
+	"$PAHOLE_SID" -J $PAHOLE_KERNEL_FLAGS --btf_encode_detached=ref132.btf "$1"
+	"$BTF_LINK" --compare ref.btf ref132.btf > ref132.diff || st=$?
+	[ $st -le 1 ] || return 1
+	grep '^~ [a-z]* [^ ]*: array shape: ' ref132.diff | LC_ALL=C sort || true
+}
+
 # nr_percpu_subsections OBJ: how many .data..percpu..* sections of OBJ
 # hold a per-CPU variable (an object symbol of non-zero size).
 nr_percpu_subsections() {
@@ -79,8 +98,10 @@ check_object() {
 	grep -q "^\[[0-9]*\] FUNC '" ours.dump
 
 	pahole_btf "$obj" ref.btf
-	percpu_subsection_lines "$obj" > expected
-	[ "$(grep -c '^+ datasec ' expected)" -eq "$(nr_percpu_subsections "$obj")" ]
+	percpu_subsection_lines "$obj" > expected.percpu
+	[ "$(grep -c '^+ datasec ' expected.percpu)" -eq "$(nr_percpu_subsections "$obj")" ]
+	array_shape_lines "$obj" > expected.arrays
+	LC_ALL=C sort expected.percpu expected.arrays > expected
 
 	st=0
 	"$BTF_LINK" --compare ref.btf ours.btf > actual.unsorted || st=$?

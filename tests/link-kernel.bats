@@ -31,9 +31,25 @@ setup_file() {
 	# serially: pahole -j keeps same-named FUNCs by thread (tests/link.bats)
 	pahole -J ${PAHOLE_KERNEL_FLAGS/-j /} --btf_encode_detached=ref.btf \
 		for-pahole.o
-	"$BTF_LINK" -v -o ours.btf linked.o 2> stats
+	# pahole 1.24's array shape, as kbuild asks it of btf-link for 1.24
+	"$BTF_LINK" -v --flat_arrays -o ours.btf linked.o 2> stats
 	cat stats
 	grep -q ' members (\([0-9]*\) placed by .debug_btf_addr)' stats
+	run -0 "$BTF_LINK" --compare ref.btf ours.btf
+	[ -z "$output" ]
+}
+
+@test "link-kernel: the sample objects linked with ld -r: nested arrays as pahole 1.32 makes them, 7.3's features" {
+	need_kernel ld
+	need_pahole_sid
+	local feats=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func
+	linked_sample linked.o
+	cp linked.o for-pahole.o
+	# serially, with the features 7.3 gives pahole 1.26 and later
+	"$PAHOLE_SID" -J --btf_features=$feats --lang_exclude=rust \
+		--btf_encode_detached=ref.btf for-pahole.o
+	"$BTF_LINK" --btf_features=$feats -o ours.btf linked.o
+	nested_arrays ours.btf
 	run -0 "$BTF_LINK" --compare ref.btf ours.btf
 	[ -z "$output" ]
 }

@@ -12,17 +12,22 @@ pahole_btf() {
 }
 
 # encode_as_pahole124 OBJ OUT: cc-btf's BTF of OBJ in pahole 1.24's array
-# shape: cc-btf encodes a multi-dimensional array nested, as pahole 1.32;
-# where it has such an array, btf-link -f --flat_arrays makes it one ARRAY
-# of all its elements, as pahole before 1.32 (docs/design.md, "Array
-# shape"). OUT.nested keeps cc-btf's own. (Only then: btf-link on one
-# object's raw BTF is no linked image, whose DATASECs it could place.)
+# shape (as_pahole124); OUT.nested keeps cc-btf's own.
 encode_as_pahole124() {
-	"$CC_BTF" --encode -o "$2.nested" "$1" || return
-	if nested_arrays "$2.nested"; then
-		"$BTF_LINK" -f --flat_arrays -o "$2" "$2.nested"
+	"$CC_BTF" --encode -o "$2.nested" "$1" && as_pahole124 "$2.nested" "$2"
+}
+
+# as_pahole124 BTF OUT: one object's BTF in pahole 1.24's array shape:
+# cc-btf encodes a multi-dimensional array nested, as pahole 1.32; where
+# BTF has such an array, btf-link -f --flat_arrays makes it one ARRAY of
+# all its elements, as pahole before 1.32 (docs/design.md, "Array
+# shape"). (Only then: btf-link on one object's raw BTF is no linked
+# image, whose DATASECs it could place.)
+as_pahole124() {
+	if nested_arrays "$1"; then
+		"$BTF_LINK" -f --flat_arrays -o "$2" "$1"
 	else
-		cp "$2.nested" "$2"
+		cp "$1" "$2"
 	fi
 }
 
@@ -46,13 +51,14 @@ same_btf() {
 }
 
 # link_as_pahole FILE FEATURES PAHOLE-FLAGS...: btf-link's BTF of FILE
-# with --btf_features=FEATURES (ours.btf) means what pahole -J makes of
-# FILE with the flags (ref.btf); the differences are shown otherwise.
+# with --btf_features=FEATURES (ours.btf) means what pahole -J (1.24) makes
+# of FILE with the flags (ref.btf); the differences are shown otherwise.
+# btf-link gets --flat_arrays, as kbuild gives it for a pahole before 1.32.
 link_as_pahole() {
 	local file=$1 feats=$2
 	shift 2
 	pahole -J "$@" --btf_encode_detached=ref.btf "$file"
-	"$BTF_LINK" --btf_features="$feats" -o ours.btf "$file"
+	"$BTF_LINK" --btf_features="$feats" --flat_arrays -o ours.btf "$file"
 	run "$BTF_LINK" --compare ref.btf ours.btf
 	if [ "$status" -ne 0 ] || [ -n "$output" ]; then
 		echo "--btf_features=$feats against pahole $*: exit $status"
