@@ -218,3 +218,20 @@ SHOW='~ func show: a: int show(struct seq_file *m) | b: long int show(int x)'
 	judge '~ typedef t: array shape: a: int [6] [2][2] | b: int [2][3] [4]'
 	refused '~ typedef t'
 }
+
+@test "classify: pahole 1.31's missing FUNC for assembly over a weak C function, only with the witness" {
+	local line='+ func arch_bpf_timed_may_goto: static u64 arch_bpf_timed_may_goto(void)'
+	echo arch_bpf_timed_may_goto > b-funcs
+	judge "$line"
+	refused "$line"
+	echo arch_bpf_timed_may_goto > asm
+	judge "$line"
+	refused "$line"
+	echo "arch_bpf_timed_may_goto weak" > asm
+	judge "$line"
+	accepted "overrides a weak C function of the name (gas's"
+	# pahole has a FUNC of the name: not this kind
+	echo arch_bpf_timed_may_goto > a-funcs
+	judge "$line"
+	refused "$line"
+}

@@ -286,6 +286,7 @@ fi
 # ABTF_E2E_JUDGE=PATH: a second pahole for the judge phase (7.3 in CI:
 # Debian 12's 1.24, beside sid's 1.32 that configures the tree)
 JUDGE_BIN=${ABTF_E2E_JUDGE:-}
+JUDGE_PFLAGS=
 
 SRC=$E2E/src
 CONFIG=$E2E/config
@@ -992,19 +993,20 @@ unit_languages() {
 # an assembler's (readelf: every unit DW_AT_language "MIPS assembler", as
 # gas writes it): such a unit has no prototype, and cc-btf encodes none;
 # and "NAME weak" where that assembly overrides a weak C function of the
-# name (asm_weak()), pahole wrote "void NAME(void)" and pahole on the C
+# name (asm_weak()), pahole wrote "void NAME(void)" ("~"; pahole 1.31 and
+# later, which see two prototypes, no FUNC: "+") and pahole on the C
 # object alone gives B's prototype of NAME. DEFS: defs_of()'s OUT for DIFF.
 asm_units() {
 	local image=$1 b=$2 diff=$3 tmp=$4 base=${5:-} name obj langs
-	sed -n 's/^[~-] func \([^:]*\):.*/\1/p' "$diff" | sort -u |
+	sed -n 's/^[~+-] func \([^:]*\):.*/\1/p' "$diff" | sort -u |
 	while read -r name; do
-		if obj=$(one_def "$tmp" "$name"); then
+		if obj=$(one_def "$tmp" "$name") && ! grep -q "^+ func $name:" "$diff"; then
 			langs=$(unit_languages "$obj" | sort -u)
 			if [ "$langs" = "MIPS assembler" ]; then
 				echo "$name"
 			fi
 		elif obj=$(asm_weak "$tmp" "$name") &&
-		     grep -qE "^~ func $name: a: static void $name\(void\) \| b: " "$diff" &&
+		     grep -qE "^(~ func $name: a: static void $name\(void\) \| b: |\+ func $name: )" "$diff" &&
 		     pahole_alone_agrees "$obj" "$name" "$b" "$base"; then
 			echo "$name weak"
 		fi
@@ -1358,8 +1360,9 @@ phase_judge() {
 	rm -rf "$j"
 	mkdir -p "$j"
 	say "judge: pahole 1.${v#?} ($JUDGE_BIN): pahole $serial; btf-link $lflags"
-	# the witnesses ask the judge (pahole_alone_agrees)
+	# the witnesses ask the judge, with its flags (pahole_alone_agrees)
 	PAHOLE_BIN=$JUDGE_BIN
+	JUDGE_PFLAGS=$pflags
 	# shellcheck disable=SC2086
 	"$BTF_LINK_BIN" $lflags -o "$j/ours.vmlinux.raw" "$B_CC/$BTF_IMAGE" ||
 		die "btf-link $lflags -o ... $BTF_IMAGE failed"
@@ -1374,6 +1377,7 @@ phase_judge() {
 	judge_modules "$j" "$lflags" "$pflags"
 	modules_summary "$j"
 	PAHOLE_BIN=$saved
+	JUDGE_PFLAGS=
 }
 
 # makefile_btf AUTOCONF: "PAHOLE_FLAGS|BTF_LINK_FLAGS" of 6.12's
@@ -1488,9 +1492,14 @@ link_flags() {
 }
 
 # pahole_flags: the flags the tree gives pahole (scripts/pahole-flags.sh in
-# 6.1, PAHOLE_FLAGS of scripts/Makefile.btf in 6.12), for the configuration.
+# 6.1, PAHOLE_FLAGS of scripts/Makefile.btf in 6.12), for the configuration;
+# in the judge phase, those it gives the judge (JUDGE_PFLAGS).
 pahole_flags() {
 	local flags
+	if [ -n "$JUDGE_PFLAGS" ]; then
+		echo "$JUDGE_PFLAGS"
+		return
+	fi
 	if [ -x "$SRC/scripts/pahole-flags.sh" ]; then
 		PAHOLE=pahole "$SRC/scripts/pahole-flags.sh"
 		return
