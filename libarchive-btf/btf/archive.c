@@ -26,6 +26,7 @@
 
 #include "btf/archive.h"
 #include "btf/verify.h"
+#include "btf/layout.h"
 
 
 struct check {

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "btf/features.h"
 
 struct feature {
 	const char *name;

@@ -27,6 +27,7 @@
 #include <linux/btf.h>
 
 #include "util/internal.h"
+#include "btf/layout.h"
 
 /* libbpf 1.8's struct btf_header: libbpf 1.1's and two words. */
 struct hdr_layout {

@@ -30,6 +30,8 @@
 #include "archive_btf.h"
 #include "btf/archive.h"
 #include "util/internal.h"
+#include "elf/elf_read.h"
+#include "btf/layout.h"
 
 #define SEC_BTF		".BTF"
 /* a raw BTF file larger than this is not read whole (the kernel's 4 GiB) */

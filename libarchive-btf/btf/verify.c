@@ -51,6 +51,7 @@
 #include <bpf/btf.h>
 
 #include "btf/verify.h"
+#include "btf/layout.h"
 
 #define NAME_MAX_LEN	512		/* the kernel's KSYM_NAME_LEN (6.1+) */
 #define INFO_RESERVED	0x60ff0000u	/* info bits no kind may use */

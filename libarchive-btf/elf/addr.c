@@ -21,6 +21,7 @@
 
 #include "elf/addr.h"
 #include "elf/elf_reloc.h"
+#include "elf/elf_read.h"
 
 size_t abtf__addr_slot_size(unsigned char ei_class)
 {

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "elf/elf_read.h"
 
 struct rd {
 	Elf *elf;

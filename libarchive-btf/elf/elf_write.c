@@ -44,6 +44,7 @@
 
 #include "elf/elf_reloc.h"
 #include "util/internal.h"
+#include "elf/elf_write.h"
 
 /* ---- every writer ---- */
 

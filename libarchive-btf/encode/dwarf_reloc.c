@@ -37,6 +37,7 @@
 
 #include "elf/elf_reloc.h"
 #include "encode/encoder.h"
+#include "elf/elf_read.h"
 
 /* The sections the type walk reads, by what follows ".debug" in the name. */
 static const char *const relocated[] = {

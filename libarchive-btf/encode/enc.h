@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "encode/encoder.h"
+#include "elf/elf_write.h"
 
 struct btf;
 

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "encode/enc.h"
+#include "elf/elf_read.h"
 
 /*
  * A GCC LTO object (-flto -g without -ffat-lto-objects): its code is GCC's

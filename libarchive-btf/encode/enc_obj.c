@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "encode/enc.h"
+#include "elf/elf_read.h"
 
 int enc_obj__elf_error(const struct enc_obj *o, const char *what)
 {

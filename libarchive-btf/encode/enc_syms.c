@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "encode/enc.h"
+#include "elf/elf_read.h"
 
 static bool is_percpu_section(const char *name)
 {

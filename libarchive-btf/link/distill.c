@@ -48,6 +48,7 @@
 
 #include "link/distill.h"
 #include "link/linker.h"
+#include "elf/elf_read.h"
 
 struct distill {
 	const struct btf *src;		/* split BTF on the full base */

@@ -36,6 +36,7 @@
 
 #include "link/linker.h"
 #include "btf/verify.h"
+#include "elf/elf_read.h"
 
 #define BTF_IDS_SEC		".BTF_ids"
 #define BTF_ID_FUNC_PFX		"__BTF_ID__func__"

@@ -91,6 +91,7 @@
 
 #include "link/linker.h"
 #include "btf/verify.h"
+#include "btf/features.h"
 
 /* ---- open and free ---- */
 

@@ -24,6 +24,7 @@
 
 #include "link/linker.h"
 #include "btf/zmember.h"
+#include "elf/elf_read.h"
 
 /* ---- input ---- */
 

@@ -21,6 +21,8 @@
 #include "btf/zmember.h"
 #include "link/distill.h"
 #include "link/linker.h"
+#include "elf/elf_write.h"
+#include "btf/layout.h"
 
 /* What goes into the output: .BTF's bytes and, distilled, .BTF.base's. */
 struct final {

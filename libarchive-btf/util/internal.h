@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Internal interfaces of libarchive-btf. Not installed. */
+/*
+ * What every subsystem of libarchive-btf shares (util.c, hashmap.h):
+ * printing, options, growing arrays, byte order, string interning, file
+ * replacement. util/ knows no floor above it: ELF's readers and writer
+ * are elf/'s (elf_read.h, elf_write.h), BTF's layout and features btf/'s
+ * (layout.h, features.h). Not installed.
+ */
 #ifndef __ABTF_INTERNAL_H
 #define __ABTF_INTERNAL_H
 
@@ -41,170 +47,6 @@ void abtf__print(const struct abtf_printer *p, enum abtf_print_level level,
  * fields beyond the ones we know.
  */
 int abtf__copy_opts(void *dst, size_t dst_sz, const void *opts);
-
-/* ---- writing ELF (elf_write.c, the library's one ELF writer) ---- */
-
-/* One relocation to emit against a new section. */
-struct abtf_reloc {
-	uint64_t offset;	/* in the section */
-	uint32_t sym;		/* index in the object's .symtab */
-	uint32_t type;		/* machine-specific R_* type */
-	int64_t addend;
-};
-
-/*
- * A section to set in an object: its contents replace those of the section
- * of the same name, or the section is appended. With @relocs, a relocation
- * section ".rela<name>" (or ".rel<name>" for REL machines) against it is set
- * the same way, linked to the object's .symtab. Or a section of a new
- * object (abtf__elf_new_object()), without relocations.
- */
-struct abtf_section {
-	const char *name;
-	uint32_t type;		/* SHT_* */
-	uint64_t flags;		/* SHF_* */
-	uint64_t align;
-	const void *data;
-	size_t size;
-	const struct abtf_reloc *relocs;
-	size_t nr_relocs;
-};
-
-/*
- * Write a copy of the relocatable object @elf (read from @src_path) with
- * @secs set, to @dst_path, atomically. Only ET_REL objects are accepted.
- * Errors are reported through @pr naming @src_path. Returns 0 or -errno.
- */
-int abtf__elf_set_sections(Elf *elf, const char *src_path,
-			   const char *dst_path,
-			   const struct abtf_section *secs, size_t nr_secs,
-			   const struct abtf_printer *pr);
-
-/* New contents for section @shndx of a linked file, no larger than it. */
-struct abtf_scn_bytes {
-	size_t shndx;
-	const void *data;
-	size_t size;
-};
-
-/*
- * Write a copy of the linked file open as @src_fd to @dst_path,
- * atomically, with each of @secs written over its section at the same
- * offset and the section shrunk to it: the layout, which program headers
- * map, does not move. -EFBIG, with nothing said, where contents are
- * larger than their section: the caller, who knows what they are, says
- * so. Other errors are reported through @pr naming @dst_path, but for a
- * temporary file that cannot be made or renamed. Returns 0 or -errno.
- */
-int abtf__elf_overwrite_sections(int src_fd, const char *dst_path,
-				 const struct abtf_scn_bytes *secs,
-				 size_t nr_secs, const struct abtf_printer *pr);
-
-/* The section name table of a new object. */
-#define ABTF_SEC_SHSTRTAB	".shstrtab"
-
-/*
- * Write a new relocatable object of @secs (sections 1 on, in order) to
- * @dst_path, atomically, with the class, byte order, machine and flags of
- * the ELF header @like. The one named ABTF_SEC_SHSTRTAB is the section
- * name table, its contents every section's name in order after a NUL (its
- * @data is not read). Errors are reported through @pr naming @dst_path,
- * but for a failed close() or rename. Returns 0 or -errno.
- */
-int abtf__elf_new_object(const GElf_Ehdr *like, const char *dst_path,
-			 const struct abtf_section *secs, size_t nr_secs,
-			 const struct abtf_printer *pr);
-
-/* ---- reading ELF (elf_read.c) ---- */
-
-/* The largest sh_addralign accepted: a huge page (x86-64's PMD). */
-#define ABTF_MAX_ALIGN		(2u << 20)
-
-/*
- * Check once what every reader of @elf (a file of @fsize bytes, named
- * @path in errors) relies on: the section header table and every section
- * inside the file, alignments, section indices in headers, with extended
- * numbering; the symbols of every relocation, or with @relocs_of only of
- * the relocations that apply to the section of that name. 0 or -EINVAL
- * after one message.
- */
-int abtf__elf_check(Elf *elf, size_t fsize, const char *path,
-		    const char *relocs_of, const struct abtf_printer *pr);
-/*
- * The section index of symbol @s, number @idx of its table, reading
- * SHN_XINDEX through @xndx (the table's SHT_SYMTAB_SHNDX data, or NULL).
- * Reserved indices (SHN_ABS, SHN_COMMON) come back as they are; -EINVAL
- * for an SHN_XINDEX without its word.
- */
-int abtf__sym_shndx(const GElf_Sym *s, Elf_Data *xndx, size_t idx);
-/*
- * The section of symbol @s whose index abtf__sym_shndx() or abtf__elf_sym()
- * resolved to @shndx: SHN_UNDEF where it is in none (SHN_ABS, SHN_COMMON).
- */
-int abtf__sym_section(const GElf_Sym *s, int shndx);
-/* The data of the first section named @name (not SHT_NOBITS), or NULL. */
-Elf_Data *abtf__elf_section_data(Elf *elf, const char *name);
-/* The name of section @shndx, or NULL. */
-const char *abtf__elf_scn_name(Elf *elf, size_t shndx);
-/*
- * The index of the first section of type @type (SHT_NULL: any type) named
- * @name (NULL: any name), its header in *@shdr if not NULL; 0 if there is
- * none.
- */
-size_t abtf__elf_find(Elf *elf, uint32_t type, const char *name,
-		      GElf_Shdr *shdr);
-/*
- * The index of the first SHT_RELA or SHT_REL section that applies to
- * section @target, its header in *@shdr if not NULL; 0 if there is none.
- */
-size_t abtf__elf_relocs_of(Elf *elf, size_t target, GElf_Shdr *shdr);
-/* The SHT_SYMTAB_SHNDX data of symbol table @symtab, or NULL. */
-Elf_Data *abtf__elf_xndx(Elf *elf, size_t symtab);
-
-/* A symbol table with its extended section indices and its names. */
-struct abtf_elf_syms {
-	Elf *elf;
-	Elf_Data *data;		/* the symbols (libelf's, host order) */
-	Elf_Data *xndx;		/* its SHT_SYMTAB_SHNDX words, or NULL */
-	size_t nr;		/* symbols, the null one included */
-	size_t shndx;		/* the table's section */
-	size_t strndx;		/* the section of its names */
-	bool in_place;		/* Elf64_Sym in the host's order: read as is */
-};
-
-/*
- * Symbol @i of @t read in place, where the table is Elf64_Sym in the
- * host's order and the symbol's section index needs no SHT_SYMTAB_SHNDX:
- * true; false: ask abtf__elf_sym(). Inline, for the loops over every
- * relocation of an object.
- */
-static inline bool abtf__elf_sym_fast(const struct abtf_elf_syms *t, size_t i,
-				      GElf_Sym *s)
-{
-	const GElf_Sym *p;
-
-	if (!t->in_place || i >= t->nr)
-		return false;
-	p = (const GElf_Sym *)t->data->d_buf + i;
-	if (p->st_shndx == SHN_XINDEX)
-		return false;
-	*s = *p;
-	return true;
-}
-/*
- * The first table of type @type (SHT_SYMTAB, SHT_DYNSYM) of @elf into
- * *@t: 0, -ENOENT if there is none, -EINVAL if it does not read.
- */
-int abtf__elf_syms_open(Elf *elf, uint32_t type, struct abtf_elf_syms *t);
-/* The symbol table of section @shndx into *@t: 0 or -EINVAL. */
-int abtf__elf_syms_at(Elf *elf, size_t shndx, struct abtf_elf_syms *t);
-/*
- * Symbol @i of @t into *@s, with its section index (SHN_XINDEX resolved,
- * reserved indices as they are) into *@shndx and its name (NULL if it has
- * none that reads) into *@name, each if not NULL. 0 or -EINVAL.
- */
-int abtf__elf_sym(const struct abtf_elf_syms *t, size_t i, GElf_Sym *s,
-		  int *shndx, const char **name);
 
 /*
  * Create a temporary file next to @path for an atomic replacement. On
@@ -265,27 +107,6 @@ static inline enum btf_endianness abtf__host_endianness(void)
 	return __BYTE_ORDER == __LITTLE_ENDIAN ? BTF_LITTLE_ENDIAN :
 						 BTF_BIG_ENDIAN;
 }
-
-/* ---- the layout feature (btf/layout.c) ---- */
-
-/*
- * @raw, a BTF as libbpf 1.1 writes it (24-byte header, either byte order),
- * with pahole 1.31's layout table: a new buffer the caller frees.
- */
-int abtf__btf_add_layout(const void *raw, uint32_t size, void **out,
-			 uint32_t *out_size);
-
-/* A BTF of the other byte order with a layout table, made readable by
- * libbpf 1.1 in place: -ENOTSUP if it is not one. */
-int abtf__btf_cut_layout(uint8_t *p, size_t *size);
-
-/*
- * The first rule of a BTF header (@size bytes at @p, either byte order)
- * that the bytes break, libbpf 1.1's own checks aside: version, flags, a
- * longer header's layout table and zero fields. Its message, with *@at
- * the byte of the field, or NULL (layout.c).
- */
-const char *abtf__btf_header_fault(const void *p, size_t size, size_t *at);
 
 /* ---- byte order (util.c) ---- */
 
@@ -407,23 +228,5 @@ void abtf__sb_addf(struct sbuf *sb, const char *fmt, ...) __abtf_printf(2, 3);
 void abtf__sb_reset(struct sbuf *sb);
 /* Hand over the string (never NULL on success), or free it and fail. */
 int abtf__sb_take(struct sbuf *sb, char **out);
-
-/* ---- BTF features (features.c) ---- */
-
-/*
- * The features a link honours, on or off. reproducible_build is always
- * true of btf-link's output; decl_tag_kfuncs is kfuncs.c's, the others
- * filter.c's and merge.c's,
- * optimized_func and consistent_func funcs.c's, distilled_base distill.c's.
- */
-#define ABTF_FEATS_SUPPORTED						\
-	(ABTF_FEAT_ENCODE_FORCE | ABTF_FEAT_VAR | ABTF_FEAT_FLOAT |		\
-	 ABTF_FEAT_DECL_TAG | ABTF_FEAT_TYPE_TAG | ABTF_FEAT_ENUM64 |	\
-	 ABTF_FEAT_DECL_TAG_KFUNCS | ABTF_FEAT_REPRODUCIBLE_BUILD |	\
-	 ABTF_FEAT_OPTIMIZED_FUNC | ABTF_FEAT_CONSISTENT_FUNC |		\
-	 ABTF_FEAT_DISTILLED_BASE | ABTF_FEAT_LAYOUT)
-
-int abtf__link_features(unsigned int asked, const struct abtf_printer *pr,
-			const char *path, unsigned int *feats);
 
 #endif /* __ABTF_INTERNAL_H */
