@@ -36,7 +36,9 @@
 #include <string.h>
 
 #include "elf/elf_reloc.h"
-#include "encode/encoder.h"
+#include "encode/dwarf_read.h"
+#include "encode/dwarf_reloc.h"
+#include "util/internal.h"
 #include "elf/elf_read.h"
 
 /* The sections the type walk reads, by what follows ".debug" in the name. */

@@ -46,7 +46,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
-#include "encode/encoder.h"
+#include "encode/dwarf_types.h"
 #include "btf/verify.h"
 
 #define QUAL_CONST	1

@@ -24,7 +24,10 @@
 
 #include <stdint.h>
 
-#include "encode/encoder.h"
+#include "encode/dwarf_read.h"
+#include "encode/dwarf_reloc.h"
+#include "encode/func_facts.h"
+#include "encode/ir.h"
 #include "elf/elf_write.h"
 
 struct btf;

@@ -25,6 +25,7 @@
 #include <linux/btf.h>
 
 #include "elf/addr.h"
+#include "encode/dwarf_types.h"
 #include "encode/enc.h"
 
 static bool is_piece_sym(const char *name)

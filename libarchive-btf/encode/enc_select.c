@@ -27,6 +27,7 @@
 
 #include <linux/btf.h>
 
+#include "encode/dwarf_types.h"
 #include "encode/enc.h"
 
 static int add_placed(struct enc_select *s, uint32_t id, struct enc_sym *sym)

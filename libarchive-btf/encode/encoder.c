@@ -58,6 +58,7 @@
 #include <bpf/btf.h>
 
 #include "elf/elf_reloc.h"
+#include "encode/dwarf_types.h"
 #include "encode/enc.h"
 #include "btf/verify.h"
 #include "btf/zmember.h"

@@ -55,7 +55,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "encode/encoder.h"
+#include "encode/func_facts.h"
+#include "util/internal.h"
 
 #define UNKNOWN_REG	-1
 #define MAX_PARAMS	64	/* positions compared for "reordered" */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The encoder's intermediate representation (struct ir, encoder.h): the
+ * The encoder's intermediate representation (struct ir, ir.h): the
  * type nodes and their items, the map from a type DIE's offset to its
  * node, and the emission of the deduplicated nodes as raw BTF. What fills
  * it is dwarf_types.c (DWARF type DIEs -> nodes); what deduplicates it,
@@ -14,7 +14,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
-#include "encode/encoder.h"
+#include "encode/ir.h"
 #include "btf/verify.h"
 
 /* ---- nodes and items ---- */

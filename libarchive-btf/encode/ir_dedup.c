@@ -60,7 +60,7 @@
 
 #include <linux/btf.h>
 
-#include "encode/encoder.h"
+#include "encode/ir.h"
 
 struct dedup {
 	struct ir *ir;

@@ -39,7 +39,7 @@
 #include <bpf/btf.h>
 
 #include "encode/dwarf_read.h"
-#include "encode/encoder.h"
+#include "encode/dwarf_reloc.h"
 
 #ifndef DW_LANG_Rust
 #define DW_LANG_Rust	0x1c

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The encoder's intermediate representation, shared by the encoder's
- * modules (encoder.c and enc_*.c, enc.h: one object's DWARF units, symbols,
- * functions, variables, the .debug_btf_addr slots) and dwarf_types.c (one
- * DWARF type DIE -> BTF types); and the ways to relocated DWARF
- * (dwarf_reloc.c).
+ * The encoder's intermediate representation (ir.c: its containers and
+ * its emission as BTF; ir_dedup.c: the object's deduplication), which
+ * dwarf_types.c (dwarf_types.h) fills from the type DIEs and the encoder's
+ * modules (encoder.c and enc_*.c, enc.h) from the functions and variables.
  *
  * Types are first built as "nodes": one node per BTF type, numbered in
  * creation order, node i becoming BTF type ID i + 1. A node is created and
@@ -12,8 +11,8 @@
  * pointers need no special casing; all nodes are emitted with libbpf at the
  * end, in order, which BTF allows because a reference may point forward.
  */
-#ifndef __ABTF_ENCODER_H
-#define __ABTF_ENCODER_H
+#ifndef __ABTF_IR_H
+#define __ABTF_IR_H
 
 #include <stdint.h>
 
@@ -112,48 +111,11 @@ int ir__add_node(struct ir *ir, const struct ir_node *node);
 /* Append @nr items to node @id (which must have none yet). */
 int ir__set_items(struct ir *ir, uint32_t id, const struct ir_item *items,
 		  uint32_t nr);
-
-/*
- * The type ID of the type DIE @die (0 for void), encoding it and everything
- * it refers to on first use. Returns a negative errno on failure, after one
- * message naming the DIE.
- */
-int dwarf_types__type_of_die(struct ir *ir, struct dw_die *die);
-/* The same for the DIE at .debug_info offset @off, named by DIE @from. */
-int dwarf_types__type_of_off(struct ir *ir, const struct dw_die *from, uint64_t off);
-/* The type ID of @die's DW_AT_type, from its origin if need be (0: void). */
-int dwarf_types__type_of_attr(struct ir *ir, struct dw_die *die);
 /*
  * After ir_dedup__run(): the BTF type ID of the type DIE at @off, which must
  * have been converted already (nothing is added). 0 or -ENOENT.
  */
 int ir__btf_id_of_off(const struct ir *ir, uint64_t off, uint32_t *id);
-/* Whether @tag is a DWARF type tag the encoder emits on its own. */
-bool dwarf_types__is_type_tag(int tag);
-
-/*
- * The btf_decl_tag annotations among @die's children (clang's
- * DW_TAG_LLVM_annotation), and those of the DIE its DW_AT_abstract_origin
- * or DW_AT_specification names, as pending DECL_TAGs of node @target,
- * component @comp (-1: the node itself). 0 or < 0 after one message.
- */
-int dwarf_types__decl_tags(struct ir *ir, const struct dw_die *die, uint32_t target,
-		  int comp);
-/* The pending DECL_TAGs as nodes, after all the others. 0 or -ENOMEM. */
-int dwarf_types__add_decl_tags(struct ir *ir);
-/*
- * A loop of pointers, qualifiers and typedefs among the nodes (BTF cannot
- * express it; the kernel refuses it): -EINVAL after one message naming a
- * DIE of it, else 0.
- */
-int dwarf_types__check_loops(struct ir *ir);
-
-/* A FUNC_PROTO for the subprogram or subroutine type @die. */
-int dwarf_types__func_proto(struct ir *ir, struct dw_die *die);
-
-/* One message naming the object, the DIE and @what; returns @err. */
-int dwarf_types__die_error(struct ir *ir, const struct dw_die *die, int err,
-		  const char *what);
 
 /*
  * Deduplicate the nodes (ir_dedup.c): intern their strings and map every
@@ -177,62 +139,4 @@ static inline struct ir_item *ir__items(const struct ir *ir,
  */
 void *ir__emit_raw(struct ir *ir, size_t *size);
 
-/* What pahole 1.31 learns from a function's parameters (func_facts.c). */
-struct abtf_fn_facts {
-	bool optimized_parms;	/* a parameter optimized out or without a location */
-	bool unexpected_reg;	/* one not where the calling convention puts it */
-	bool reordered;		/* parameters not in their origin's order */
-	bool nocall;		/* DW_CC_nocall: the signature was changed */
-	bool varargs_differ;	/* "..." in the copy, not its origin, or back */
-	bool no_low_pc;		/* code in DW_AT_ranges alone: pahole reads
-				 * its address as 0, at no symbol */
-};
-
-/*
- * The facts of the DW_TAG_subprogram @fn (with code), for machine
- * @machine (EM_*). 0 or < 0 with *why saying what is wrong in the DWARF.
- */
-int abtf__fn_facts(struct dw_file *f, const struct dw_die *fn, int machine,
-		   struct abtf_fn_facts *ff, const char **why);
-
-/* The sections whose addresses are told apart by their relocations. */
-enum { ABTF_DW_INFO, ABTF_DW_ADDR, ABTF_DW_NR };
-
-/*
- * Pointer-sized relocations of .debug_info and .debug_addr: which section
- * an address is in.
- */
-struct abtf_dwarf_addr {
-	int sec;		/* ABTF_DW_INFO or ABTF_DW_ADDR */
-	uint64_t off;		/* in that section */
-	uint32_t shndx;
-};
-
-struct abtf_dwarf_rel {
-	Elf_Data *data[ABTF_DW_NR];	/* the relocated sections */
-	struct abtf_dwarf_addr *addrs;	/* by section, then offset */
-	size_t nr, cap;
-	Elf *linked;		/* a linked file: addresses are its own */
-};
-
-/*
- * The object open at @fd with its compressed debug sections inflated and,
- * in a relocatable object, the relocations of the sections the type walk
- * reads applied (dwarf_reloc.c), as an Elf to end with elf_end(). NULL
- * with errno set and @why (@why_size bytes) saying what is wrong. @rel
- * tells addresses' sections (abtf__dwarf_addr_section(); free with
- * abtf__dwarf_rel_free()).
- */
-Elf *abtf__dwarf_open(int fd, struct abtf_dwarf_rel *rel, char *why,
-		      size_t why_size);
-/*
- * The section of the address @addr read at @p: an operand in .debug_info
- * or an entry of .debug_addr, told by its relocation (a relocatable
- * object) or by the address (a linked file). 0 or -ENOENT.
- */
-int abtf__dwarf_addr_section(const struct abtf_dwarf_rel *rel,
-			     const unsigned char *p, uint64_t addr,
-			     uint32_t *shndx);
-void abtf__dwarf_rel_free(struct abtf_dwarf_rel *rel);
-
-#endif /* __ABTF_ENCODER_H */
+#endif /* __ABTF_IR_H */
