@@ -8,7 +8,7 @@
  * pointer-sized slot per FUNC and VAR of the object's .BTF, each with an
  * absolute relocation to its symbol plus one, the optimized_func extension
  * and the FUNCs' flags. The linker concatenates the groups as it does the
- * .BTF members; btf-link (linker_place.c, merge.c, funcs.c) reads them back
+ * .BTF members; btf-link (place.c, merge.c, funcs.c) reads them back
  * here: a group's header checked against the section's bounds, the padding
  * between groups skipped, a slot's value in a final image, or, in a
  * relocatable one, the relocation at the slot's offset.

@@ -73,13 +73,15 @@
  * pure function of the input file, at any -j.
  *
  * The files, by phase (each calls only those listed before it):
- * linker_plan.c reads the input and plans the tree, and runs a level's
- * nodes on the threads; linker_place.c pairs members with their
+ * input.c reads the input file at open, and a member or a leaf's members
+ * as they are merged; symbols.c reads its symbols, by index and by name;
+ * plan.c finds the members and cuts them into leaves; pool.c runs a
+ * level's nodes on the threads; place.c pairs members with their
  * .debug_btf_addr groups (whose format addr.c owns) and places VARs by
- * name; linker_merge.c runs the leaves and the levels (merge.c merges one
- * input into one node); linker_write.c writes the result. This file opens
- * and frees a link and runs the phases. linker_explain.c comes after the
- * link, on request: why each FUNC and VAR of a name was kept or not.
+ * name; merge_tree.c runs the leaves and the levels (merge.c merges one
+ * input into one node); write.c writes the result. This file opens and
+ * frees a link and runs the phases. explain.c comes after the link, on
+ * request: why each FUNC and VAR of a name was kept or not.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  *
  * The link decides about each FUNC and VAR of each member in merge.c's
  * decide(), from facts the earlier phases made: where the slot or the
- * symbol table puts it (linker_place.c), which names and which states
+ * symbol table puts it (place.c), which names and which states
  * funcs.c leaves without a FUNC (optimized_func, consistent_func), one
  * FUNC per name (the first in link order), merge.c's rules for VARs, and
  * the root's DATASECs, which drop a variable that overlaps the one before
@@ -23,7 +23,7 @@
  *        funcs__skipped() (funcs.c's choice of the name's canonical
  *        state), then the first of its name in link order is kept;
  *  VAR:  the var feature, its place (slot, or the name placement of
- *        linker_place.c, or a raw member's DATASEC), the final
+ *        place.c, or a raw member's DATASEC), the final
  *        .data..percpu, its name (encode_force), then the final DATASEC.
  *
  * funcs.c's states of a name are exactly the FUNCs that pass the first

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The linker's input and plan (see the essay atop linker.c, step 1): the
- * ELF file read once at open (section headers, symbols, .debug_btf_addr
- * and its relocations), so that threads never call libelf; the archive's
- * member boundaries from their headers; the leaves of the merge tree; the
- * thread pool that runs a level of nodes; reading a leaf's members.
+ * The linker's input (see the essay atop linker.c, step 1): the ELF file
+ * read once at open (section headers, .debug_btf_addr and its
+ * relocations), so that threads never call libelf; reading the archive's
+ * bytes, a member, a leaf's members, in the host's byte order; a member
+ * as a node's input.
  *
- * The bottom of the linker: it calls no other linker_*.c file.
+ * The bottom of the linker: it calls no other file of link/.
  */
-#include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +23,7 @@
 #include "btf/zmember.h"
 #include "elf/elf_read.h"
 
-/* ---- input ---- */
+/* ---- the file ---- */
 
 int abtf__pread_all(int fd, void *buf, size_t size, size_t off)
 {
@@ -83,170 +80,6 @@ static int load_relocs(struct abtf_linker *l)
 		return 0;
 	return abtf__addr_relocs_load(l->file.elf, l->file.addr_shndx, l->path,
 				      &l->pr, &l->file.relocs);
-}
-
-/*
- * strcmp()'s order from the keys (unsigned bytes, as strcmp() compares
- * them), the names themselves read only past 16 equal bytes: most
- * comparisons of a kernel's tens of thousands of symbols then touch no
- * name at all.
- */
-static int lsym_cmp(const void *a, const void *b)
-{
-	const struct lsym *x = a, *y = b;
-	int c = 0, k;
-
-	for (k = 0; k < 2 && !c; k++)
-		c = x->key[k] < y->key[k] ? -1 : x->key[k] > y->key[k];
-	/* equal keys without a NUL in them: the rest decides */
-	if (!c && (y->key[1] & 0xff))
-		c = strcmp(x->name + 16, y->name + 16);
-	if (c)
-		return c;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static void lsym_key(struct lsym *e)
-{
-	const unsigned char *p = (const unsigned char *)e->name;
-	bool end = false;
-	int i;
-
-	e->key[0] = e->key[1] = 0;
-	for (i = 0; i < 16; i++) {
-		end = end || !p[i];
-		e->key[i / 8] = e->key[i / 8] << 8 | (end ? 0 : p[i]);
-	}
-}
-
-static void add_lsym(struct abtf_linker *l, const GElf_Sym *s, uint32_t i,
-		     uint32_t shndx, const char *name)
-{
-	int type = GELF_ST_TYPE(s->st_info);
-	struct lsym *e;
-
-	if ((type != STT_FUNC && type != STT_OBJECT) || !shndx ||
-	    shndx >= l->sym.nr_secs || !name || !*name)
-		return;
-	e = &l->sym.syms[l->sym.nr_syms++];
-	e->name = name;
-	e->value = s->st_value;
-	e->size = s->st_size;
-	e->idx = i;
-	e->shndx = shndx;
-	e->type = type;
-	e->bind = GELF_ST_BIND(s->st_info);
-	lsym_key(e);
-}
-
-int abtf__syms_by_name(struct abtf_linker *l)
-{
-	struct link_symbols *sy = &l->sym;
-	struct abtf_elf_syms t;
-	size_t i, n = sy->nr_vals;
-	int err;
-
-	if (sy->sorted || !sy->symtab)
-		return 0;
-	err = abtf__elf_syms_open(l->file.elf, SHT_SYMTAB, &t);
-	sy->syms = calloc(n + 1, sizeof(*sy->syms));
-	if (err || !sy->syms)
-		return err ? abtf__link_elf_fail(l, "cannot read .symtab") : -ENOMEM;
-	for (i = 1; i < n; i++) {
-		const char *name;
-		GElf_Sym s;
-		int shndx;
-
-		if (abtf__elf_sym(&t, i, &s, &shndx, &name))
-			return abtf__link_elf_fail(l, "bad symbol");
-		add_lsym(l, &s, i, abtf__sym_section(&s, shndx), name);
-	}
-	if (sy->nr_syms)
-		qsort(sy->syms, sy->nr_syms, sizeof(*sy->syms), lsym_cmp);
-	sy->sorted = true;
-	return 0;
-}
-
-/* The index of the first defined symbol called @name (or where it would be). */
-size_t abtf__first_sym(const struct abtf_linker *l, const char *name)
-{
-	size_t lo = 0, hi = l->sym.nr_syms;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(l->sym.syms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * The name of the STT_FILE symbol that local symbol @idx follows, or NULL:
- * ld writes each input file's local symbols after its STT_FILE (globals
- * come last, all together, and name no file). For explain's messages.
- */
-const char *abtf__sym_file(const struct abtf_linker *l, size_t idx)
-{
-	const struct link_symbols *sy = &l->sym;
-	Elf_Data *d = sy->symtab ? elf_getdata(sy->symtab, NULL) : NULL;
-	GElf_Sym s;
-
-	if (!d || !idx || idx >= sy->nr_vals || !gelf_getsym(d, idx, &s) ||
-	    GELF_ST_BIND(s.st_info) != STB_LOCAL ||
-	    GELF_ST_TYPE(s.st_info) == STT_SECTION)
-		return NULL;
-	while (--idx) {
-		if (!gelf_getsym(d, idx, &s) ||
-		    GELF_ST_BIND(s.st_info) != STB_LOCAL)
-			return NULL;
-		if (GELF_ST_TYPE(s.st_info) == STT_FILE)
-			return elf_strptr(l->file.elf, sy->symtab_strs,
-					  s.st_name);
-	}
-	return NULL;
-}
-
-/*
- * Every symbol's value and section by index, for placing by slot (by
- * name: abtf__syms_by_name()): read by the link, not at open, so that a
- * file opened only to be checked (a --base, each --compare operand) does
- * not read vmlinux's symbol table.
- */
-int abtf__link_symbols_load(struct abtf_linker *l)
-{
-	struct abtf_elf_syms t;
-	size_t i;
-	int err;
-
-	if (!l->file.elf || l->sym.loaded)
-		return 0;
-	l->sym.loaded = true;
-
-	err = abtf__elf_syms_open(l->file.elf, SHT_SYMTAB, &t);
-	if (err == -ENOENT)
-		return 0;
-	if (err)
-		return abtf__link_elf_fail(l, "cannot read .symtab");
-	l->sym.vals = calloc(t.nr + 1, sizeof(*l->sym.vals));
-	l->plan.sym_used = calloc(t.nr + 1, sizeof(*l->plan.sym_used));
-	if (!l->sym.vals || !l->plan.sym_used)
-		return -ENOMEM;
-	for (i = 1; i < t.nr; i++) {
-		GElf_Sym s;
-		int shndx;
-
-		if (abtf__elf_sym(&t, i, &s, &shndx, NULL))
-			return abtf__link_elf_fail(l, "bad symbol");
-		l->sym.vals[i].value = s.st_value;
-		l->sym.vals[i].shndx = abtf__sym_section(&s, shndx);
-	}
-	l->sym.nr_vals = t.nr;
-	l->sym.symtab = elf_getscn(l->file.elf, t.shndx);
-	l->sym.symtab_strs = t.strndx;
-	return 0;
 }
 
 /*
@@ -343,13 +176,6 @@ static int open_elf(struct abtf_linker *l, size_t fsize)
 	return load_relocs(l);
 }
 
-void abtf__link_symbols_free(struct link_symbols *s)
-{
-	free(s->secs);
-	free(s->syms);
-	free(s->vals);
-	memset(s, 0, sizeof(*s));
-}
 
 void abtf__link_file_init(struct link_file *f)
 {
@@ -397,42 +223,6 @@ void abtf__link_file_free(struct link_file *f)
 	abtf__link_file_init(f);
 }
 
-/* ---- plan ---- */
-
-void abtf__plan_threads(struct abtf_linker *l)
-{
-	long n = l->opts.nr_threads;
-
-	if (n <= 0)
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-	l->plan.nr_threads = n < 1 ? 1 : n;
-}
-
-void abtf__link_plan_free(struct link_plan *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nr_members && p->members; i++)
-		free(p->members[i].vars);
-	free(p->members);
-	free(p->sym_used);
-	memset(p, 0, sizeof(*p));
-}
-
-static int push_plan(struct abtf_linker *l, size_t *cap, size_t off,
-		     size_t size)
-{
-	struct link_plan *p = &l->plan;
-
-	if (abtf_grow(p->members, *cap, p->nr_members + 1))
-		return -ENOMEM;
-	memset(&p->members[p->nr_members], 0, sizeof(*p->members));
-	p->members[p->nr_members].off = off;
-	p->members[p->nr_members].size = size;
-	p->nr_members++;
-	return 0;
-}
-
 /* @len bytes of .BTF at @off, from the file. */
 int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 		   size_t off)
@@ -442,235 +232,6 @@ int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 	return abtf__pread_all(l->file.fd, buf, len, l->file.btf_off + off);
 }
 
-struct zread {
-	const struct abtf_linker *l;
-	size_t off;		/* the compressed member's, in .BTF */
-};
-
-static int zread(void *ctx, void *buf, size_t len, size_t off)
-{
-	const struct zread *z = ctx;
-
-	return abtf__read_btf(z->l, buf, len, z->off + off);
-}
-
-/*
- * The BTF header a compressed member inflates to, checked against the
- * size its header says (before the leaves allocate that much for it):
- * only its first bytes are inflated.
- */
-static int zmember_head(struct abtf_linker *l, size_t off, size_t size,
-			size_t btf_size)
-{
-	struct zread z = { .l = l, .off = off };
-	struct btf_header head;
-	int err;
-
-	err = abtf__zmember_head(zread, &z, size, &head, sizeof(head),
-				 l->plan.nr_members, off, l->where, &l->pr);
-	if (!err && l->file.swapped)
-		abtf__btf_swap(&head, sizeof(head));
-	if (!err)
-		err = abtf__zmember_head_check(&head, btf_size,
-					       l->plan.nr_members, off,
-					       l->where, &l->pr);
-	return err;
-}
-
-/*
- * A member's header longer than 24 bytes (pahole 1.31's layout table),
- * read whole and checked: a table past the strings made the member end
- * before it, its bytes read as a next member of "bad BTF magic".
- */
-static int long_header(struct abtf_linker *l, size_t off, uint32_t hdr_len)
-{
-	uint8_t *p = malloc(hdr_len);
-	int err;
-
-	if (!p)
-		return -ENOMEM;
-	err = abtf__read_btf(l, p, hdr_len, off);
-	if (err)
-		err = abtf__link_error(l, err, "cannot read .BTF");
-	else
-		err = archive__long_header(p, hdr_len, l->plan.nr_members,
-					   off, l->where, &l->pr);
-	free(p);
-	return err;
-}
-
-/*
- * The member at @off, compressed or not, from its header: *@size gets its
- * bytes in .BTF, *@zsize the same for a compressed member (0 for plain BTF)
- * and *@btf_size those of its BTF.
- */
-static int member_size(struct abtf_linker *l, size_t off, size_t avail,
-		       size_t *size, size_t *zsize, size_t *btf_size)
-{
-	struct btf_header hdr;
-	int err;
-
-	memset(&hdr, 0, sizeof(hdr));
-	err = abtf__read_btf(l, &hdr, avail < sizeof(hdr) ? avail : sizeof(hdr), off);
-	if (err)
-		return abtf__link_error(l, err, "cannot read .BTF");
-	*zsize = 0;
-	if (abtf__is_zmember(&hdr, avail)) {
-		l->file.nr_zmembers++;
-		err = abtf__zmember_size(&hdr, avail, l->file.swapped,
-					 l->plan.nr_members, off,
-					 l->where, &l->pr, size, btf_size);
-		*zsize = *size;
-		return err ? err : zmember_head(l, off, *size, *btf_size);
-	}
-	if (!l->file.elf && !off && avail >= 2 && hdr.magic != BTF_MAGIC &&
-	    hdr.magic != bswap_16(BTF_MAGIC))
-		return abtf__link_error(l, -EINVAL,
-				  "neither an ELF file nor raw BTF");
-	if (!l->file.elf && !off)	/* raw BTF: its first member's order */
-		l->file.swapped = hdr.magic == bswap_16(BTF_MAGIC);
-	if (l->file.swapped)
-		abtf__btf_swap(&hdr, sizeof(hdr));
-	err = archive__member_size(&hdr, avail, l->plan.nr_members, off,
-				   l->where, &l->pr, size);
-	*btf_size = *size;
-	if (!err && hdr.hdr_len > sizeof(hdr))
-		err = long_header(l, off, hdr.hdr_len);
-	return err;
-}
-
-/* Member boundaries from the headers alone: 24 bytes read per member. */
-int abtf__walk_members(struct abtf_linker *l)
-{
-	size_t off = 0, cap = 0, size, zsize, btf_size, pad;
-	uint8_t buf[64];	/* enough to tell padding from garbage */
-	int err;
-
-	if (!l->file.btf_size)
-		return abtf__link_error(l, -EINVAL, ".BTF is empty");
-	while (off < l->file.btf_size) {
-		size_t avail = l->file.btf_size - off;
-
-		err = member_size(l, off, avail, &size, &zsize, &btf_size);
-		if (err)
-			return err;
-		err = push_plan(l, &cap, off, btf_size);
-		if (err)
-			return err;
-		l->plan.members[l->plan.nr_members - 1].zsize = zsize;
-		off += size;
-		avail = l->file.btf_size - off;
-		if (avail > sizeof(buf))
-			avail = sizeof(buf);
-		err = abtf__read_btf(l, buf, avail, off);
-		if (!err)
-			err = archive__member_padding(buf, avail,
-						   l->plan.nr_members - 1,
-						   off, l->where, &l->pr, &pad);
-		if (err)
-			return err;
-		off += pad;
-	}
-	return 0;
-}
-
-/* Leaves: consecutive members of about ABTF_LEAF_BYTES (opts.leaf_bytes). */
-struct node *abtf__make_leaves(struct abtf_linker *l, size_t *nr)
-{
-	struct node *leaves = calloc(l->plan.nr_members + 1, sizeof(*leaves));
-	struct node *shrunk;
-	size_t i, bytes = 0;
-	size_t max = l->opts.leaf_bytes ? l->opts.leaf_bytes : ABTF_LEAF_BYTES;
-
-	if (!leaves)
-		return NULL;
-	*nr = 0;
-	for (i = 0; i < l->plan.nr_members; i++) {
-		if (!bytes)
-			leaves[(*nr)++].first = i;
-		leaves[*nr - 1].nr++;
-		leaves[*nr - 1].leaf = true;
-		bytes += l->plan.members[i].size;
-		if (bytes >= max)
-			bytes = 0;
-	}
-	/* one node per member at most: keep the ones made */
-	shrunk = realloc(leaves, (*nr + 1) * sizeof(*leaves));
-	return shrunk ? shrunk : leaves;
-}
-
-/* ---- threads ---- */
-
-struct job {
-	struct abtf_linker *l;
-	struct node *nodes;
-	size_t nr;
-	int (*fn)(struct abtf_linker *l, struct node *n, void *ctx);
-	void *ctx;
-	atomic_size_t next;
-};
-
-/* A node's messages are kept, and printed in node order after the level. */
-static void __abtf_printf(3, 0)
-node_print(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
-{
-	struct node *n = ctx;
-
-	if (level == ABTF_WARN && !n->msg[0])
-		vsnprintf(n->msg, sizeof(n->msg), fmt, ap);
-}
-
-static void *worker(void *arg)
-{
-	struct job *job = arg;
-	size_t i;
-
-	while ((i = atomic_fetch_add(&job->next, 1)) < job->nr) {
-		struct node *n = &job->nodes[i];
-		double t = abtf__now();
-
-		n->pr.fn = node_print;
-		n->pr.ctx = n;
-		n->err = job->fn(job->l, n, job->ctx);
-		n->t = abtf__now() - t;
-	}
-	return NULL;
-}
-
-/* Run @fn on every node, on up to nr_threads threads; first error wins. */
-int abtf__run_level(struct abtf_linker *l, struct node *nodes, size_t nr,
-		     int (*fn)(struct abtf_linker *, struct node *, void *),
-		     void *ctx)
-{
-	struct job job = { .l = l, .nodes = nodes, .nr = nr, .fn = fn,
-			   .ctx = ctx };
-	pthread_t tids[64];
-	size_t i, nt = l->plan.nr_threads;
-
-	atomic_init(&job.next, 0);
-	if (nt > nr)
-		nt = nr;
-	if (nt > ARRAY_SIZE(tids))
-		nt = ARRAY_SIZE(tids);
-	for (i = 1; i < nt; i++)
-		if (pthread_create(&tids[i], NULL, worker, &job))
-			break;
-	nt = i;
-	worker(&job);
-	for (i = 1; i < nt; i++)
-		pthread_join(tids[i], NULL);
-	for (i = 0; i < nr; i++) {
-		if (!nodes[i].err)
-			continue;
-		if (nodes[i].msg[0])
-			pr_warn(&l->pr, "%s", nodes[i].msg);
-		else
-			pr_warn(&l->pr, "%s: %s", l->path,
-				ABTF_STRERROR(-nodes[i].err));
-		return nodes[i].err;
-	}
-	return 0;
-}
 
 /* ---- reading members ---- */
 

@@ -8,7 +8,8 @@
  * table, in link order; where a FUNC or VAR of a member is, for merge.c
  * and funcs.c.
  *
- * Calls linker_plan.c (reading members, the thread pool, symbols by name).
+ * Calls input.c (reading members), symbols.c (symbols by name) and pool.c
+ * (the threads).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * into a node); the levels above merge up to ABTF_FAN_IN results of the
  * level below, in order, until the root.
  *
- * Calls linker_plan.c (reading, the thread pool) and linker_place.c (a
- * member's extension).
+ * Calls input.c (reading), pool.c (the threads) and place.c (a member's
+ * extension).
  */
 #include <errno.h>
 #include <stdio.h>
