@@ -61,6 +61,10 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/node_str.h"
+#include "link/exact.h"
+#include "link/node.h"
 
 /* Deeper walks give up (append): a bound on stack use, not on meaning. */
 #define EXACT_MAX_DEPTH	1024

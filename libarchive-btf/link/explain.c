@@ -56,6 +56,12 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/symbols.h"
+#include "link/plan.h"
+#include "link/place.h"
+#include "link/funcs.h"
+#include "link/merge.h"
 
 _Static_assert(ABTF_EXPLAIN_FN_OPTIMIZED == ABTF_FN_OPTIMIZED &&
 	       ABTF_EXPLAIN_FN_UNEXPECTED_REG == ABTF_FN_UNEXPECTED_REG &&

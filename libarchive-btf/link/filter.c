@@ -35,6 +35,8 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/filter.h"
 
 /* The record of type @id of @in, by the offsets @toff. */
 static const struct btf_type *type_at(const struct input *in,

@@ -40,6 +40,13 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/symbols.h"
+#include "link/plan.h"
+#include "link/pool.h"
+#include "link/place.h"
+#include "link/funcs.h"
+#include "link/node.h"
 
 /* Deeper than any C type a prototype names; hostile cycles stop here. */
 #define SIG_MAX_STEPS	64

@@ -20,6 +20,10 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/symbols.h"
+#include "link/plan.h"
+#include "link/node.h"
 #include "btf/zmember.h"
 #include "elf/elf_read.h"
 

@@ -35,6 +35,7 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/kfuncs.h"
 #include "btf/verify.h"
 #include "elf/elf_read.h"
 

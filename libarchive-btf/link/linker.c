@@ -92,6 +92,15 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/symbols.h"
+#include "link/plan.h"
+#include "link/place.h"
+#include "link/merge_tree.h"
+#include "link/funcs.h"
+#include "link/kfuncs.h"
+#include "link/merge.h"
+#include "link/node.h"
 #include "btf/verify.h"
 #include "btf/features.h"
 

@@ -23,6 +23,17 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/pool.h"
+#include "link/place.h"
+#include "link/merge_tree.h"
+#include "link/funcs.h"
+#include "link/kfuncs.h"
+#include "link/merge.h"
+#include "link/node_dedup.h"
+#include "link/node_str.h"
+#include "link/exact.h"
+#include "link/node.h"
 #include "btf/verify.h"
 
 /* ---- node bookkeeping ---- */

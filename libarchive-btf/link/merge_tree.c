@@ -17,6 +17,15 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/plan.h"
+#include "link/pool.h"
+#include "link/place.h"
+#include "link/merge_tree.h"
+#include "link/merge.h"
+#include "link/filter.h"
+#include "link/exact.h"
+#include "link/node.h"
 
 static int finish_node(struct abtf_linker *l, struct node *n)
 {

@@ -76,6 +76,8 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/node_dedup.h"
+#include "link/exact.h"
 
 #define MAX_ID		0x7fffffffu	/* libbpf's BTF_MAX_NR_TYPES */
 #define UNPROCESSED	UINT32_MAX

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/node_str.h"
+#include "link/node.h"
 
 int abtf__smap_reserve(struct smap *m, uint32_t str_len)
 {

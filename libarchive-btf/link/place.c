@@ -20,6 +20,12 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/symbols.h"
+#include "link/plan.h"
+#include "link/pool.h"
+#include "link/place.h"
+#include "link/node.h"
 
 /* ---- pairing with .debug_btf_addr ---- */
 

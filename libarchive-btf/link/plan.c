@@ -14,6 +14,9 @@
 #include <linux/btf.h>
 
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/plan.h"
+#include "link/node.h"
 #include "btf/zmember.h"
 
 void abtf__plan_threads(struct abtf_linker *l)

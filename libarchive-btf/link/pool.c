@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 #include "link/linker.h"
+#include "link/pool.h"
+#include "link/node.h"
 
 
 struct job {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "link/linker.h"
+#include "link/symbols.h"
 #include "elf/elf_read.h"
 
 /*

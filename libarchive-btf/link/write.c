@@ -21,6 +21,8 @@
 #include "btf/zmember.h"
 #include "link/distill.h"
 #include "link/linker.h"
+#include "link/input.h"
+#include "link/plan.h"
 #include "elf/elf_write.h"
 #include "btf/layout.h"
 
