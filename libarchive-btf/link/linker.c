@@ -84,9 +84,12 @@
  * request: why each FUNC and VAR of a name was kept or not.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <bpf/btf.h>
 #include <linux/btf.h>
@@ -103,6 +106,8 @@
 #include "link/node.h"
 #include "btf/verify.h"
 #include "btf/features.h"
+#include "btf/zmember.h"
+#include "elf/elf_read.h"
 
 /* ---- open and free ---- */
 
@@ -244,7 +249,63 @@ static void base_error(struct abtf_linker *l, int err)
 			l->opts.base_path, ABTF_STRERROR(-err));
 }
 
-/* The base must be final BTF: libbpf would take an archive's first member. */
+/*
+ * Whether the base @path is final BTF at a glance, saying nothing: an ELF
+ * file that passes the ELF checks, with no archive kept aside and no
+ * .debug_btf_addr, whose .BTF is one plain member with a 24-byte header
+ * that fills the section. What this accepts, check_final() accepts.
+ */
+static bool base_plainly_final(const char *path)
+{
+	struct abtf_printer quiet = { 0 };
+	struct btf_header hdr;
+	GElf_Shdr btf, sh;
+	GElf_Ehdr ehdr;
+	struct stat st;
+	bool final = false;
+	size_t nr, size;
+	Elf *elf = NULL;
+	int fd;
+
+	/* not blocking on a FIFO: check_final() opens it as it is */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr) ||
+	    elf_getshdrstrndx(elf, &nr) || elf_getshdrnum(elf, &nr) ||
+	    abtf__elf_check(elf, st.st_size, path, ABTF_SEC_ADDR, &quiet))
+		goto out;
+	if ((abtf__elf_find(elf, SHT_NULL, ABTF_SEC_ARCHIVE, &sh) &&
+	     sh.sh_size) ||
+	    (abtf__elf_find(elf, SHT_NULL, ABTF_SEC_ADDR, &sh) && sh.sh_size))
+		goto out;
+	if (!abtf__elf_find(elf, SHT_NULL, ABTF_SEC_BTF, &btf) ||
+	    btf.sh_type == SHT_NOBITS || (btf.sh_flags & SHF_COMPRESSED) ||
+	    btf.sh_size < sizeof(hdr) ||
+	    abtf__pread_all(fd, &hdr, sizeof(hdr), btf.sh_offset) ||
+	    abtf__is_zmember(&hdr, btf.sh_size))
+		goto out;
+	if (!abtf__host_order(ehdr.e_ident[EI_DATA]))
+		abtf__btf_swap(&hdr, sizeof(hdr));
+	final = hdr.magic == BTF_MAGIC && hdr.hdr_len == sizeof(hdr) &&
+		!archive__member_size(&hdr, btf.sh_size, 0, 0, path, &quiet,
+				      &size) &&
+		size == btf.sh_size;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return final;
+}
+
+/*
+ * The base must be final BTF: libbpf would take an archive's first member.
+ * A base that is not final at a glance (or does not read) is opened as a
+ * link of its own, whose check_final() says why.
+ */
 static int check_base_final(struct abtf_linker *l)
 {
 	struct abtf_link_opts o = {
@@ -252,9 +313,12 @@ static int check_base_final(struct abtf_linker *l)
 		.print = l->opts.print,
 		.print_ctx = l->opts.print_ctx,
 	};
-	struct abtf_linker *b = abtf_linker__new(l->opts.base_path, &o);
+	struct abtf_linker *b;
 	int err;
 
+	if (base_plainly_final(l->opts.base_path))
+		return 0;
+	b = abtf_linker__new(l->opts.base_path, &o);
 	if (!b)
 		return -errno;
 	err = check_final(b, "the base is ");
