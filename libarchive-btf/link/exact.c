@@ -44,11 +44,11 @@
  * VARs, DATASECs and DECL_TAGs are never mapped.
  *
  * The node's index of its types (struct exact_index, n->ex) is this
- * file's: merge.c reports each type it appends (abtf__exact_add()) and
- * the end of each input (abtf__exact_index()), and has it freed with the
- * node's merge state (abtf__exact_free_index()); which of its types reach
- * a FWD stays until the node is freed (abtf__exact_free()), for the
- * parent that merges it (abtf__exact_held()).
+ * file's: merge.c reports each type it appends (exact__add()) and
+ * the end of each input (exact__index()), and has it freed with the
+ * node's merge state (exact__free_index()); which of its types reach
+ * a FWD stays until the node is freed (exact__free()), for the
+ * parent that merges it (exact__held()).
  *
  * The final BTF has the meaning of the link without this step
  * (abtf_link_testing.no_exact; tests/dedup/ holds both to libbpf's dedup
@@ -247,14 +247,14 @@ static int64_t node_sig_name(const void *ctx, uint32_t off)
 
 /*
  * Index the type just appended at @off as node ID @id, unless *@held says
- * it is held back (abtf__exact_map(): no input type maps to it; @held
+ * it is held back (exact__map(): no input type maps to it; @held
  * NULL: not known, nothing was mapped into this input). A struct or union
- * waits for the end of its input (abtf__exact_index()): its members'
+ * waits for the end of its input (exact__index()): its members'
  * types may come after it. An input has no two equal types, so no type
  * of the same input looks for it.
  */
-int abtf__exact_add(struct node *n, uint32_t id, size_t off,
-		    const uint8_t *held)
+int exact__add(struct node *n, uint32_t id, size_t off,
+	       const uint8_t *held)
 {
 	const struct btf_type *t = (const void *)(n->types + off);
 	struct exact_index *ex = &n->ex;
@@ -280,7 +280,7 @@ int abtf__exact_add(struct node *n, uint32_t id, size_t off,
 	return 0;
 }
 
-int abtf__exact_index(struct node *n)
+int exact__index(struct node *n)
 {
 	struct abtf_sig_src s = { n, node_sig_type, node_sig_name };
 	struct exact_index *ex = &n->ex;
@@ -305,7 +305,7 @@ int abtf__exact_index(struct node *n)
  * and what they map to reaches no FWD, so a child type reaches a FWD
  * exactly where its member's copy did.
  */
-const uint8_t *abtf__exact_held(const struct node *c, uint32_t nr_types)
+const uint8_t *exact__held(const struct node *c, uint32_t nr_types)
 {
 	const struct exact_index *ex = &c->ex;
 
@@ -315,7 +315,7 @@ const uint8_t *abtf__exact_held(const struct node *c, uint32_t nr_types)
 }
 
 /* The index, once the node's merges are done; the held bits stay. */
-void abtf__exact_free_index(struct exact_index *ex)
+void exact__free_index(struct exact_index *ex)
 {
 	free(ex->type_off);
 	free(ex->pending);
@@ -324,9 +324,9 @@ void abtf__exact_free_index(struct exact_index *ex)
 	ex->cap_type_off = ex->nr_pending = ex->cap_pending = 0;
 }
 
-void abtf__exact_free(struct exact_index *ex)
+void exact__free(struct exact_index *ex)
 {
-	abtf__exact_free_index(ex);
+	exact__free_index(ex);
 	free(ex->held);
 	memset(ex, 0, sizeof(*ex));
 }
@@ -387,7 +387,7 @@ static const struct btf_type *in_type(const struct exact *x, uint32_t id)
 /* Input string @a is node string @b. */
 static bool same_str(struct exact *x, uint32_t a, uint32_t b)
 {
-	return abtf__node_str_is(x->n, x->in, a, b);
+	return node_str__is(x->n, x->in, a, b);
 }
 
 static inline bool equal(struct exact *x, uint32_t a, uint32_t b, int depth,
@@ -800,8 +800,8 @@ static int reach_edges(struct reach *r)
  * meaning"). The FWDs themselves are not marked: libbpf merges equal
  * FWDs unconditionally.
  */
-int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
-		    uint8_t *fwd)
+int exact__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
+		     uint8_t *fwd)
 {
 	struct reach r = { .types = types, .off = off, .nr = nr };
 	uint32_t id, i, *queue, head = 0, tail = 0;
@@ -844,13 +844,13 @@ int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
  * Map the input types @map marks EXACT_NEW to equal node types where
  * there are some; the rest stay EXACT_NEW. @toff: each input type's
  * record offset. @held[id] (room for every input type) is set for the
- * types that reach a FWD (abtf__fwd_reach()): they stay new here, and no
+ * types that reach a FWD (exact__fwd_reach()): they stay new here, and no
  * later input maps to them either (a type of one meaning with them
  * reaches a FWD of that name too, and is held back in its turn), so
- * abtf__exact_add() need not index them.
+ * exact__add() need not index them.
  */
-int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, uint8_t *held)
+int exact__map(struct node *n, const struct input *in, uint32_t *map,
+	       const uint32_t *toff, uint8_t *held)
 {
 	struct exact x = { .n = n, .in = in, .map = map, .toff = toff,
 			   .end_old = n->next_id };
@@ -861,7 +861,7 @@ int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
 	if (in->held)
 		memcpy(held, in->held, cnt);
 	else
-		x.err = abtf__fwd_reach(in->types, toff, in->nr_types, held);
+		x.err = exact__fwd_reach(in->types, toff, in->nr_types, held);
 	if (x.err || !n->ex.map.cnt)
 		return x.err;	/* nothing to match: all new */
 	x.state = malloc(cnt * sizeof(*x.state));

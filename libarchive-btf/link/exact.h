@@ -24,7 +24,7 @@ struct exact_index {
 	uint32_t *pending;	/* structs appended, indexed after the input */
 	size_t nr_pending, cap_pending;
 	/*
-	 * 1 + ID - first_id -> held back (abtf__fwd_reach()), [0] unused:
+	 * 1 + ID - first_id -> held back (exact__fwd_reach()), [0] unused:
 	 * a parent takes it as its input's reach instead of working it out
 	 * again, where it is known for every type (held_unknown false).
 	 * Kept until the node is freed.
@@ -35,17 +35,17 @@ struct exact_index {
 };
 
 #define EXACT_NEW	UINT32_MAX	/* a surviving type not mapped (yet) */
-int abtf__exact_map(struct node *n, const struct input *in, uint32_t *map,
-		    const uint32_t *toff, uint8_t *held);
-int abtf__exact_add(struct node *n, uint32_t id, size_t off,
-		    const uint8_t *held);
-const uint8_t *abtf__exact_held(const struct node *c, uint32_t nr_types);
+int exact__map(struct node *n, const struct input *in, uint32_t *map,
+	       const uint32_t *toff, uint8_t *held);
+int exact__add(struct node *n, uint32_t id, size_t off,
+	       const uint8_t *held);
+const uint8_t *exact__held(const struct node *c, uint32_t nr_types);
 /*
  * @fwd[id]: type @id of @types (at @off[id]) reaches a FWD, or an enum
  * without values (exact.c).
  */
-int abtf__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
-		    uint8_t *fwd);
+int exact__fwd_reach(const uint8_t *types, const uint32_t *off, uint32_t nr,
+		     uint8_t *fwd);
 /*
  * A struct member type's signature, which every type a walk (exact.c's,
  * or libbpf's in node_dedup.c) may find equal to it shares: its records
@@ -61,8 +61,8 @@ struct abtf_sig_src {
 };
 int64_t exact__member_sig(const struct abtf_sig_src *s, uint32_t id);
 /* After each input: index the structs and unions it appended. */
-int abtf__exact_index(struct node *n);
-void abtf__exact_free_index(struct exact_index *ex);
-void abtf__exact_free(struct exact_index *ex);
+int exact__index(struct node *n);
+void exact__free_index(struct exact_index *ex);
+void exact__free(struct exact_index *ex);
 
 #endif /* __ABTF_LINK_EXACT_H */

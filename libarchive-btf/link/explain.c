@@ -428,7 +428,7 @@ static int member_source(struct xctx *x, const char **out)
 				continue;
 			if (is_func)
 				func++;
-			if (abtf__slot_place(l, in->plan, slot++, &pl) ||
+			if (place__slot(l, in->plan, slot++, &pl) ||
 			    !pl.present || pl.key >= l->sym.nr_secs)
 				continue;
 			if (!pass) {
@@ -520,7 +520,7 @@ static int explain_func(struct xctx *x, size_t n, uint32_t id, uint32_t slot,
 		return -ENOMEM;
 	rec->r.extension = ext;
 	rec->r.fn_flags = fn_flags(x, ord);
-	if (in->kind == IN_SLOTS && !abtf__slot_place(x->l, in->plan, slot, &pl))
+	if (in->kind == IN_SLOTS && !place__slot(x->l, in->plan, slot, &pl))
 		set_place(x, &rec->r, &pl, name);
 	if (state && (x->l->feats & ABTF_FEAT_CONSISTENT_FUNC)) {
 		rec->sig = funcs__sig(in, x->toff, id);
@@ -610,7 +610,7 @@ static int var_fate(struct xctx *x, uint32_t id, uint32_t slot, uint32_t var,
 	memset(pl, 0, sizeof(*pl));
 	switch (in->kind) {
 	case IN_SLOTS:
-		err = abtf__slot_place(l, in->plan, slot, pl);
+		err = place__slot(l, in->plan, slot, pl);
 		if (err)
 			return err;
 		break;
@@ -630,9 +630,9 @@ static int var_fate(struct xctx *x, uint32_t id, uint32_t slot, uint32_t var,
 		return in->kind == IN_SLOTS ? ABTF_EXPLAIN_DISCARDED :
 		       in->kind == IN_NAMES ? ABTF_EXPLAIN_NO_SYMBOL :
 					      ABTF_EXPLAIN_NO_SYMTAB;
-	if (!abtf__in_percpu_section(l, pl))
+	if (!merge__in_percpu_section(l, pl))
 		return ABTF_EXPLAIN_NOT_PERCPU;
-	if (!abtf__var_name_valid(name))
+	if (!merge__var_name_valid(name))
 		return ABTF_EXPLAIN_BAD_NAME;	/* encode_force, or no link */
 	if (!r->section || !in_final_datasec(x, r->section, pl, name))
 		return ABTF_EXPLAIN_OVERLAP;
@@ -717,7 +717,7 @@ static int walk_one(const struct input *in, uint32_t nr_slots, void *ctx)
  */
 static int walk_member(struct xctx *x, size_t i)
 {
-	return abtf__with_member(x->l, &x->l->pr, i, true, NULL, walk_one, x);
+	return place__with_member(x->l, &x->l->pr, i, true, NULL, walk_one, x);
 }
 
 /* ---- the final BTF: every verdict held to it ---- */

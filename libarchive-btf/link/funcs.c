@@ -293,14 +293,14 @@ static int sigs_of(const struct input *in, uint32_t nr_slots, void *ctx)
 	return member_sigs(c->l, c->fs, in, nr_slots, c->b);
 }
 
-/* One member, read alone (abtf__with_member()); its messages go to @n's. */
+/* One member, read alone (place__with_member()); its messages go to @n's. */
 static int funcs_member(struct abtf_linker *l, struct node *n, size_t idx,
 			struct abtf_rbuf *rb, struct sbuf *b)
 {
 	struct sigs_ctx c = { .l = l, .fs = &n->fsigs, .b = b };
 	int err;
 
-	err = abtf__with_member(l, &n->pr, idx, false, rb, sigs_of, &c);
+	err = place__with_member(l, &n->pr, idx, false, rb, sigs_of, &c);
 	if (err == -EINVAL && !n->msg[0])
 		pr_warn(&n->pr, "%s member %zu at byte %zu: its "
 			".debug_btf_addr group has too few slots",
@@ -660,7 +660,7 @@ static int gather_recs(struct node *leaves, size_t nr, struct frec **out,
 	return 0;
 }
 
-int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr)
+int funcs__select(struct abtf_linker *l, struct node *leaves, size_t nr)
 {
 	struct frec *r = NULL;
 	size_t i, total = 0;
@@ -734,8 +734,8 @@ static int mark_kept(uint32_t *id, void *ctx)
  * prototype reaches stay: pahole writes every type of a unit. @map is
  * the input's choice (0: left out), DECL_TAGs not decided yet.
  */
-int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
-			   uint32_t *map)
+int funcs__drop_protos(const struct input *in, const uint32_t *toff,
+		       uint32_t *map)
 {
 	struct { uint8_t *ref; uint32_t nr; } c = { .nr = in->nr_types };
 	bool any = false;

@@ -46,7 +46,7 @@ struct fskip {
 
 /*
  * funcs.c's function rules (consistent_func, optimized_func), built by
- * abtf__funcs_select() while planning and read-only after: the names left
+ * funcs__select() while planning and read-only after: the names left
  * without a FUNC and the FUNCs left out although their name keeps one.
  */
 struct func_rules {
@@ -58,7 +58,7 @@ struct func_rules {
 };
 
 /* Build l->fn_rules from every leaf's members. */
-int abtf__funcs_select(struct abtf_linker *l, struct node *leaves, size_t nr);
+int funcs__select(struct abtf_linker *l, struct node *leaves, size_t nr);
 void funcs__sigs_free(struct func_sigs *fs);
 void funcs__rules_free(struct func_rules *fr);
 /* Why the rules leave @name without a FUNC (ABTF_EXPLAIN_*), 0 if not. */
@@ -72,7 +72,7 @@ int funcs__skipped(const struct func_rules *fr, size_t member,
  */
 char *funcs__sig(const struct input *in, const uint32_t *toff,
 		     uint32_t id);
-int abtf__drop_func_protos(const struct input *in, const uint32_t *toff,
-			   uint32_t *map);
+int funcs__drop_protos(const struct input *in, const uint32_t *toff,
+		       uint32_t *map);
 
 #endif /* __ABTF_LINK_FUNCS_H */

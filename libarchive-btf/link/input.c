@@ -255,7 +255,7 @@ static void member_to_host(const struct abtf_linker *l, size_t i, void *p)
 	abtf__btf_swap(p, mp->size);
 }
 
-uint32_t plan__member_hash(const struct abtf_linker *l, size_t i,
+uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 			   const void *p)
 {
 	const struct mplan *mp = &l->plan.members[i];
@@ -468,7 +468,7 @@ const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy)
 	return *copy;
 }
 
-void plan__member_input(struct abtf_linker *l, const struct mplan *mp,
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			 const struct abtf_member *m, const uint8_t *types,
 			 struct input *in)
 {

@@ -87,7 +87,7 @@ int abtf__read_btf(const struct abtf_linker *l, void *buf, size_t len,
 int abtf__read_member(const struct abtf_linker *l, size_t i, void *dst,
 		      const struct abtf_printer *pr);
 /* The hash of member @i (read into @p) that its group's btf_hash is of. */
-uint32_t plan__member_hash(const struct abtf_linker *l, size_t i,
+uint32_t abtf__member_hash(const struct abtf_linker *l, size_t i,
 			   const void *p);
 /* Validate member @i's BTF, read into @p, and describe it in @m. */
 int abtf__check_member(const struct abtf_linker *l, size_t i, const void *p,
@@ -97,7 +97,7 @@ uint8_t *abtf__read_leaf(struct abtf_linker *l, struct node *n,
 uint8_t *abtf__read_leaf_in(struct abtf_linker *l, struct node *n,
 			    struct abtf_member *ms, struct abtf_rbuf *rb);
 const uint8_t *abtf__aligned_types(const struct abtf_member *m, void **copy);
-void plan__member_input(struct abtf_linker *l, const struct mplan *mp,
+void abtf__member_input(struct abtf_linker *l, const struct mplan *mp,
 			const struct abtf_member *m, const uint8_t *types,
 			struct input *in);
 

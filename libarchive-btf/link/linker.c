@@ -416,11 +416,11 @@ static int plan(struct abtf_linker *l, struct node **leaves, size_t *nr)
 	*leaves = abtf__make_leaves(l, nr);
 	if (!*leaves)
 		return -ENOMEM;
-	err = abtf__link_place(l, *leaves, *nr);
+	err = place__link(l, *leaves, *nr);
 	if (err)
 		return err;
 	if (l->feats & (ABTF_FEAT_CONSISTENT_FUNC | ABTF_FEAT_OPTIMIZED_FUNC)) {
-		err = abtf__funcs_select(l, *leaves, *nr);
+		err = funcs__select(l, *leaves, *nr);
 		if (err)
 			return err;
 	}

@@ -111,8 +111,8 @@ void merge__node_free(struct node *n)
 	funcs__sigs_free(&n->fsigs);
 	node_vars_free(&n->vars);
 	free(n->raw);
-	abtf__smap_free(&n->smap);
-	abtf__exact_free(&n->ex);
+	node_str__smap_free(&n->smap);
+	exact__free(&n->ex);
 	memset(&n->strs, 0, sizeof(n->strs));
 	n->types = NULL;
 	n->raw = NULL;
@@ -124,8 +124,8 @@ void merge__node_free(struct node *n)
  * pahole keeps the variables of the final ".data..percpu" only: the vmlinux
  * linker script has merged its input subsections into it by now.
  */
-bool abtf__in_percpu_section(const struct abtf_linker *l,
-			     const struct place *pl)
+bool merge__in_percpu_section(const struct abtf_linker *l,
+			      const struct place *pl)
 {
 	const char *name = l->file.elf ? (pl->key < l->sym.nr_secs ?
 				     l->sym.secs[pl->key].name : NULL) :
@@ -213,7 +213,7 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 
 	switch (in->kind) {
 	case IN_SLOTS:
-		err = abtf__slot_place(l, in->plan, sc->next_slot++, pl);
+		err = place__slot(l, in->plan, sc->next_slot++, pl);
 		break;
 	case IN_NAMES:
 		if (sc->next_var >= in->plan->nr_vars)
@@ -230,7 +230,7 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
 		break;
 	}
 	if (!err && pl->present && in->kind != IN_CHILD)
-		pl->present = abtf__in_percpu_section(l, pl);
+		pl->present = merge__in_percpu_section(l, pl);
 	return err;
 }
 
@@ -239,7 +239,7 @@ static int place_var(struct abtf_linker *l, struct scratch *sc, uint32_t id,
  * letter, '_' or '.', then letters, digits, '_' or '.', at most
  * KSYM_NAME_LEN (128) characters. The kernel rejects a VAR named otherwise.
  */
-bool abtf__var_name_valid(const char *p)
+bool merge__var_name_valid(const char *p)
 {
 	const char *limit = p + 128;
 
@@ -260,7 +260,7 @@ static int var_name_check(struct abtf_linker *l, struct node *n,
 {
 	char safe[96];
 
-	if (abtf__var_name_valid(name))
+	if (merge__var_name_valid(name))
 		return 1;
 	if (l->feats & ABTF_FEAT_ENCODE_FORCE)
 		return 0;
@@ -406,8 +406,8 @@ static int append_type(struct node *n, struct scratch *sc, uint32_t in_id,
 	err = abtf__for_each_str_off(dst, remap_str, &r);
 	if (err)
 		return err;
-	err = abtf__exact_add(n, id, n->types_len,
-			      sc->held ? &sc->held[in_id] : NULL);
+	err = exact__add(n, id, n->types_len,
+			 sc->held ? &sc->held[in_id] : NULL);
 	n->types_len += sz;
 	return err;
 }
@@ -503,7 +503,7 @@ static int decide_all(struct abtf_linker *l, struct node *n,
 			return keep;
 		sc->map[id] = keep ? EXACT_NEW : 0;
 	}
-	keep = abtf__drop_func_protos(in, sc->toff, sc->map);
+	keep = funcs__drop_protos(in, sc->toff, sc->map);
 	if (keep < 0)
 		return keep;
 	if (l->feats & ABTF_FEAT_DECL_TAG)
@@ -531,8 +531,8 @@ static int merge_input(struct abtf_linker *l, struct node *n,
 	 */
 	if (!err && !l->testing.no_exact && !l->base) {
 		sc->held = malloc((size_t)in->nr_types + 1);
-		err = sc->held ? abtf__exact_map(n, in, sc->map, sc->toff,
-						 sc->held) : -ENOMEM;
+		err = sc->held ? exact__map(n, in, sc->map, sc->toff,
+					    sc->held) : -ENOMEM;
 	}
 	if (err)
 		return err;
@@ -594,12 +594,13 @@ int merge__node_merge(struct abtf_linker *l, struct node *n,
 	}
 	sc.map = malloc(cnt * sizeof(*sc.map));
 	sc.toff = malloc(cnt * sizeof(*sc.toff));
-	if (sc.map && sc.toff && !abtf__smap_reserve(&n->smap, in->str_len) &&
+	if (sc.map && sc.toff &&
+	    !node_str__smap_reserve(&n->smap, in->str_len) &&
 	    !alloc_var_scratch(&sc, index_types(&sc)))
 		err = merge_input(l, n, &sc);
 	if (!err)
-		err = abtf__exact_index(n);
-	abtf__smap_clear(&n->smap);
+		err = exact__index(n);
+	node_str__smap_clear(&n->smap);
 	scratch_free(&sc);
 	return err;
 }
@@ -782,7 +783,7 @@ static int root_count(struct abtf_linker *l, struct node *c, void *ctx)
 	uint32_t id;
 	int err;
 
-	err = abtf__drop_func_protos(&rc->in, sc->toff, sc->map);
+	err = funcs__drop_protos(&rc->in, sc->toff, sc->map);
 	if (err)
 		return err;
 	if (l->feats & ABTF_FEAT_DECL_TAG)
@@ -1006,8 +1007,8 @@ static void *raw_btf(struct node *n, uint32_t shift, size_t *size)
 	/* the merge state is no longer needed: free it before dedup's peak */
 	abtf__strtab_free(&n->strs);
 	memset(&n->strs, 0, sizeof(n->strs));
-	abtf__smap_free(&n->smap);
-	abtf__exact_free_index(&n->ex);
+	node_str__smap_free(&n->smap);
+	exact__free_index(&n->ex);
 	return raw;
 }
 

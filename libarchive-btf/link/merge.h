@@ -36,9 +36,9 @@ int merge__root_children(struct abtf_linker *l, struct node *n,
 struct btf *merge__root_btf(struct abtf_linker *l, struct node *n);
 void merge__node_free(struct node *n);
 /* A VAR's rules. Is @pl in the final .data..percpu? */
-bool abtf__in_percpu_section(const struct abtf_linker *l,
-			     const struct place *pl);
+bool merge__in_percpu_section(const struct abtf_linker *l,
+			      const struct place *pl);
 /* May a VAR have the name @p (pahole's btf_name_valid())? */
-bool abtf__var_name_valid(const char *p);
+bool merge__var_name_valid(const char *p);
 
 #endif /* __ABTF_LINK_MERGE_H */

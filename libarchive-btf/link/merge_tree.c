@@ -55,7 +55,7 @@ static int read_member(struct abtf_linker *l, struct node *n, size_t i,
 		err = abtf__check_member(l, i, *buf, &n->pr, m);
 	if (err)
 		return err;
-	if (mp->check_hash && plan__member_hash(l, i, *buf) != mp->hash) {
+	if (mp->check_hash && abtf__member_hash(l, i, *buf) != mp->hash) {
 		pr_warn(&n->pr, "%s member %zu at byte %zu: its "
 			".debug_btf_addr group is for another member",
 			l->where, i, mp->off);
@@ -88,7 +88,7 @@ static int merge_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 			err = -ENOMEM;
 			break;
 		}
-		plan__member_input(l, &l->plan.members[i], &m, types, &in);
+		abtf__member_input(l, &l->plan.members[i], &m, types, &in);
 		err = abtf__filter_input(l, &in, &filtered);
 		if (err == -E2BIG || err == -ELOOP)
 			pr_warn(&n->pr, "%s member %zu at byte %zu: %s",
@@ -143,7 +143,7 @@ static int merge_children(struct abtf_linker *l, struct node *n, void *ctx)
 		struct input in;
 
 		abtf__child_input(c, &in);
-		in.held = abtf__exact_held(c, in.nr_types);
+		in.held = exact__held(c, in.nr_types);
 		err = merge__node_merge(l, n, &in);
 		merge__node_free(c);	/* merged: its memory can go */
 	}

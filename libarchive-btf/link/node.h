@@ -49,8 +49,8 @@ struct node {
 };
 
 /* Is string @off of @in the node's string @node_off? */
-static inline bool abtf__node_str_is(struct node *n, const struct input *in,
-				     uint32_t off, uint32_t node_off)
+static inline bool node_str__is(struct node *n, const struct input *in,
+				uint32_t off, uint32_t node_off)
 {
 	if (n->smap.map[off])
 		return n->smap.map[off] != SMAP_ABSENT &&

@@ -16,7 +16,7 @@
 #include "link/node_str.h"
 #include "link/node.h"
 
-int abtf__smap_reserve(struct smap *m, uint32_t str_len)
+int node_str__smap_reserve(struct smap *m, uint32_t str_len)
 {
 	uint32_t *p;
 
@@ -31,7 +31,7 @@ int abtf__smap_reserve(struct smap *m, uint32_t str_len)
 	return 0;
 }
 
-void abtf__smap_clear(struct smap *m)
+void node_str__smap_clear(struct smap *m)
 {
 	size_t i;
 
@@ -40,7 +40,7 @@ void abtf__smap_clear(struct smap *m)
 	m->nr_used = 0;
 }
 
-void abtf__smap_free(struct smap *m)
+void node_str__smap_free(struct smap *m)
 {
 	free(m->map);
 	free(m->used);
@@ -118,7 +118,7 @@ int64_t node_str__find(struct node *n, const struct input *in, uint32_t off)
 }
 
 /*
- * abtf__node_str_is() for a string not mapped yet. A walk compares names
+ * node_str__is() for a string not mapped yet. A walk compares names
  * of types the node mostly has already: by their bytes, no interning, and
  * a match is what interning would have given (the node's strings are
  * unique), so it is noted.

@@ -24,10 +24,10 @@ struct smap {
 };
 
 /* Room for the offsets of an input of @str_len bytes of strings, all unset. */
-int abtf__smap_reserve(struct smap *m, uint32_t str_len);
+int node_str__smap_reserve(struct smap *m, uint32_t str_len);
 /* Unset what the last input set. */
-void abtf__smap_clear(struct smap *m);
-void abtf__smap_free(struct smap *m);
+void node_str__smap_clear(struct smap *m);
+void node_str__smap_free(struct smap *m);
 int64_t node_str__get(struct node *n, const struct input *in, uint32_t off);
 int64_t node_str__find(struct node *n, const struct input *in, uint32_t off);
 bool node_str__cmp(struct node *n, const struct input *in, uint32_t off,

@@ -42,7 +42,7 @@ static int hash_leaf(struct abtf_linker *l, struct node *n, void *ctx)
 	for (i = 0; buf && l->file.addr.size && i < n->nr; i++) {
 		struct mplan *mp = &l->plan.members[n->first + i];
 
-		mp->hash = plan__member_hash(l, n->first + i, ms[i].data);
+		mp->hash = abtf__member_hash(l, n->first + i, ms[i].data);
 	}
 	free(buf);
 	free(ms);
@@ -131,9 +131,9 @@ keep_msg(enum abtf_print_level level, void *ctx, const char *fmt, va_list ap)
  * new pages to fault in and clear. Messages go to @pr; @fn's error is
  * returned.
  */
-int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
-		      size_t i, bool any_ext, struct abtf_rbuf *rb,
-		      abtf_member_fn_t fn, void *ctx)
+int place__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
+		       size_t i, bool any_ext, struct abtf_rbuf *rb,
+		       abtf_member_fn_t fn, void *ctx)
 {
 	struct node one = { .nr = 1, .leaf = true, .first = i, .pr = *pr };
 	const struct mplan *mp = &l->plan.members[i];
@@ -154,7 +154,7 @@ int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
 	if (!err && !types)
 		err = -ENOMEM;
 	if (!err) {
-		plan__member_input(l, mp, &xm, types, &in);
+		abtf__member_input(l, mp, &xm, types, &in);
 		err = fn(&in, mp->grp.nr_slots + (xbuf ? mp->grp.nr_extra : 0),
 			 ctx);
 	}
@@ -517,7 +517,7 @@ static int check_flags(const struct abtf_linker *l)
 	return 0;
 }
 
-int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr)
+int place__link(struct abtf_linker *l, struct node *leaves, size_t nr)
 {
 	int err;
 
@@ -564,8 +564,8 @@ static bool section_of_addr(const struct abtf_linker *l, uint64_t addr,
 }
 
 /* Slot @k of a member: final image (address + 1) or relocatable (reloc). */
-int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
-		     uint32_t k, struct place *pl)
+int place__slot(const struct abtf_linker *l, const struct mplan *mp,
+		uint32_t k, struct place *pl)
 {
 	size_t at = mp->grp.slots_off + (size_t)k * l->file.addr.slot_size;
 	const struct abtf_addr_rela *r;
@@ -648,7 +648,7 @@ int place__func_placed(struct abtf_linker *l, const struct input *in,
 		 * stubs) renames a function after cc-btf saw it, and
 		 * pahole, which goes by name, has no FUNC for it then.
 		 */
-		err = abtf__slot_place(l, in->plan, slot, &pl);
+		err = place__slot(l, in->plan, slot, &pl);
 		if (err)
 			return err;
 		if (!pl.present)

@@ -30,7 +30,7 @@ struct place {
 	uint32_t dsec_size;
 };
 
-int abtf__link_place(struct abtf_linker *l, struct node *leaves, size_t nr);
+int place__link(struct abtf_linker *l, struct node *leaves, size_t nr);
 int place__member_extend(struct abtf_linker *l, const struct abtf_printer *pr,
 			size_t i, const struct abtf_member *m, uint8_t **buf,
 			struct abtf_member *xm);
@@ -41,12 +41,12 @@ int place__member_extend_any(struct abtf_linker *l,
 			    struct abtf_member *xm);
 typedef int (*abtf_member_fn_t)(const struct input *in, uint32_t nr_slots,
 				void *ctx);
-int abtf__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
-		      size_t i, bool any_ext, struct abtf_rbuf *rb,
-		      abtf_member_fn_t fn, void *ctx);
+int place__with_member(struct abtf_linker *l, const struct abtf_printer *pr,
+		       size_t i, bool any_ext, struct abtf_rbuf *rb,
+		       abtf_member_fn_t fn, void *ctx);
 /* Slot @k of member @mp: where its FUNC or VAR is. */
-int abtf__slot_place(const struct abtf_linker *l, const struct mplan *mp,
-		     uint32_t k, struct place *pl);
+int place__slot(const struct abtf_linker *l, const struct mplan *mp,
+		uint32_t k, struct place *pl);
 int place__func_present(struct abtf_linker *l, const struct input *in,
 		       uint32_t slot, const char *name);
 /*
