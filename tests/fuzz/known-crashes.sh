@@ -21,7 +21,7 @@
 #     final_dsec_get(), merge.c) or abtf__strtab_add() from
 #     append_datasec(): for a raw input the DATASEC names were kept as
 #     pointers into the member's buffer, which merge_leaf() (now in
-#     linker_merge.c) frees before finish_node().
+#     merge_tree.c) frees before finish_node().
 #   fwd-type: forward-decls.c's .BTF with the FWD "opaque_s" given a type
 #     (size_type field) 0x400000; SEGV in libbpf's btf__dedup() called from
 #     dedup() (merge.c): a FWD with a non-zero type passes validation.

@@ -3,7 +3,7 @@
  * The BTF archive reader (libarchive-btf/btf/archive.c) on its own
  * (tests/unit.bats): real members made by libbpf, concatenated as the
  * linker concatenates .BTF sections (each at its alignment, zero padding
- * between), walked as linker_plan.c walks them. Valid archives give their
+ * between), walked as plan.c walks them. Valid archives give their
  * members, types and offsets; a field of a header or a record that lies
  * is refused with -EINVAL and a message naming the member, its byte in
  * the section and the fault, and every section is a heap block of exactly
@@ -50,8 +50,8 @@ static uint8_t *sec_exact(const struct sec *s, size_t size)
 }
 
 /*
- * The members of the section @p of @size bytes, as linker_plan.c finds
- * them: each one's size from its header, the member checked, the padding
+ * The members of the section @p of @size bytes, as the linker (plan.c, input.c)
+ * finds them: each one's size from its header, the member checked, the padding
  * after it. Returns 0 or the first error; *nr counts the members accepted.
  */
 static int walk(const uint8_t *p, size_t size, struct abtf_member *ms,

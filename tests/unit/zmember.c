@@ -93,7 +93,7 @@ static int rd(void *ctx, void *buf, size_t len, size_t off)
 }
 
 /*
- * The member at @z of @avail bytes, as linker_plan.c reads it: its
+ * The member at @z of @avail bytes, as the linker (plan.c, input.c) reads it: its
  * header, the BTF header its stream starts with (read a little at a
  * time), then the whole BTF, inflated and checked as a member.
  */
