@@ -291,6 +291,99 @@ struct rel_file {
 static const uint64_t rel_offs[] = { 72, 32, 48, 40 };	/* not sorted */
 
 /*
+ * Section @i (1 to 5) of write_elf()'s object: .debug_btf_addr, its
+ * relocations (in @rels), .symtab (in @syms), .strtab and .shstrtab.
+ */
+static void rel_file_section(Elf *e, const struct rel_file *f, int i,
+			     Elf_Scn *scn, Elf_Data *d, uint8_t *syms,
+			     uint8_t *rels)
+{
+	static uint8_t addr[64];
+	static const char strtab[] = "\0a\0b\0c\0d";
+	static const char shstr[] = "\0.debug_btf_addr\0.rela.debug_btf_addr"
+				    "\0.symtab\0.strtab\0.shstrtab";
+	GElf_Shdr sh;
+
+	gelf_getshdr(scn, &sh);
+	sh.sh_addralign = 1;
+	d->d_align = 1;
+	d->d_version = EV_CURRENT;
+	switch (i) {
+	case 1:
+		sh.sh_name = 1;
+		sh.sh_type = SHT_PROGBITS;
+		d->d_buf = addr;
+		d->d_size = sizeof(addr);
+		break;
+	case 2:
+		sh.sh_name = f->rela ? 17 : 18;
+		sh.sh_type = f->rela ? SHT_RELA : SHT_REL;
+		sh.sh_link = 3;
+		sh.sh_info = 1;
+		d->d_type = f->rela ? ELF_T_RELA : ELF_T_REL;
+		d->d_buf = rels;
+		d->d_size = gelf_fsize(e, d->d_type, 4, EV_CURRENT);
+		sh.sh_entsize = gelf_fsize(e, d->d_type, 1, EV_CURRENT);
+		break;
+	case 3:
+		sh.sh_name = 38;
+		sh.sh_type = SHT_SYMTAB;
+		sh.sh_link = 4;
+		sh.sh_info = 1;
+		d->d_type = ELF_T_SYM;
+		d->d_buf = syms;
+		d->d_size = gelf_fsize(e, ELF_T_SYM, 5, EV_CURRENT);
+		sh.sh_entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+		break;
+	case 4:
+		sh.sh_name = 46;
+		sh.sh_type = SHT_STRTAB;
+		d->d_buf = (void *)strtab;
+		d->d_size = sizeof(strtab);
+		break;
+	case 5:
+		sh.sh_name = 54;
+		sh.sh_type = SHT_STRTAB;
+		d->d_buf = (void *)shstr;
+		d->d_size = sizeof(shstr);
+		break;
+	}
+	gelf_update_shdr(scn, &sh);
+}
+
+/* The symbols a to d of write_elf()'s .symtab, @d: 1 to 4, SHN_ABS. */
+static void rel_file_syms(Elf_Data *d)
+{
+	for (int k = 1; k <= 4; k++) {
+		GElf_Sym sym = { .st_name = 2 * k - 1,
+			.st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC),
+			.st_shndx = SHN_ABS, .st_value = k };
+
+		gelf_update_sym(d, k, &sym);
+	}
+}
+
+/* write_elf()'s relocations, @d: one per offset of rel_offs. */
+static void rel_file_relocs(Elf_Data *d, const struct rel_file *f, bool is64)
+{
+	for (int k = 0; k < 4; k++) {
+		GElf_Rela ra = { .r_offset = rel_offs[k],
+			.r_info = GELF_R_INFO(k + 1, f->type ?:
+					      (is64 ?
+					       R_X86_64_64 :
+					       R_386_32)),
+			.r_addend = 1 };
+		GElf_Rel rl = { .r_offset = ra.r_offset,
+				.r_info = ra.r_info };
+
+		if (f->rela)
+			gelf_update_rela(d, k, &ra);
+		else
+			gelf_update_rel(d, k, &rl);
+	}
+}
+
+/*
  * An ET_REL object of a .debug_btf_addr (at section index 1) of 64
  * bytes, a symbol table and a relocation section against it, one
  * relocation per offset of rel_offs, symbol i + 1, addend 1.
@@ -299,10 +392,6 @@ static int write_elf(const struct rel_file *f)
 {
 	int fd = open(f->path, O_RDWR | O_CREAT | O_TRUNC, 0644), i;
 	bool is64 = f->ei_class == ELFCLASS64;
-	static uint8_t addr[64];
-	static const char strtab[] = "\0a\0b\0c\0d";
-	static const char shstr[] = "\0.debug_btf_addr\0.rela.debug_btf_addr"
-				    "\0.symtab\0.strtab\0.shstrtab";
 	uint8_t syms[5 * sizeof(Elf64_Sym)] = { 0 }, rels[4 * sizeof(Elf64_Rela)];
 	Elf *e;
 
@@ -327,79 +416,12 @@ static int write_elf(const struct rel_file *f)
 	for (i = 1; i <= 5; i++) {
 		Elf_Scn *scn = elf_newscn(e);
 		Elf_Data *d = elf_newdata(scn);
-		GElf_Shdr sh;
 
-		gelf_getshdr(scn, &sh);
-		sh.sh_addralign = 1;
-		d->d_align = 1;
-		d->d_version = EV_CURRENT;
-		switch (i) {
-		case 1:
-			sh.sh_name = 1;
-			sh.sh_type = SHT_PROGBITS;
-			d->d_buf = addr;
-			d->d_size = sizeof(addr);
-			break;
-		case 2:
-			sh.sh_name = f->rela ? 17 : 18;
-			sh.sh_type = f->rela ? SHT_RELA : SHT_REL;
-			sh.sh_link = 3;
-			sh.sh_info = 1;
-			d->d_type = f->rela ? ELF_T_RELA : ELF_T_REL;
-			d->d_buf = rels;
-			d->d_size = gelf_fsize(e, d->d_type, 4, EV_CURRENT);
-			sh.sh_entsize = gelf_fsize(e, d->d_type, 1, EV_CURRENT);
-			break;
-		case 3:
-			sh.sh_name = 38;
-			sh.sh_type = SHT_SYMTAB;
-			sh.sh_link = 4;
-			sh.sh_info = 1;
-			d->d_type = ELF_T_SYM;
-			d->d_buf = syms;
-			d->d_size = gelf_fsize(e, ELF_T_SYM, 5, EV_CURRENT);
-			sh.sh_entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
-			break;
-		case 4:
-			sh.sh_name = 46;
-			sh.sh_type = SHT_STRTAB;
-			d->d_buf = (void *)strtab;
-			d->d_size = sizeof(strtab);
-			break;
-		case 5:
-			sh.sh_name = 54;
-			sh.sh_type = SHT_STRTAB;
-			d->d_buf = (void *)shstr;
-			d->d_size = sizeof(shstr);
-			break;
-		}
-		gelf_update_shdr(scn, &sh);
-		if (i == 3) {
-			for (int k = 1; k <= 4; k++) {
-				GElf_Sym sym = { .st_name = 2 * k - 1,
-					.st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC),
-					.st_shndx = SHN_ABS, .st_value = k };
-
-				gelf_update_sym(d, k, &sym);
-			}
-		}
-		if (i == 2) {
-			for (int k = 0; k < 4; k++) {
-				GElf_Rela ra = { .r_offset = rel_offs[k],
-					.r_info = GELF_R_INFO(k + 1, f->type ?:
-							      (is64 ?
-							       R_X86_64_64 :
-							       R_386_32)),
-					.r_addend = 1 };
-				GElf_Rel rl = { .r_offset = ra.r_offset,
-						.r_info = ra.r_info };
-
-				if (f->rela)
-					gelf_update_rela(d, k, &ra);
-				else
-					gelf_update_rel(d, k, &rl);
-			}
-		}
+		rel_file_section(e, f, i, scn, d, syms, rels);
+		if (i == 3)
+			rel_file_syms(d);
+		if (i == 2)
+			rel_file_relocs(d, f, is64);
 	}
 	i = elf_update(e, ELF_C_WRITE) < 0 ? -EINVAL : 0;
 	elf_end(e);
