@@ -42,10 +42,15 @@ lib_san_flags() {
 # neither the shared library nor the archive exports them). Built as the
 # library was (ASan + UBSan for a sanitizer build).
 lib_objs_prog() {
-	local out=$1 san objs
+	local out=$1 san src objs=()
 	shift
 	san=$(lib_san_flags) || { echo "$san"; return 1; }
-	objs=("$ABTF_BUILD"/libarchive-btf/*/*.o)
+	# the objects of the sources there are: a build directory keeps the
+	# objects of a file renamed since, which would define names twice
+	for src in "$ABTF_TOP"/libarchive-btf/*/*.c; do
+		src=${src#"$ABTF_TOP"/}
+		objs+=("$ABTF_BUILD/${src%.c}.o")
+	done
 	[ -e "${objs[0]}" ] || {
 		echo "no library objects in $ABTF_BUILD/libarchive-btf"
 		return 1
