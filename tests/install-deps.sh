@@ -67,6 +67,21 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	"libclang-rt-$clang_major-dev" clang-19 lld-19 llvm-19 rustc \
 	debootstrap
 
+# What a kernel with CONFIG_RUST needs besides rustc (make rustavailable:
+# the standard library's source, bindgen and the libclang it loads;
+# rustfmt, with which bindgen lays out the bindings), where the release's
+# rustc and bindgen are as new as Linux 7.3 takes them
+# (scripts/min-tool-version.sh: 1.85.0 and 0.71.1): Debian 13's. Debian
+# 12's rustc 1.63 is too old, and the kernels built there leave Rust out.
+candidate() {
+	apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p'
+}
+if dpkg --compare-versions "$(candidate rustc)" ge 1.85.0 &&
+   dpkg --compare-versions "$(candidate bindgen)" ge 0.71.1; then
+	$SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
+		rust-src bindgen libclang-dev rustfmt
+fi
+
 # fetch_from_suite SUITE PKG...: install the architecture-independent
 # packages PKG (the Linux sources and configurations, which need only
 # binutils and xz-utils) from another suite of the same Debian mirror,
