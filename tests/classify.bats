@@ -20,22 +20,28 @@ setup() {
 	cd "$WORK" || return 1
 	need_cmd python3
 	# no witnesses: each test writes the ones it gives
-	for f in a-funcs b-funcs dups lenders last base asm percpu-start aliases lost; do
+	for f in a-funcs b-funcs dups lenders last base asm percpu-start aliases lost \
+		clones weak; do
 		: > "$f"
 	done
 }
 
-# judge [--reference-j] LINE...: e2e-classify on a diff of LINEs, with the
-# witness files of this directory; its status and output in bats' run.
+# judge [--reference-j] [--pahole-version N] LINE...: e2e-classify on a
+# diff of LINEs, with the witness files of this directory; its status and
+# output in bats' run.
 judge() {
 	local j=()
 	if [ "$1" = --reference-j ]; then
 		j=(--reference-j)
 		shift
 	fi
+	if [ "$1" = --pahole-version ]; then
+		j+=("$1" "$2")
+		shift 2
+	fi
 	printf '%s\n' "$@" > diff
 	run "$CLASSIFY" "${j[@]}" diff a-funcs b-funcs dups lenders last base \
-		asm percpu-start aliases lost
+		asm percpu-start aliases lost clones weak
 }
 
 # accepted KIND-WORDS: every line had a kind, whose description has these
@@ -234,4 +240,58 @@ SHOW='~ func show: a: int show(struct seq_file *m) | b: long int show(int x)'
 	echo arch_bpf_timed_may_goto > a-funcs
 	judge "$line"
 	refused "$line"
+}
+
+@test "classify: pahole 1.30's FUNC of a GCC clone, only where the image has the name as a clone alone, and only from 1.30" {
+	local line='- func __call_rcu_common: static void __call_rcu_common(struct callback_head *head, rcu_callback_t func, bool lazy_in)'
+	echo __call_rcu_common > a-funcs
+	judge --pahole-version 130 "$line"
+	refused "$line"
+	echo __call_rcu_common > clones
+	judge --pahole-version 130 "$line"
+	accepted "GCC clone"
+	# from pahole 1.31 on, from 1.24 (no optimized_func: ours keeps it
+	# too), or from a pahole of unknown version: refused
+	judge --pahole-version 131 "$line"
+	refused "$line"
+	judge --pahole-version 124 "$line"
+	refused "$line"
+	judge "$line"
+	refused "$line"
+	# ours has a FUNC of the name: not this difference
+	echo __call_rcu_common > b-funcs
+	judge --pahole-version 130 "$line"
+	refused "$line"
+}
+
+@test "classify: pahole 1.30's FUNC of a name at several addresses, only with nm's namesakes, and only from 1.30" {
+	local line='- func m_start: static void *m_start(struct seq_file *m, loff_t *pos)'
+	echo m_start > a-funcs
+	judge --pahole-version 130 "$line"
+	refused "$line"
+	echo m_start > dups
+	judge --pahole-version 130 "$line"
+	accepted "several addresses"
+	judge --pahole-version 132 "$line"
+	refused "$line"
+	# a reference made with -j chooses among namesakes by thread instead
+	judge --reference-j --pahole-version 130 "$line"
+	refused "$line"
+}
+
+@test "classify: pahole 1.30's prototype of a weak stub, only with the objects' weak and strong definitions and parameter names alone differing" {
+	local line='~ func __x64_sys_accept: a: static long int __x64_sys_accept(const struct pt_regs *__unused) | b: static long int __x64_sys_accept(const struct pt_regs *regs)'
+	local types='~ func __x64_sys_bind: a: static long int __x64_sys_bind(const struct pt_regs *__unused) | b: static int __x64_sys_bind(const struct pt_regs *regs)'
+	echo __x64_sys_accept > a-funcs
+	echo __x64_sys_accept > b-funcs
+	judge --pahole-version 130 "$line"
+	refused "$line"
+	printf '%s\n' __x64_sys_accept __x64_sys_bind > weak
+	judge --pahole-version 130 "$line"
+	accepted "weak C definition"
+	judge --pahole-version 132 "$line"
+	refused "$line"
+	# another return type is another prototype, weak or not
+	judge --pahole-version 130 "$types"
+	refused "$types"
 }

@@ -829,8 +829,10 @@ compare() {
 	defs_of "$image" "$out" "$out.defs" ${2:+"$2"}
 	lenders "$image" "$b" "$out" "$out.defs" ${2:+"$2"} > "$out.lenders"
 	asm_units "$image" "$b" "$out" "$out.defs" ${2:+"$2"} > "$out.asm"
+	weak_c "$out" "$out.defs" > "$out.weak"
 	rm -f "$out.defs".*
 	lost_types "$image" "$out" ${2:+"$2"} > "$out.lost"
+	clones_only "$image" > "$out.clones"
 	percpu_start "$image" > "$out.percpu-start"
 	pi_aliases "$image" > "$out.aliases"
 	last_ambiguous "$image" > "$out.last"
@@ -842,10 +844,12 @@ compare() {
 		: > "$desc"
 	fi
 	rc=0
-	"$HERE/e2e-classify" "${refj[@]}" "$out" "$out.a-funcs" "$out.b-funcs" \
+	"$HERE/e2e-classify" "${refj[@]}" \
+		--pahole-version "$("$PAHOLE_BIN" --version | tr -dc 0-9)" \
+		"$out" "$out.a-funcs" "$out.b-funcs" \
 		"$out.dup-funcs" "$out.lenders" "$out.last" "$desc" \
 		"$out.asm" "$out.percpu-start" "$out.aliases" "$out.lost" \
-		> "$out.kinds" || rc=$?
+		"$out.clones" "$out.weak" > "$out.kinds" || rc=$?
 	sed -e 's/^/  /' "$out.kinds" >&2
 	[ $rc -le 1 ] || fail "e2e-classify failed"
 	[ $rc -ne 1 ] || fail "${out#"$E2E"/}: differences that docs/design.md does not explain"
@@ -979,6 +983,37 @@ lost_types() {
 		done
 	fi
 	rm -f "$tmp".*
+}
+
+# weak_c DIFF DEFS: the names of DIFF's "~" func lines of which the image
+# has one function, that one object defines weakly (W) and another
+# strongly, both objects with a unit of C (not only an assembler's): the
+# linker chose the strong definition (a COND_SYSCALL stub of
+# kernel/sys_ni.c and the system call's own). DEFS: defs_of()'s OUT for
+# DIFF.
+weak_c() {
+	local diff=$1 tmp=$2 name strong weak
+	sed -n 's/^~ func \([^:]*\):.*/\1/p' "$diff" | sort -u |
+	while read -r name; do
+		grep -q "^$name " "$tmp.once" || continue
+		[ "$(awk -v n="$name" '$1 == n' "$tmp.defs" | wc -l)" -eq 2 ] || continue
+		strong=$(awk -v n="$name" '$1 == n && $3 ~ /^[tT]$/ { print $2 }' "$tmp.defs")
+		weak=$(awk -v n="$name" '$1 == n && $3 ~ /^[wW]$/ { print $2 }' "$tmp.defs")
+		[ -n "$strong" ] && [ -n "$weak" ] || continue
+		[ -n "$(unit_languages "$strong" | grep -vx 'MIPS assembler')" ] &&
+		[ -n "$(unit_languages "$weak" | grep -vx 'MIPS assembler')" ] &&
+			echo "$name"
+	done
+}
+
+# clones_only IMAGE: the names IMAGE has only as GCC clones: nm shows
+# NAME.constprop.N, NAME.isra.N or NAME.part.N and no function NAME.
+clones_only() {
+	local syms=$RES/clones.syms
+	"${CROSS}nm" "$1" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | LC_ALL=C sort -u > "$syms"
+	sed -n 's/^\([^.]*\)\.\(constprop\|isra\|part\)\..*/\1/p' "$syms" |
+		LC_ALL=C sort -u | LC_ALL=C comm -23 - "$syms"
+	rm -f "$syms"
 }
 
 # unit_languages OBJ: the DW_AT_language of each unit of OBJ's DWARF, as
