@@ -186,8 +186,8 @@ example: all
 # the files that build real kernels (tests/.work/ caches them; the first run
 # takes about 50 minutes on 2 cores: the kernel sample, 6.1 with gcc through
 # ccache and distcc, 6.12 with clang, 6.12 for arm64 and for s390x, 7.3 with
-# gcc, and 7.3 with Debian 13's GCC 14 in a trixie root). check-lab:
-# the kernel builds CI's 90 minutes cannot hold
+# gcc, with split DWARF, and with Debian 13's GCC 14 in a trixie root).
+# check-lab: the kernel builds CI's 90 minutes cannot hold
 # (tests/lab-*.bats: the plain pahole builds, 6.12 with gcc, another -j and
 # BTF_ONLY=1, clang ThinLTO, riscv64, arm64 with clang (6.1, 6.12), riscv64
 # with clang; about 95 minutes more). check-san: the input-handling suites

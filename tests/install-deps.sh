@@ -65,7 +65,7 @@ $SUDO apt-get "${APT_OPTS[@]}" install -y --no-install-recommends \
 	libc6-dev-arm64-cross qemu-system-arm rsync kmod \
 	libc6-dev-riscv64-cross libc6-dev-s390x-cross qemu-system-misc opensbi \
 	"libclang-rt-$clang_major-dev" clang-19 lld-19 llvm-19 rustc \
-	debootstrap
+	debootstrap gdb
 
 # What a kernel with CONFIG_RUST needs besides rustc (make rustavailable:
 # the standard library's source, bindgen and the libclang it loads;

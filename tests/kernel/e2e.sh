@@ -60,6 +60,15 @@
 #   warm         build 5: build 2 again from scratch in the same directory,
 #                every object from the cache, with build 2's .BTF bytes in
 #                vmlinux and the modules
+#   split        with ABTF_E2E_CONFIG=split (CONFIG_DEBUG_INFO_SPLIT=y, 7.3):
+#                build 2's BTF is byte for byte that of build 2 of the same
+#                configuration without split DWARF (the cache without the
+#                variant, e2e-7.3, built first): the objects' archive,
+#                vmlinux's .BTF and .BTF_ids, each module's .BTF and kept
+#                archive; gdb finds in the .dwo files the struct sk_buff it
+#                finds in the other vmlinux; pahole finds no types in the
+#                split vmlinux, Kconfig refuses BTF with split DWARF to gcc
+#                alone, and the tree refuses BTF_LINK=pahole
 # A phase needs the ones before it; each finds their results in the cache.
 #
 # Idempotent and cached: the source and every build directory are redone
@@ -83,8 +92,8 @@
 #                        e2e-6.12-clang-arm64, and for 6.1; riscv64
 #                        with clang too
 #   ABTF_E2E_CONFIG      NAME: the configuration with config-fragment.NAME
-#                        (nonet: no networking), in a cache of its own
-#                        (e2e-nonet, ...)
+#                        (nonet: no networking; split: split DWARF), in a
+#                        cache of its own (e2e-nonet, ...)
 #   ABTF_E2E_LTO         thin: 6.12 with clang's ThinLTO (config-fragment.lto),
 #                        in a cache of its own (e2e-6.12-clang-lto)
 #   ABTF_E2E_LAUNCHER    ccache-distcc: build 2 through CC="cc-btf ccache
@@ -256,18 +265,26 @@ ARCH_FRAGMENT=$HERE/config-fragment.$KARCH
 VARIANT=${ABTF_E2E_CONFIG:-}
 VARIANT_FRAGMENT=
 BASE_CONFIG=
+BASE=
 BOOT_MODULES=
+CONFIG_CC=()
 if [ -n "$VARIANT" ]; then
 	VARIANT_FRAGMENT=$HERE/config-fragment.$VARIANT
 	[ -f "$VARIANT_FRAGMENT" ] || {
 		echo "e2e: error: ABTF_E2E_CONFIG=$VARIANT: no $VARIANT_FRAGMENT" >&2
 		exit 1
 	}
+	# (the cache without the variant: the split phase's BASE)
+	BASE=$E2E
 	E2E=$E2E-$VARIANT
 	BASE_CONFIG=$(sed -n 's/^# base: *//p' "$VARIANT_FRAGMENT")
 	[ -z "$BASE_CONFIG" ] ||
 		BASE_CONFIG=/usr/src/linux-config-$KVER/config.$BASE_CONFIG.xz
 	BOOT_MODULES=$(sed -n 's/^# boot-modules: *//p' "$VARIANT_FRAGMENT" | tr '\n' ' ')
+	# "# configure with cc-btf": Kconfig runs with build 2's compiler,
+	# for what it allows only to cc-btf (config-fragment.split)
+	! grep -qx '# configure with cc-btf' "$VARIANT_FRAGMENT" ||
+		CONFIG_CC=("CC=$CC_BTF_BIN $KCC_BIN")
 	[ -z "$BASE_CONFIG" ] || BOOT_MEM=1G	# a distribution's kernel
 fi
 
@@ -282,6 +299,7 @@ if [ -n "${ABTF_E2E_PAHOLE:-}" ]; then
 	PAHOLE_BIN=$ABTF_E2E_PAHOLE
 	PAHOLE_ARGS=(PAHOLE="$PAHOLE_BIN")
 	E2E=$E2E-pahole$("$PAHOLE_BIN" --version 2>/dev/null | tr -dc 0-9)
+	BASE=${BASE:+$BASE-pahole$("$PAHOLE_BIN" --version 2>/dev/null | tr -dc 0-9)}
 fi
 # ABTF_E2E_JUDGE=PATH: a second pahole for the judge phase (7.3 in CI:
 # Debian 12's 1.24, beside sid's 1.32 that configures the tree)
@@ -303,7 +321,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=archive-btf KBUILD_BUILD_HOST=e2e KBUILD_BUILD_VERSION=1
 unset CC_BTF CC_BTF_OPTS BTF_LINK BTF_ONLY
 
-ALL_PHASES="tools source config pahole cc-btf check compare judge features explain boot extmod repro relink incremental unpatched package launchers warm"
+ALL_PHASES="tools source config pahole cc-btf check compare judge features explain boot extmod repro relink incremental unpatched package launchers warm split"
 
 say() { printf 'e2e: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -458,6 +476,9 @@ missing_packages() {
 		command -v ccache >/dev/null || pkgs+=(ccache)
 		command -v distccd >/dev/null || pkgs+=(distcc)
 	fi
+	# the split phase reads the split vmlinux with gdb
+	! grep -qsx 'CONFIG_DEBUG_INFO_SPLIT=y' "${VARIANT_FRAGMENT:-/dev/null}" ||
+		command -v gdb >/dev/null || pkgs+=(gdb)
 	[ -f /usr/include/libelf.h ] || pkgs+=(libelf-dev)
 	[ -f /usr/include/openssl/opensslv.h ] || pkgs+=(libssl-dev)
 	[ ${#pkgs[@]} -eq 0 ] && return 0
@@ -597,11 +618,11 @@ phase_config() {
 	if [ -n "$BASE_CONFIG" ]; then
 		xz -dc "$BASE_CONFIG" > "$CONFIG/.config"
 	else
-		kmake "$CONFIG" "$log" tinyconfig
+		kmake "$CONFIG" "$log" tinyconfig "${CONFIG_CC[@]}"
 	fi
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$CONFIG" "$CONFIG/.config" \
 		"$FRAGMENT" >>"$log" 2>&1 || die "merge_config.sh failed (see $log)"
-	kmake "$CONFIG" "$log" olddefconfig
+	kmake "$CONFIG" "$log" olddefconfig "${CONFIG_CC[@]}"
 	check_config
 	mark_done config "$key"
 }
@@ -2244,6 +2265,128 @@ phase_warm() {
 	mv "$B_CC" "$B_CC.warm"
 	mv "$B_CC.cold" "$B_CC"
 	rm -rf "$B_CC.warm"
+}
+
+# split_same LABEL FILE SECTION: SECTION of FILE is the same bytes in
+# build 2 and in build 2 of the configuration without split DWARF (BASE);
+# where not, btf-link --compare says whether the two mean the same.
+split_same() {
+	local label=$1 file=$2 sect=$3 a=$RES/split-a.btf b=$RES/split-b.btf
+	section "$BASE/cc-btf/$file" "$sect" "$a" ||
+		{ fail "split: $file: no $sect without split DWARF"; return 1; }
+	section "$B_CC/$file" "$sect" "$b" ||
+		{ fail "split: $file: no $sect with split DWARF"; return 1; }
+	if ! cmp -s "$a" "$b"; then
+		fail "split: $label: $file's $sect is not the bytes it has without split DWARF ($(stat -c %s "$a") and $(stat -c %s "$b") bytes)"
+		[ "$sect" != .BTF ] || [ "$file" = "$BTF_IMAGE" ] ||
+			"$BTF_LINK_BIN" --compare ${4:+--base "$4"} "$a" "$b" >&2 ||
+			say "split: $label: ... and btf-link --compare says they differ in meaning (above)"
+		return 1
+	fi
+	say "split: $label: $file's $sect: the same $(stat -c %s "$b") bytes"
+}
+
+# The build of the configuration without split DWARF that the split phase
+# compares with: the cache of the same kernel, compiler, target and pahole
+# without the variant (BASE, set with E2E above).
+
+phase_split() {
+	local log=$E2E/split.log tmp=$E2E/kconfig ko n=0 dwo base_dwo structs gdb_base gdb_split
+	if [ -z "$VARIANT" ] || ! grep -qx CONFIG_DEBUG_INFO_SPLIT=y "$CONFIG/.config"; then
+		say "split: written for a configuration with split DWARF (ABTF_E2E_CONFIG=split): nothing to check"
+		return
+	fi
+	[ -f "$BASE/cc-btf/vmlinux" ] ||
+		die "split: no build without split DWARF in $BASE: e2e.sh without ABTF_E2E_CONFIG makes it"
+	# that cache's runs must not change it meanwhile
+	exec 8>"$BASE/.lock"
+	flock 8
+	: > "$log"
+	mkdir -p "$RES"
+	# the same configuration, but for split DWARF (and what Kconfig
+	# computes of the compiler: CC_HAS_BTF_LINK)
+	diff <(grep -vE '^(# )?CONFIG_(DEBUG_INFO_SPLIT|CC_HAS_BTF_LINK)[= ]' "$BASE/cc-btf/.config") \
+	     <(grep -vE '^(# )?CONFIG_(DEBUG_INFO_SPLIT|CC_HAS_BTF_LINK)[= ]' "$B_CC/.config") >&2 ||
+		fail "split: the two configurations differ by more than CONFIG_DEBUG_INFO_SPLIT (above)"
+	# split DWARF indeed: a .dwo beside each object with DWARF, and no
+	# types in vmlinux's DWARF, which is its objects' skeletons
+	dwo=$(find "$B_CC" -name '*.dwo' | wc -l)
+	base_dwo=$(find "$BASE/cc-btf" -name '*.dwo' | wc -l)
+	say "split: $dwo .dwo files ($base_dwo without split DWARF);" \
+	    "vmlinux's .debug_info $(section_size "$B_CC/vmlinux" .debug_info) bytes" \
+	    "($(section_size "$BASE/cc-btf/vmlinux" .debug_info) without);" \
+	    "the build directory $(du -sm "$B_CC" | cut -f1) MB ($(du -sm "$BASE/cc-btf" | cut -f1) MB without)"
+	[ "$dwo" -gt 0 ] && [ "$base_dwo" -eq 0 ] || fail "split: $dwo .dwo files with split DWARF, $base_dwo without"
+	# (-wN: not the .dwo files the skeletons name)
+	structs=$("${CROSS}readelf" -wN --debug-dump=info "$B_CC/vmlinux" 2>/dev/null |
+		grep -c DW_TAG_structure_type || true)
+	[ "$structs" -eq 0 ] || fail "split: vmlinux's own DWARF describes $structs structures"
+
+	# the BTF, byte for byte: the objects' (the archive in the BTF image),
+	# vmlinux's (after resolve_btfids) and the IDs resolve_btfids took of
+	# it, each module's split BTF and the archive it keeps
+	split_same objects "$BTF_IMAGE" .BTF
+	split_same vmlinux vmlinux .BTF
+	split_same vmlinux vmlinux .BTF_ids
+	cmp -s "$BASE/cc-btf/modules.order" "$B_CC/modules.order" ||
+		fail "split: the two builds have not the same modules"
+	for ko in $(modules_of "$B_CC"); do
+		split_same module "$ko" .BTF "$B_CC/vmlinux" &&
+			split_same module "$ko" .debug_btf_archive && n=$((n + 1))
+	done
+	say "split: vmlinux and $n modules: the BTF of the build without split DWARF"
+	[ "$n" -gt 0 ] || fail "split: no module compared"
+
+	# gdb reads the types from the .dwo files beside the objects
+	gdb_base=$(gdb -batch -nx -ex 'ptype struct sk_buff' "$BASE/cc-btf/vmlinux" 2>&1 || true)
+	gdb_split=$(gdb -batch -nx -ex 'ptype struct sk_buff' "$B_CC/vmlinux" 2>&1 || true)
+	grep -q '^type = struct sk_buff {' <<< "$gdb_base" ||
+		fail "split: gdb finds no struct sk_buff in the vmlinux without split DWARF: $(head -n 3 <<< "$gdb_base")"
+	if [ "$gdb_split" = "$gdb_base" ]; then
+		say "split: gdb's ptype struct sk_buff: the same $(wc -l <<< "$gdb_split") lines from the .dwo files"
+	else
+		diff <(echo "$gdb_base") <(echo "$gdb_split") | head -n 20 >&2
+		fail "split: gdb's ptype struct sk_buff differs with split DWARF (above)"
+	fi
+
+	# pahole reads the DWARF of vmlinux, which has no types
+	section "$B_CC/vmlinux" .BTF "$RES/split.vmlinux.btf"
+	if pahole -J --btf_encode_detached="$RES/split.pahole.btf" "$B_CC/vmlinux" >>"$log" 2>&1; then
+		say "split: pahole -J of the split vmlinux: $(bpftool btf dump file "$RES/split.pahole.btf" 2>/dev/null | grep -c '^\[') types" \
+		    "(its .BTF: $(bpftool btf dump file "$RES/split.vmlinux.btf" | grep -c '^\['))"
+		[ "$(bpftool btf dump file "$RES/split.pahole.btf" 2>/dev/null |
+		     grep -c "^\[[0-9]*\] STRUCT 'sk_buff'" || true)" -eq 0 ] ||
+			fail "split: pahole found struct sk_buff in the split vmlinux"
+	else
+		say "split: pahole -J of the split vmlinux fails: $(tail -n 1 "$log")"
+	fi
+	# Kconfig drops DEBUG_INFO_BTF with split DWARF for gcc alone, and the
+	# tree refuses BTF_LINK=pahole (patch 7)
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	cp "$B_CC/.config" "$tmp/.config"
+	kmake "$tmp" "$log" olddefconfig
+	if grep -qx CONFIG_DEBUG_INFO_BTF=y "$tmp/.config"; then
+		fail "split: Kconfig keeps DEBUG_INFO_BTF with DEBUG_INFO_SPLIT and CC=$KCC_BIN"
+	else
+		say "split: Kconfig with CC=$KCC_BIN: DEBUG_INFO_BTF dropped"
+	fi
+	cp "$B_CC/.config" "$tmp/.config"
+	if make -C "$SRC" O="$tmp" ARCH="$KMARCH" "CC=$CC_BTF_BIN $KCC_BIN" BTF_LINK=pahole \
+		btf-link-check >>"$log" 2>&1; then
+		fail "split: make BTF_LINK=pahole accepts CONFIG_DEBUG_INFO_SPLIT"
+	else
+		grep -q 'which pahole does not read' "$log" ||
+			fail "split: make BTF_LINK=pahole fails, but without saying why: $(tail -n 3 "$log")"
+		say "split: make BTF_LINK=pahole: $(grep -m 1 'which pahole does not read' "$log")"
+	fi
+	# modules_install, run without CC= (as by root after the build),
+	# installs the modules with their BTF: the check is prepare's only
+	[ -f "$RES/cc-btf.vmlinux.btf" ] || die "split: the check phase comes first"
+	kmake "$B_CC" "$log" INSTALL_MOD_PATH="$tmp/mods" modules_install
+	same_btf "split: modules_install without CC=" "$B_CC" "$tmp/mods"
+	rm -rf "$tmp" "$RES/split-a.btf" "$RES/split-b.btf" "$RES/split.vmlinux.btf" \
+		"$RES/split.pahole.btf"
 }
 
 main() {

@@ -26,7 +26,7 @@ e2e() {
 	   return 1 ;;
 	esac
 	# what the phase measured, for the log of a verbose run
-	grep -E '^e2e: (phase|relink|sizes|vmlinux|incremental|unpatched|extmod|.*: (archive|vmlinux):)' \
+	grep -E '^e2e: (phase|relink|sizes|vmlinux|incremental|unpatched|extmod|split|.*: (archive|vmlinux):)' \
 		e2e.out | sed 's/^/# /' >&3 || true
 }
 
