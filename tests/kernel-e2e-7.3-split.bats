@@ -12,9 +12,11 @@
 # reads it from that build's vmlinux; pahole finds no types in the split
 # vmlinux, Kconfig drops BTF with split DWARF for gcc alone, and the tree
 # refuses BTF_LINK=pahole; the kernel boots with its BTF and its modules'.
-# The work is tests/kernel/e2e.sh's (ABTF_E2E_KERNEL=7.3
-# ABTF_E2E_CONFIG=split), cached in ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-split.
-# One kernel build: the other is kernel-e2e-7.3.bats's (e2e-7.3), which
+# The tree is configured with Debian sid's pahole 1.32, as
+# kernel-e2e-7.3.bats's. The work is tests/kernel/e2e.sh's
+# (ABTF_E2E_KERNEL=7.3 ABTF_E2E_CONFIG=split ABTF_E2E_PAHOLE), cached in
+# ${ABTF_KERNEL_DIR:-tests/.work}/e2e-7.3-split-pahole132.
+# One kernel build: the other is kernel-e2e-7.3.bats's (e2e-7.3-pahole132), which
 # the first test makes if it is not there, or waits for while that file
 # makes it (the cache's lock), and then finds up to date.
 #
@@ -30,6 +32,13 @@ bats_require_minimum_version 1.5.0
 
 # The phases build on each other: never run two tests of this file at once.
 BATS_NO_PARALLELIZE_WITHIN_FILE=true
+
+setup() {
+	# the configuration of kernel-e2e-7.3.bats, whose build is the one
+	# without split DWARF
+	need_pahole_sid
+	E2E_PAHOLE=$PAHOLE_SID
+}
 
 @test "kernel e2e 7.3 split DWARF: the build without split DWARF to compare with is there (kernel-e2e-7.3.bats's)" {
 	E2E_CONFIG= e2e tools source config cc-btf
