@@ -38,7 +38,7 @@ series() {
 # series_applies: every patch of the series applies with git apply --check
 # to the files it touches of a pristine tarball, in order.
 series_applies() {
-	local p top files=()
+	local p top files=() tree=$BATS_TEST_TMPDIR/tree
 	need_cmd git tar xz
 	[ -f "$TARBALL" ] ||
 		unavailable "$TARBALL is not installed (tests/install-deps.sh installs linux-source-$E2E_KERNEL)"
@@ -53,11 +53,12 @@ series_applies() {
 			-e "s|^--- a/\\(.*\\)|$top/\\1|p" "$PATCHES/$p"
 	done | sort -u)
 	[ "${#files[@]}" -gt 0 ]
-	mkdir tree
-	tar -xJf "$TARBALL" -C tree --strip-components=1 "${files[@]}"
+	# (in the test's own directory, never the checkout's)
+	mkdir "$tree"
+	tar -xJf "$TARBALL" -C "$tree" --strip-components=1 "${files[@]}"
 	for p in $(series); do
-		GIT_CEILING_DIRECTORIES=$PWD git -C tree apply --check "$PATCHES/$p"
-		GIT_CEILING_DIRECTORIES=$PWD git -C tree apply "$PATCHES/$p"
+		GIT_CEILING_DIRECTORIES=$BATS_TEST_TMPDIR git -C "$tree" apply --check "$PATCHES/$p"
+		GIT_CEILING_DIRECTORIES=$BATS_TEST_TMPDIR git -C "$tree" apply "$PATCHES/$p"
 	done
-	[ -f tree/scripts/btf-archive.lds ]
+	[ -f "$tree/scripts/btf-archive.lds" ]
 }
