@@ -81,7 +81,8 @@ E2E=${ABTF_KERNEL_DIR:-$TOP/tests/.work}/e2e-7.3
 if [ "$PAHOLE_BIN" != pahole ]; then
 	PAHOLE_BIN=$(readlink -f "$PAHOLE_BIN")
 	E2E_ENV+=(ABTF_E2E_PAHOLE="$PAHOLE_BIN")
-	E2E=$E2E-upstream
+	# (tests/kernel/e2e.sh names the cache after its version)
+	E2E=$E2E-pahole$("$PAHOLE_BIN" --version | tr -dc 0-9)
 fi
 SRC=$E2E/src
 
