@@ -651,7 +651,8 @@ static int conv_array(struct ir *ir, struct dw_die *die, uint32_t id)
 		if (child.tag != DW_TAG_subrange_type)
 			continue;
 		dim = subrange_nelems(&child);
-		if (__builtin_mul_overflow(total, dim, &total) ||
+		if (dim > UINT32_MAX ||
+		    __builtin_mul_overflow(total, dim, &total) ||
 		    total > UINT32_MAX)
 			return dwarf_types__die_error(ir, die, -E2BIG,
 					 "an array of more elements than "
