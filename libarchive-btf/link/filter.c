@@ -57,7 +57,10 @@ static bool nested_array(const struct input *in, const uint32_t *toff,
 	       BTF_KIND_ARRAY;
 }
 
-/* Does the link's shape (@feats, @flat) change anything in this member? */
+/*
+ * Does the link's shape (@feats, @flat) change anything in this member?
+ * @toff: its types' offsets, read with @flat only.
+ */
 static bool needs_filter(unsigned int feats, bool flat,
 			 const struct input *in, const uint32_t *toff)
 {
@@ -309,16 +312,19 @@ int abtf__filter_input(const struct abtf_linker *l, struct input *in,
 		       uint8_t **buf)
 {
 	bool flat = l->opts.flat_arrays;
-	uint32_t off = 0, id, *toff;
+	uint32_t off = 0, id, *toff = NULL;
 	size_t len, gone_at;
 	int err = 0;
 
 	*buf = NULL;
 	if (in->kind == IN_CHILD)
 		return 0;
-	toff = type_offsets(in, in->types, in->type_len);
-	if (!toff)
-		return -ENOMEM;
+	/* the member's offsets, only for what reads types by ID */
+	if (flat || !(l->feats & ABTF_FEAT_TYPE_TAG)) {
+		toff = type_offsets(in, in->types, in->type_len);
+		if (!toff)
+			return -ENOMEM;
+	}
 	if (!needs_filter(l->feats, flat, in, toff))
 		goto out;
 	len = filtered_len(l->feats, in);
